@@ -1,0 +1,187 @@
+// Package ndn is ndncc's packet model: Names, Interests, Data, Nacks and the
+// per-hop NDNLPv2 fields that travel with them, plus the bridge to ndnd's
+// spec_2022 codec that gives every packet its exact wire size and, in the
+// live runtime, its bytes.
+//
+// Names are ndnd's enc.Name. The structs here are plain values that the
+// protocol core passes around; the simulator never encodes them (it asks
+// for their wire size, which is computed once per packet shape by really
+// encoding a packet of that shape with ndnd), the live runtime does.
+//
+// This package imports only ndnd's std packages and the standard library.
+package ndn
+
+import (
+	"time"
+
+	enc "github.com/named-data/ndnd/std/encoding"
+)
+
+// Name is an NDN name (ndnd's representation).
+type Name = enc.Name
+
+// Component is one name component (ndnd's representation).
+type Component = enc.Component
+
+// DefaultInterestLifetime is the lifetime of an Interest that carries none.
+const DefaultInterestLifetime = 4 * time.Second
+
+// Interest is an NDN Interest packet.
+type Interest struct {
+	Name        Name
+	Nonce       uint32
+	Lifetime    time.Duration // 0: DefaultInterestLifetime
+	CanBePrefix bool
+	MustBeFresh bool
+	HopLimit    uint8 // meaningful when HasHopLimit
+	HasHopLimit bool
+
+	// Inline storage so that a segment Interest costs one allocation.
+	comps [8]Component
+	seg   [8]byte
+}
+
+// LifetimeOrDefault returns the Interest lifetime, applying the default.
+func (i *Interest) LifetimeOrDefault() time.Duration {
+	if i.Lifetime <= 0 {
+		return DefaultInterestLifetime
+	}
+	return i.Lifetime
+}
+
+// NewSegmentInterest returns an Interest for prefix/seg=N, where the segment
+// component is typed (NDN naming conventions rev3). The whole Interest,
+// including its name, is a single allocation when prefix has at most 7
+// components.
+func NewSegmentInterest(prefix Name, seg uint64) *Interest {
+	in := &Interest{}
+	if len(prefix) < len(in.comps) {
+		in.Name = append(in.comps[:0], prefix...)
+	} else {
+		in.Name = append(make(Name, 0, len(prefix)+1), prefix...)
+	}
+	in.Name = append(in.Name, Component{Typ: enc.TypeSegmentNameComponent, Val: putNat(in.seg[:0], seg)})
+	return in
+}
+
+// putNat appends the NDN non-negative-integer encoding of v (1, 2, 4 or 8
+// bytes, big endian) to b.
+func putNat(b []byte, v uint64) []byte {
+	switch {
+	case v <= 0xff:
+		return append(b, byte(v))
+	case v <= 0xffff:
+		return append(b, byte(v>>8), byte(v))
+	case v <= 0xffffffff:
+		return append(b, byte(v>>24), byte(v>>16), byte(v>>8), byte(v))
+	default:
+		return append(b, byte(v>>56), byte(v>>48), byte(v>>40), byte(v>>32),
+			byte(v>>24), byte(v>>16), byte(v>>8), byte(v))
+	}
+}
+
+// SigType is the NDN SignatureType.
+type SigType uint8
+
+// Signature types of the NDN packet format v0.3.
+const (
+	SigDigestSHA256     SigType = 0
+	SigSHA256WithRSA    SigType = 1
+	SigSHA256WithECDSA  SigType = 3
+	SigHMACWithSHA256   SigType = 4
+	SigEd25519          SigType = 5
+	SigNone             SigType = 255 // no signature at all (not valid on the wire; for tests)
+)
+
+// Signature describes a Data signature: its type, the KeyLocator name (nil
+// for none) and the length of the SignatureValue. Value holds the real
+// bytes in the live runtime and is nil in the simulator.
+type Signature struct {
+	Type       SigType
+	KeyLocator Name
+	ValueLen   int
+	Value      []byte
+}
+
+// Data is an NDN Data packet.
+type Data struct {
+	Name         Name
+	ContentType  uint64 // 0 = BLOB
+	Freshness    time.Duration
+	FinalBlockID Component // meaningful when HasFinalBlock
+	HasFinal     bool
+	// Content holds the payload in the live runtime. In the simulator it
+	// is nil and ContentLen gives the payload length.
+	Content    []byte
+	ContentLen int
+	Sig        Signature
+
+	// Wire, when non-nil, is the packet exactly as it was received or
+	// encoded (live runtime); forwarders send it on unchanged.
+	Wire []byte
+
+	size int // cached encoded size, see WireSize
+}
+
+// NackReason is an NDNLPv2 Nack reason code.
+type NackReason uint64
+
+// Nack reasons (NDNLPv2).
+const (
+	NackNone       NackReason = 0
+	NackCongestion NackReason = 50
+	NackDuplicate  NackReason = 100
+	NackNoRoute    NackReason = 150
+)
+
+func (r NackReason) String() string {
+	switch r {
+	case NackNone:
+		return "None"
+	case NackCongestion:
+		return "Congestion"
+	case NackDuplicate:
+		return "Duplicate"
+	case NackNoRoute:
+		return "NoRoute"
+	}
+	return "Unknown"
+}
+
+// Packet is one network-layer packet with the NDNLPv2 header fields that
+// belong to a single hop. It is passed by value; the Interest and Data it
+// points to are shared and must be treated as immutable once sent.
+//
+// Exactly one of Interest and Data is set. A Nack is an Interest with a
+// non-zero NackReason.
+type Packet struct {
+	Interest *Interest
+	Data     *Data
+	Nack     NackReason
+	// CongestionMark is the NDNLPv2 CongestionMark field (0 = not marked).
+	CongestionMark uint64
+	// Link-loss detection shim (NDNLPv2 reliability): TxSequence of this
+	// frame (0 = none) and the acknowledged sequences piggybacked on it.
+	TxSeq uint64
+	Acks  []uint64
+}
+
+// IsNack reports whether p is a Nack.
+func (p *Packet) IsNack() bool { return p.Interest != nil && p.Nack != NackNone }
+
+// Name returns the name of the Interest, Nack or Data carried by p.
+func (p *Packet) Name() Name {
+	if p.Data != nil {
+		return p.Data.Name
+	}
+	if p.Interest != nil {
+		return p.Interest.Name
+	}
+	return nil
+}
+
+// Face is anything that takes packets: a forwarder face, a link, an
+// application's connection to its forwarder.
+type Face interface {
+	Send(p Packet)
+}
