@@ -9,6 +9,33 @@
 // conservative window adaptation, seed 003's hole detection) lives here
 // too, as small state machines the pipeline consults.
 //
+// Windows are in segments. Algorithms, by the name NewAlgorithm takes, with
+// their defaults (every parameter can be set by its kebab-case name; see
+// Describe):
+//
+//	fixed      window 32 (seed 000 Design #0); never changes.
+//	aimd       init-cwnd 1, init-ssthresh 200, aimd-step 1, aimd-beta 0.5,
+//	           reset-cwnd-to-init false (seeds 000, 003): slow start +1 per
+//	           Data, then +step/cwnd; decrease to max(cwnd*beta, 2).
+//	cubic      init-cwnd 1, init-ssthresh 200, cubic-c 0.4, cubic-beta 0.7,
+//	           fast-conv true, cubic-reno-friendly true (RFC 9438).
+//	bic        init-cwnd 1, init-ssthresh 200, bic-max-increment 16,
+//	           bic-min-increment 0.01, bic-low-window 14, bic-beta 0.8,
+//	           fast-conv true (BIC as PCON's consumer, seed 004; Linux
+//	           tcp_bic defaults).
+//	vegas      init-cwnd 1, init-ssthresh 200, vegas-alpha 1, vegas-beta 3,
+//	           vegas-ss-gamma 1 (TCP Vegas, seed 001).
+//	ndn-vegas  vegas' parameters plus vegas-gamma inf, slow-start vegas
+//	           (seed 001's NDN-Vegas).
+//
+// Every decrease floors ssthresh at MinSsthresh (2) and never raises cwnd.
+//
+// The pipeline's helpers: RTTEstimator (RFC 6298: alpha 1/8, beta 1/4,
+// K 4, initial RTO 1 s, min 200 ms, max 10 s, backoff x2), RTTSampler
+// (every Data or once per RTT, Karn's rule), Conservative (seed 000's
+// recPoint: one loss event per RTT) and HoleDetector (seed 003: threshold
+// 5).
+//
 // This package must not import sched, sim, live, fw or consumer.
 package cc
 
@@ -29,6 +56,7 @@ const (
 // NumCauses is the number of distinct Cause values.
 const NumCauses = int(numCauses)
 
+// String names the cause as traces and statistics show it.
 func (c Cause) String() string {
 	switch c {
 	case CauseTimeout:

@@ -85,12 +85,12 @@ type SigType uint8
 
 // Signature types of the NDN packet format v0.3.
 const (
-	SigDigestSHA256     SigType = 0
-	SigSHA256WithRSA    SigType = 1
-	SigSHA256WithECDSA  SigType = 3
-	SigHMACWithSHA256   SigType = 4
-	SigEd25519          SigType = 5
-	SigNone             SigType = 255 // no signature at all (not valid on the wire; for tests)
+	SigDigestSHA256    SigType = 0
+	SigSHA256WithRSA   SigType = 1
+	SigSHA256WithECDSA SigType = 3
+	SigHMACWithSHA256  SigType = 4
+	SigEd25519         SigType = 5
+	SigNone            SigType = 255 // no signature at all (not valid on the wire; for tests)
 )
 
 // Signature describes a Data signature: its type, the KeyLocator name (nil
@@ -120,7 +120,7 @@ type Data struct {
 	// encoded (live runtime); forwarders send it on unchanged.
 	Wire []byte
 
-	size int // cached encoded size, see WireSize
+	size int // cached encoded size, see Sizer.DataSize
 }
 
 // NackReason is an NDNLPv2 Nack reason code.
@@ -132,6 +132,9 @@ const (
 	NackCongestion NackReason = 50
 	NackDuplicate  NackReason = 100
 	NackNoRoute    NackReason = 150
+	// NackUnspecified is a Nack whose reason is absent or 0 ("None") on
+	// the wire. It is encoded as reason 0.
+	NackUnspecified NackReason = 1<<64 - 1
 )
 
 func (r NackReason) String() string {
@@ -144,6 +147,8 @@ func (r NackReason) String() string {
 		return "Duplicate"
 	case NackNoRoute:
 		return "NoRoute"
+	case NackUnspecified:
+		return "Unspecified"
 	}
 	return "Unknown"
 }

@@ -1,0 +1,95 @@
+package cc
+
+import (
+	"fmt"
+	"time"
+)
+
+// AIMDConfig parameterises AIMD. Defaults are seed 003's parameter list
+// (§3.2), which matches seed 000's algorithm.
+type AIMDConfig struct {
+	// InitCwnd is the initial window. Default 1 (seed 003, "initial
+	// cwnd"). It is also the window after a decrease with ResetToInit.
+	InitCwnd float64
+	// InitSsthresh is the initial slow-start threshold. Default 200
+	// (seeds 000 and 003).
+	InitSsthresh float64
+	// Step is the additive-increase step: in congestion avoidance each
+	// Data adds Step/cwnd (one Step per RTT). Slow start always adds 1 per
+	// Data. Default 1 (seed 003, "additive increase step").
+	Step float64
+	// Beta is the multiplicative-decrease factor:
+	// ssthresh = max(cwnd*Beta, MinSsthresh). Default 0.5 (seed 000's
+	// cwnd/2; seed 003, "multiplicative decrease factor").
+	Beta float64
+	// ResetToInit makes a decrease set cwnd to InitCwnd, as seed 003 §2.2
+	// (and seed 000's prose, "cwnd = 1") say; otherwise cwnd falls to the
+	// new ssthresh, as seed 000's pseudocode does. A CauseHole decrease
+	// always falls to ssthresh: seed 003 §2.3 calls it fast recovery.
+	// Default false.
+	ResetToInit bool
+}
+
+// DefaultAIMDConfig returns the documented defaults.
+func DefaultAIMDConfig() AIMDConfig {
+	return AIMDConfig{InitCwnd: 1, InitSsthresh: 200, Step: 1, Beta: 0.5}
+}
+
+// Validate reports the first field that is out of range.
+func (c AIMDConfig) Validate() error {
+	if err := checkInit(c.InitCwnd, c.InitSsthresh); err != nil {
+		return fmt.Errorf("aimd: %w", err)
+	}
+	if err := checkPositive("aimd-step", c.Step); err != nil {
+		return fmt.Errorf("aimd: %w", err)
+	}
+	if err := checkFraction("aimd-beta", c.Beta); err != nil {
+		return fmt.Errorf("aimd: %w", err)
+	}
+	return nil
+}
+
+// AIMD is TCP Reno's window policy as seeds 000 and 003 use it: slow start
+// below ssthresh (+1 per Data), additive increase above (+Step/cwnd per
+// Data), multiplicative decrease on a congestion event.
+type AIMD struct {
+	cfg      AIMDConfig
+	cwnd     float64
+	ssthresh float64
+}
+
+// NewAIMD returns an AIMD window in its initial state.
+func NewAIMD(cfg AIMDConfig) (*AIMD, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &AIMD{cfg: cfg, cwnd: cfg.InitCwnd, ssthresh: cfg.InitSsthresh}, nil
+}
+
+// Name implements Algorithm.
+func (*AIMD) Name() string { return "aimd" }
+
+// OnData implements Algorithm: seed 000's OnData.
+func (w *AIMD) OnData(Ack) {
+	if w.cwnd < w.ssthresh {
+		w.cwnd++
+	} else {
+		w.cwnd += w.cfg.Step / w.cwnd
+	}
+}
+
+// OnDecrease implements Algorithm: seed 000's OnTimeout window update.
+func (w *AIMD) OnDecrease(_ time.Duration, cause Cause) {
+	w.ssthresh = max(w.cwnd*w.cfg.Beta, MinSsthresh)
+	if w.cfg.ResetToInit && cause != CauseHole {
+		w.cwnd = decreased(w.cwnd, w.cfg.InitCwnd)
+		return
+	}
+	w.cwnd = decreased(w.cwnd, w.ssthresh)
+}
+
+// Cwnd implements Algorithm.
+func (w *AIMD) Cwnd() float64 { return w.cwnd }
+
+// Ssthresh implements Algorithm.
+func (w *AIMD) Ssthresh() float64 { return w.ssthresh }

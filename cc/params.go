@@ -1,0 +1,297 @@
+package cc
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Params are an algorithm's parameters by kebab-case name, as scenario
+// files and the CLI give them. Pipeline-level parameters (RTT sampling,
+// conservative filtering, hole detection, marks, RTO) are not the
+// algorithm's: strip them before calling NewAlgorithm.
+type Params map[string]string
+
+// ParamDoc documents one parameter for help texts and docs.
+type ParamDoc struct {
+	Name    string
+	Default string
+	Doc     string
+}
+
+// Errors NewAlgorithm wraps, for errors.Is.
+var (
+	ErrUnknownPipeline = errors.New("unknown pipeline")
+	ErrUnknownParam    = errors.New("unknown parameter")
+	ErrBadParam        = errors.New("bad parameter value")
+)
+
+// Pipelines lists the algorithm names NewAlgorithm accepts.
+func Pipelines() []string {
+	var names []string
+	for _, s := range specs() {
+		names = append(names, s.name)
+	}
+	return names
+}
+
+// NewAlgorithm builds the named algorithm (fixed, aimd, cubic, bic, vegas,
+// ndn-vegas) from its defaults and the given parameters. An unknown
+// pipeline, an unknown parameter or a bad value is an error that names it
+// and lists what is accepted.
+func NewAlgorithm(pipeline string, p Params) (Algorithm, error) {
+	s, err := lookup(pipeline)
+	if err != nil {
+		return nil, err
+	}
+	return s.build(p)
+}
+
+// ParamNames lists the parameters of a pipeline (nil if it is unknown).
+func ParamNames(pipeline string) []string {
+	var names []string
+	for _, d := range Describe(pipeline) {
+		names = append(names, d.Name)
+	}
+	return names
+}
+
+// Describe documents each parameter of a pipeline with its default (nil if
+// the pipeline is unknown).
+func Describe(pipeline string) []ParamDoc {
+	s, err := lookup(pipeline)
+	if err != nil {
+		return nil
+	}
+	return s.docs()
+}
+
+// PipelineDoc is a one-line description of a pipeline ("" if unknown).
+func PipelineDoc(pipeline string) string {
+	s, err := lookup(pipeline)
+	if err != nil {
+		return ""
+	}
+	return s.doc
+}
+
+type pipelineSpec struct {
+	name, doc string
+	docs      func() []ParamDoc
+	build     func(Params) (Algorithm, error)
+}
+
+func lookup(pipeline string) (pipelineSpec, error) {
+	all := specs()
+	for _, s := range all {
+		if s.name == pipeline {
+			return s, nil
+		}
+	}
+	return pipelineSpec{}, fmt.Errorf("cc: pipeline %q: %w (accepted: %s)", pipeline, ErrUnknownPipeline, strings.Join(Pipelines(), ", "))
+}
+
+// field is one named parameter of a config type C.
+type field[C any] struct {
+	name, doc string
+	get       func(*C) string
+	set       func(*C, string) error
+}
+
+// spec assembles a pipeline from its default config, its fields and its
+// constructor.
+func spec[C any](name, doc string, def func() C, fields []field[C], mk func(C) (Algorithm, error)) pipelineSpec {
+	docs := func() []ParamDoc {
+		d := def()
+		out := make([]ParamDoc, len(fields))
+		for i, f := range fields {
+			out[i] = ParamDoc{Name: f.name, Default: f.get(&d), Doc: f.doc}
+		}
+		return out
+	}
+	build := func(p Params) (Algorithm, error) {
+		cfg := def()
+		keys := make([]string, 0, len(p))
+		for k := range p {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			i := slices.IndexFunc(fields, func(f field[C]) bool { return f.name == k })
+			if i < 0 {
+				var names []string
+				for _, f := range fields {
+					names = append(names, f.name)
+				}
+				return nil, fmt.Errorf("cc: %s: parameter %q: %w (accepted: %s)", name, k, ErrUnknownParam, strings.Join(names, ", "))
+			}
+			if err := fields[i].set(&cfg, strings.TrimSpace(p[k])); err != nil {
+				return nil, fmt.Errorf("cc: %s: parameter %s: %w: %w", name, k, ErrBadParam, err)
+			}
+		}
+		a, err := mk(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("cc: %s: %w: %w", name, ErrBadParam, err)
+		}
+		return a, nil
+	}
+	return pipelineSpec{name: name, doc: doc, docs: docs, build: build}
+}
+
+// algorithm converts a constructor's typed result, keeping a nil
+// Algorithm on error.
+func algorithm[T Algorithm](a T, err error) (Algorithm, error) {
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// lift makes fields of an embedded config usable on the outer config.
+func lift[In, Out any](fs []field[In], inner func(*Out) *In) []field[Out] {
+	out := make([]field[Out], len(fs))
+	for i, f := range fs {
+		out[i] = field[Out]{
+			name: f.name, doc: f.doc,
+			get: func(c *Out) string { return f.get(inner(c)) },
+			set: func(c *Out, v string) error { return f.set(inner(c), v) },
+		}
+	}
+	return out
+}
+
+// floatCheck validates a parsed number and says what is accepted.
+type floatCheck struct {
+	ok   func(float64) bool
+	want string
+}
+
+func atLeast1() floatCheck {
+	return floatCheck{func(v float64) bool { return v >= 1 && !math.IsInf(v, 0) }, "a number >= 1"}
+}
+
+func positive() floatCheck {
+	return floatCheck{func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }, "a positive number"}
+}
+
+func nonNegative() floatCheck {
+	return floatCheck{func(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }, "a non-negative number"}
+}
+
+func fraction() floatCheck {
+	return floatCheck{func(v float64) bool { return v > 0 && v < 1 }, "a number in (0,1)"}
+}
+
+func positiveOrInf() floatCheck {
+	return floatCheck{func(v float64) bool { return v > 0 }, "a positive number or inf"}
+}
+
+func floatField[C any](name, doc string, ptr func(*C) *float64, chk floatCheck) field[C] {
+	return field[C]{
+		name: name, doc: doc,
+		get: func(c *C) string { return strconv.FormatFloat(*ptr(c), 'g', -1, 64) },
+		set: func(c *C, v string) error {
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil || !chk.ok(x) {
+				return fmt.Errorf("want %s, got %q", chk.want, v)
+			}
+			*ptr(c) = x
+			return nil
+		},
+	}
+}
+
+func boolField[C any](name, doc string, ptr func(*C) *bool) field[C] {
+	return field[C]{
+		name: name, doc: doc,
+		get: func(c *C) string { return strconv.FormatBool(*ptr(c)) },
+		set: func(c *C, v string) error {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return fmt.Errorf("want true or false, got %q", v)
+			}
+			*ptr(c) = b
+			return nil
+		},
+	}
+}
+
+func initFields[C any](cwnd, ssthresh func(*C) *float64) []field[C] {
+	return []field[C]{
+		floatField("init-cwnd", "initial congestion window, segments (seed 003)", cwnd, atLeast1()),
+		floatField("init-ssthresh", "initial slow-start threshold, segments (seeds 000, 003)", ssthresh, atLeast1()),
+	}
+}
+
+// fixedConfig is the fixed pipeline's one parameter.
+type fixedConfig struct{ window float64 }
+
+func specs() []pipelineSpec {
+	return []pipelineSpec{
+		spec("fixed", "constant window (seed 000 Design #0, seed 003)",
+			func() fixedConfig { return fixedConfig{window: DefaultFixedWindow} },
+			[]field[fixedConfig]{
+				floatField("window", "window size, segments (seed 000: 32 linear, 16 dumbbell)", func(c *fixedConfig) *float64 { return &c.window }, atLeast1()),
+			},
+			func(c fixedConfig) (Algorithm, error) { return algorithm(NewFixed(c.window)) }),
+
+		spec("aimd", "Reno AIMD (seeds 000, 003)", DefaultAIMDConfig,
+			append(initFields(func(c *AIMDConfig) *float64 { return &c.InitCwnd }, func(c *AIMDConfig) *float64 { return &c.InitSsthresh }),
+				floatField("aimd-step", "additive increase per RTT in congestion avoidance, segments", func(c *AIMDConfig) *float64 { return &c.Step }, positive()),
+				floatField("aimd-beta", "multiplicative decrease factor: ssthresh = cwnd*beta", func(c *AIMDConfig) *float64 { return &c.Beta }, fraction()),
+				boolField("reset-cwnd-to-init", "after a decrease set cwnd to init-cwnd (seed 003) instead of ssthresh (seed 000)", func(c *AIMDConfig) *bool { return &c.ResetToInit }),
+			),
+			func(c AIMDConfig) (Algorithm, error) { return algorithm(NewAIMD(c)) }),
+
+		spec("cubic", "CUBIC, RFC 9438 (seed 001)", DefaultCubicConfig,
+			append(initFields(func(c *CubicConfig) *float64 { return &c.InitCwnd }, func(c *CubicConfig) *float64 { return &c.InitSsthresh }),
+				floatField("cubic-c", "CUBIC's C, segments/s^3", func(c *CubicConfig) *float64 { return &c.C }, positive()),
+				floatField("cubic-beta", "multiplicative decrease factor beta_cubic", func(c *CubicConfig) *float64 { return &c.Beta }, fraction()),
+				boolField("fast-conv", "fast convergence: lower W_max after a decrease below it", func(c *CubicConfig) *bool { return &c.FastConvergence }),
+				boolField("cubic-reno-friendly", "never grow slower than Reno's estimate W_est", func(c *CubicConfig) *bool { return &c.RenoFriendly }),
+			),
+			func(c CubicConfig) (Algorithm, error) { return algorithm(NewCubic(c)) }),
+
+		spec("bic", "BIC, as PCON's consumer (seed 004)", DefaultBICConfig,
+			append(initFields(func(c *BICConfig) *float64 { return &c.InitCwnd }, func(c *BICConfig) *float64 { return &c.InitSsthresh }),
+				floatField("bic-max-increment", "largest growth per RTT (S_max), segments", func(c *BICConfig) *float64 { return &c.MaxIncrement }, positive()),
+				floatField("bic-min-increment", "least growth per RTT below W_max (S_min), segments", func(c *BICConfig) *float64 { return &c.MinIncrement }, positive()),
+				floatField("bic-low-window", "at or below this window behave as Reno, segments", func(c *BICConfig) *float64 { return &c.LowWindow }, positive()),
+				floatField("bic-beta", "multiplicative decrease factor above the low window", func(c *BICConfig) *float64 { return &c.Beta }, fraction()),
+				boolField("fast-conv", "fast convergence: lower W_max after a decrease below it", func(c *BICConfig) *bool { return &c.FastConvergence }),
+			),
+			func(c BICConfig) (Algorithm, error) { return algorithm(NewBIC(c)) }),
+
+		spec("vegas", "TCP Vegas (seed 001)", DefaultVegasConfig, vegasFields(),
+			func(c VegasConfig) (Algorithm, error) { return algorithm(NewVegas(c)) }),
+
+		spec("ndn-vegas", "NDN-Vegas: Vegas with baseRTT adaptation (seed 001)", DefaultNDNVegasConfig,
+			append(lift(vegasFields(), func(c *NDNVegasConfig) *VegasConfig { return &c.VegasConfig }),
+				floatField("vegas-gamma", "diff above it means a farther source: baseRTT = latest RTT (inf: never)", func(c *NDNVegasConfig) *float64 { return &c.Gamma }, positiveOrInf()),
+				field[NDNVegasConfig]{
+					name: "slow-start", doc: "vegas (double every other RTT), reno (until a decrease) or hole (until out-of-order Data)",
+					get: func(c *NDNVegasConfig) string { return c.SlowStart.String() },
+					set: func(c *NDNVegasConfig, v string) error {
+						s, err := ParseSlowStart(v)
+						if err != nil {
+							return err
+						}
+						c.SlowStart = s
+						return nil
+					},
+				},
+			),
+			func(c NDNVegasConfig) (Algorithm, error) { return algorithm(NewNDNVegas(c)) }),
+	}
+}
+
+func vegasFields() []field[VegasConfig] {
+	return append(initFields(func(c *VegasConfig) *float64 { return &c.InitCwnd }, func(c *VegasConfig) *float64 { return &c.InitSsthresh }),
+		floatField("vegas-alpha", "diff below it: cwnd+1 per RTT, segments", func(c *VegasConfig) *float64 { return &c.Alpha }, nonNegative()),
+		floatField("vegas-beta", "diff above it: cwnd-1 per RTT, segments", func(c *VegasConfig) *float64 { return &c.Beta }, positive()),
+		floatField("vegas-ss-gamma", "diff above it ends slow start, segments", func(c *VegasConfig) *float64 { return &c.SlowStartGamma }, nonNegative()),
+	)
+}

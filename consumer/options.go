@@ -1,0 +1,241 @@
+package consumer
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ndncc/ndncc/cc"
+)
+
+// RTTSampling says which Data give RTT samples to the RTO estimator.
+type RTTSampling uint8
+
+// RTT sampling modes compared by seed 000.
+const (
+	// SampleEveryData feeds every unambiguous sample to the estimator.
+	SampleEveryData RTTSampling = iota
+	// SampleOncePerRTT feeds one sample per round trip, as TCP does
+	// without timestamps (seed 000's Design #3).
+	SampleOncePerRTT
+)
+
+func (m RTTSampling) String() string {
+	if m == SampleOncePerRTT {
+		return "once-per-rtt"
+	}
+	return "every-data"
+}
+
+// Options configure a pipeline. Every field has a documented default,
+// applied by DefaultOptions; ParseParams sets them by name.
+type Options struct {
+	// Pipeline is the window algorithm: fixed, aimd, cubic, bic, vegas,
+	// ndn-vegas.
+	Pipeline string
+	// AlgParams are the algorithm's own parameters (see package cc).
+	AlgParams cc.Params
+	// Conservative enables seed 000's conservative window adaptation: at
+	// most one window decrease per RTT (recPoint). Default true.
+	Conservative bool
+	// RTTSampling selects the RTO estimator's sampling. Default every-data.
+	RTTSampling RTTSampling
+	// HoleDetection enables seed 003's sequence-hole detection.
+	HoleDetection bool
+	// HoleThreshold is the out-of-order count above which the window is
+	// halved. Default 5.
+	HoleThreshold int
+	// IgnoreMarks makes the pipeline count congestion marks but not react.
+	IgnoreMarks bool
+	// RTT configures the RFC 6298 estimator.
+	RTT cc.RTTConfig
+	// FixedRTO, when positive, replaces the estimator's RTO (PCON's fixed,
+	// higher RTO). Default 0 (use the estimator).
+	FixedRTO time.Duration
+	// CheckInterval is the period of the timeout check. Default 10 ms.
+	CheckInterval time.Duration
+	// MaxRetries is how often one segment may be retransmitted before the
+	// fetch fails; negative means unlimited. Default 15 (ndnget's default).
+	MaxRetries int
+	// Lifetime is the InterestLifetime. Default 4 s.
+	Lifetime time.Duration
+	// MustBeFresh sets MustBeFresh on every Interest.
+	MustBeFresh bool
+	// PostponeRetx holds retransmissions back until no new segment is
+	// left to send or the lost Interest's lifetime has run out (seed 001's
+	// NDN-Vegas). Default true for ndn-vegas, false otherwise.
+	PostponeRetx bool
+}
+
+// DefaultOptions returns the documented defaults for a pipeline.
+func DefaultOptions(pipeline string) Options {
+	return Options{
+		Pipeline:      pipeline,
+		AlgParams:     cc.Params{},
+		Conservative:  true,
+		RTTSampling:   SampleEveryData,
+		HoleThreshold: 5,
+		RTT:           cc.DefaultRTTConfig(),
+		CheckInterval: 10 * time.Millisecond,
+		MaxRetries:    15,
+		Lifetime:      4 * time.Second,
+		PostponeRetx:  pipeline == "ndn-vegas",
+	}
+}
+
+// param is one pipeline-level parameter: its name, default, doc and setter.
+type param struct {
+	name, def, doc string
+	set            func(o *Options, v string) error
+}
+
+func durationParam(name, def, doc string, f func(o *Options) *time.Duration) param {
+	return param{name, def, doc, func(o *Options, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return fmt.Errorf("want a non-negative duration like 200ms, got %q", v)
+		}
+		*f(o) = d
+		return nil
+	}}
+}
+
+func floatParam(name, def, doc string, f func(o *Options) *float64) param {
+	return param{name, def, doc, func(o *Options, v string) error {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || x < 0 {
+			return fmt.Errorf("want a non-negative number, got %q", v)
+		}
+		*f(o) = x
+		return nil
+	}}
+}
+
+func boolParam(name, def, doc string, f func(o *Options) *bool) param {
+	return param{name, def, doc, func(o *Options, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("want true or false, got %q", v)
+		}
+		*f(o) = b
+		return nil
+	}}
+}
+
+func intParam(name, def, doc string, f func(o *Options) *int) param {
+	return param{name, def, doc, func(o *Options, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("want an integer, got %q", v)
+		}
+		*f(o) = n
+		return nil
+	}}
+}
+
+// pipelineParams are the parameters that belong to the pipeline rather
+// than to the window algorithm.
+func pipelineParams() []param {
+	return []param{
+		boolParam("conservative", "true", "at most one window decrease per RTT (seed 000's recPoint)", func(o *Options) *bool { return &o.Conservative }),
+		{"rtt-sampling", "every-data", "RTO estimator samples: every-data or once-per-rtt", func(o *Options, v string) error {
+			switch v {
+			case "every-data":
+				o.RTTSampling = SampleEveryData
+			case "once-per-rtt":
+				o.RTTSampling = SampleOncePerRTT
+			default:
+				return fmt.Errorf("want every-data or once-per-rtt, got %q", v)
+			}
+			return nil
+		}},
+		boolParam("hole-detection", "false", "halve the window after too many out-of-order Data (seed 003)", func(o *Options) *bool { return &o.HoleDetection }),
+		intParam("hole-threshold", "5", "out-of-order Data tolerated before hole detection fires", func(o *Options) *int { return &o.HoleThreshold }),
+		boolParam("ignore-marks", "false", "count congestion marks but do not react to them", func(o *Options) *bool { return &o.IgnoreMarks }),
+		floatParam("rto-alpha", "0.125", "RFC 6298 SRTT gain", func(o *Options) *float64 { return &o.RTT.Alpha }),
+		floatParam("rto-beta", "0.25", "RFC 6298 RTTVAR gain", func(o *Options) *float64 { return &o.RTT.Beta }),
+		floatParam("rto-k", "4", "RFC 6298 RTTVAR multiplier", func(o *Options) *float64 { return &o.RTT.K }),
+		floatParam("rto-backoff", "2", "RTO backoff multiplier on a loss event", func(o *Options) *float64 { return &o.RTT.BackoffMultiplier }),
+		durationParam("initial-rto", "1s", "RTO before the first sample", func(o *Options) *time.Duration { return &o.RTT.InitialRTO }),
+		durationParam("min-rto", "200ms", "lower bound of the RTO", func(o *Options) *time.Duration { return &o.RTT.MinRTO }),
+		durationParam("max-rto", "10s", "upper bound of the RTO", func(o *Options) *time.Duration { return &o.RTT.MaxRTO }),
+		durationParam("fixed-rto", "0s", "use this RTO instead of the estimator's (PCON); 0 disables", func(o *Options) *time.Duration { return &o.FixedRTO }),
+		durationParam("rto-check-interval", "10ms", "period of the timeout check", func(o *Options) *time.Duration { return &o.CheckInterval }),
+		intParam("retries", "15", "retransmissions of one segment before the fetch fails (-1: unlimited)", func(o *Options) *int { return &o.MaxRetries }),
+		durationParam("lifetime", "4s", "InterestLifetime", func(o *Options) *time.Duration { return &o.Lifetime }),
+		boolParam("must-be-fresh", "false", "set MustBeFresh on Interests", func(o *Options) *bool { return &o.MustBeFresh }),
+		boolParam("postpone-retx", "false (true for ndn-vegas)", "send new segments before retransmissions (seed 001)", func(o *Options) *bool { return &o.PostponeRetx }),
+	}
+}
+
+// PipelineParamDocs lists the pipeline-level parameters as
+// "name (default): doc" lines, for help texts and docs.
+func PipelineParamDocs() []string {
+	var out []string
+	for _, p := range pipelineParams() {
+		out = append(out, fmt.Sprintf("%s (default %s): %s", p.name, p.def, p.doc))
+	}
+	return out
+}
+
+// ParseParams builds Options for pipeline from named parameters. Keys that
+// are not pipeline-level go to the algorithm, which rejects unknown ones.
+// The error names the offending key.
+func ParseParams(pipeline string, params map[string]string) (Options, error) {
+	o := DefaultOptions(pipeline)
+	byName := map[string]param{}
+	for _, p := range pipelineParams() {
+		byName[p.name] = p
+	}
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := strings.TrimSpace(params[k])
+		if p, ok := byName[k]; ok {
+			if err := p.set(&o, v); err != nil {
+				return o, &ParamError{Key: k, Err: err}
+			}
+			continue
+		}
+		o.AlgParams[k] = v
+	}
+	if _, err := cc.NewAlgorithm(pipeline, o.AlgParams); err != nil {
+		return o, err
+	}
+	if err := o.Validate(); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+// ParamError is an invalid pipeline parameter.
+type ParamError struct {
+	Key string
+	Err error
+}
+
+func (e *ParamError) Error() string { return fmt.Sprintf("parameter %s: %v", e.Key, e.Err) }
+func (e *ParamError) Unwrap() error { return e.Err }
+
+// Validate checks the options for consistency.
+func (o Options) Validate() error {
+	if err := o.RTT.Validate(); err != nil {
+		return &ParamError{"rto", err}
+	}
+	switch {
+	case o.CheckInterval <= 0:
+		return &ParamError{"rto-check-interval", fmt.Errorf("must be positive")}
+	case o.RTT.MinRTO > o.RTT.MaxRTO:
+		return &ParamError{"min-rto", fmt.Errorf("%v exceeds max-rto %v", o.RTT.MinRTO, o.RTT.MaxRTO)}
+	case o.HoleThreshold < 0:
+		return &ParamError{"hole-threshold", fmt.Errorf("must not be negative")}
+	case o.Lifetime <= 0:
+		return &ParamError{"lifetime", fmt.Errorf("must be positive")}
+	}
+	return nil
+}

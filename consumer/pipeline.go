@@ -1,0 +1,508 @@
+// Package consumer is the segment-fetch pipeline: it requests the segments
+// of one object through a face, keeps per-segment state (send time, RTO at
+// send, retries), detects timeouts with a periodic check, retransmits, and
+// drives a window algorithm from package cc with what it sees: Data with
+// their RTT samples and congestion marks, Nacks and timeouts.
+//
+// The pipeline owns segments, timers and retransmission; the algorithm
+// owns only the window. It is sans-IO: time and timers come from a
+// sched.Scheduler, packets leave through an ndn.Face and arrive through
+// OnPacket. Per-flow state is bounded by the window (a ring buffer over the
+// segments between the oldest missing one and the newest requested), never
+// by the object size. It must not import sim, live or fw.
+package consumer
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	enc "github.com/named-data/ndnd/std/encoding"
+
+	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/sched"
+)
+
+// Errors a fetch can end with.
+var (
+	ErrRetriesExhausted = errors.New("retries exhausted")
+	ErrNoFinalBlock     = errors.New("Data carries no FinalBlockId")
+)
+
+type segStatus uint8
+
+const (
+	segUnused   segStatus = iota
+	segInFlight           // Interest outstanding
+	segRetxWait           // lost, waiting in the retransmission queue
+	segReceived
+)
+
+type segment struct {
+	status  segStatus
+	retx    bool // sent more than once: its RTT is ambiguous (Karn)
+	retries uint16
+	sentAt  time.Duration
+	rto     time.Duration
+	order   uint64 // transmission order of the latest Interest
+	nonce   uint32 // nonce of the latest Interest
+}
+
+// Config binds a pipeline to its environment.
+type Config struct {
+	// Prefix is the name segments are appended to (including any version).
+	Prefix ndn.Name
+	// Options are the pipeline's parameters.
+	Options Options
+	// Rand draws Interest nonces.
+	Rand *rand.Rand
+	// WireSize, if set, gives the on-the-wire size of a received packet
+	// (for the seeds' throughput incl. headers). Nil: the payload size.
+	WireSize func(p *ndn.Packet) int
+	// Tracer, if set, receives cwnd, RTT and rate traces.
+	Tracer Tracer
+	// OnDone is called once when the fetch completes or fails.
+	OnDone func(err error)
+	// OnSegment, if set, is called with each segment's payload in
+	// arrival order (not in segment order).
+	OnSegment func(seg uint64, d *ndn.Data)
+}
+
+// Pipeline fetches one segmented object.
+type Pipeline struct {
+	cfg  Config
+	opt  Options
+	s    sched.Scheduler
+	face ndn.Face
+
+	alg  cc.Algorithm
+	cwa  *cc.Conservative
+	hole *cc.HoleDetector
+	rtt  *cc.RTTEstimator
+
+	final      uint64
+	finalKnown bool
+	nextSeg    uint64 // next never-sent segment
+	base       uint64 // lowest segment not yet received
+	ring       []segment
+	inFlight   int
+	retxQ      ring[uint64]
+	sendOrder  uint64
+	orderQ     ring[orderEntry] // in-flight transmissions in send order, lazily pruned
+	sampleMark uint64           // once-per-RTT sampling: next segment eligible
+	rcvd       uint64
+
+	started bool
+	done    bool
+	err     error
+	check   sched.Timer
+	checkFn func()
+
+	rate  rateMeter
+	stats Stats
+}
+
+// New returns a pipeline that sends on face. Call Start to begin.
+func New(cfg Config, s sched.Scheduler, face ndn.Face) (*Pipeline, error) {
+	o := cfg.Options
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	alg, err := cc.NewAlgorithm(o.Pipeline, o.AlgParams)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Rand == nil {
+		return nil, fmt.Errorf("consumer %s: no random source", cfg.Prefix)
+	}
+	p := &Pipeline{
+		cfg: cfg, opt: o, s: s, face: face, alg: alg,
+		cwa:  cc.NewConservative(o.Conservative),
+		rtt:  cc.NewRTTEstimator(o.RTT),
+		ring: make([]segment, 64),
+	}
+	if o.HoleDetection {
+		p.hole = cc.NewHoleDetector(o.HoleThreshold)
+	}
+	p.checkFn = p.checkTimeouts
+	p.rate.tracer = cfg.Tracer
+	return p, nil
+}
+
+// Algorithm returns the window algorithm (for inspection).
+func (p *Pipeline) Algorithm() cc.Algorithm { return p.alg }
+
+// Stats returns the flow's statistics so far.
+func (p *Pipeline) Stats() Stats {
+	st := p.stats
+	st.RTTMin, st.RTTAvg, st.RTTMax = p.rttStats()
+	return st
+}
+
+// Done reports whether the fetch has ended, and its error if it failed.
+func (p *Pipeline) Done() (bool, error) { return p.done, p.err }
+
+// Start sends the first Interests and starts the timeout check.
+func (p *Pipeline) Start() {
+	if p.started {
+		return
+	}
+	p.started = true
+	p.stats.Start = p.s.Now()
+	p.rate.start(p.s.Now())
+	p.traceCwnd()
+	p.schedule()
+	p.check = p.s.After(p.opt.CheckInterval, p.checkFn)
+}
+
+// Stop abandons the fetch (no OnDone call).
+func (p *Pipeline) Stop() {
+	p.done = true
+	if p.check != nil {
+		p.check.Stop()
+	}
+}
+
+func (p *Pipeline) slot(seg uint64) *segment { return &p.ring[seg&uint64(len(p.ring)-1)] }
+
+// grow doubles the ring, keeping segments [base, nextSeg) in place.
+func (p *Pipeline) grow() {
+	old := p.ring
+	p.ring = make([]segment, 2*len(old))
+	for s := p.base; s < p.nextSeg; s++ {
+		p.ring[s&uint64(len(p.ring)-1)] = old[s&uint64(len(old)-1)]
+	}
+}
+
+func (p *Pipeline) window() int {
+	w := p.alg.Cwnd()
+	if w < 1 || math.IsNaN(w) {
+		return 1
+	}
+	return int(w)
+}
+
+// canSendNew reports whether a never-sent segment may go out now. Until
+// the first Data tells the object's size, only segment 0 is requested.
+func (p *Pipeline) canSendNew() bool {
+	if !p.finalKnown {
+		return p.nextSeg == 0
+	}
+	return p.nextSeg <= p.final
+}
+
+// schedule sends Interests while the window allows.
+func (p *Pipeline) schedule() {
+	for !p.done && p.inFlight < p.window() {
+		if seg, ok := p.nextRetx(); ok {
+			p.send(seg, true)
+			continue
+		}
+		if !p.canSendNew() {
+			return
+		}
+		if p.nextSeg-p.base >= uint64(len(p.ring)) {
+			p.grow()
+		}
+		seg := p.nextSeg
+		p.nextSeg++
+		*p.slot(seg) = segment{}
+		p.send(seg, false)
+	}
+}
+
+// nextRetx pops the retransmission to send now, if any. With postponed
+// retransmission a lost segment waits while new segments remain, unless
+// its previous Interest's lifetime has run out.
+func (p *Pipeline) nextRetx() (uint64, bool) {
+	for p.retxQ.len() > 0 {
+		seg := p.retxQ.peek()
+		st := p.slot(seg)
+		if seg < p.base || st.status != segRetxWait {
+			p.retxQ.pop() // satisfied meanwhile (late Data)
+			continue
+		}
+		if p.opt.PostponeRetx && p.canSendNew() && p.s.Now()-st.sentAt < p.opt.Lifetime {
+			return 0, false
+		}
+		p.retxQ.pop()
+		return seg, true
+	}
+	return 0, false
+}
+
+func (p *Pipeline) send(seg uint64, retx bool) {
+	now := p.s.Now()
+	st := p.slot(seg)
+	if retx {
+		st.retx = true
+		st.retries++
+		p.stats.Retransmissions++
+	}
+	st.status = segInFlight
+	st.sentAt = now
+	st.rto = p.currentRTO()
+	st.order = p.sendOrder
+	p.orderQ.push(orderEntry{order: p.sendOrder, seg: seg})
+	p.sendOrder++
+	p.inFlight++
+	p.cwa.OnInterestSent(seg)
+	p.stats.Interests++
+
+	in := ndn.NewSegmentInterest(p.cfg.Prefix, seg)
+	in.Nonce = p.cfg.Rand.Uint32()
+	st.nonce = in.Nonce
+	in.Lifetime = p.opt.Lifetime
+	in.MustBeFresh = p.opt.MustBeFresh
+	p.face.Send(ndn.Packet{Interest: in})
+}
+
+func (p *Pipeline) currentRTO() time.Duration {
+	if p.opt.FixedRTO > 0 {
+		return p.opt.FixedRTO
+	}
+	return p.rtt.RTO()
+}
+
+// OnPacket handles a Data or Nack from the forwarder.
+func (p *Pipeline) OnPacket(pkt ndn.Packet) {
+	if p.done || !p.started {
+		return
+	}
+	switch {
+	case pkt.Data != nil:
+		p.onData(pkt)
+	case pkt.IsNack():
+		p.onNack(pkt)
+	}
+}
+
+func (p *Pipeline) segOf(n ndn.Name) (uint64, bool) {
+	if len(n) != len(p.cfg.Prefix)+1 {
+		return 0, false
+	}
+	c := n[len(n)-1]
+	if c.Typ != enc.TypeSegmentNameComponent {
+		return 0, false
+	}
+	return c.NumberVal(), true
+}
+
+func (p *Pipeline) onData(pkt ndn.Packet) {
+	now := p.s.Now()
+	d := pkt.Data
+	seg, ok := p.segOf(d.Name)
+	if !ok {
+		return
+	}
+	size := d.ContentLen
+	if p.cfg.WireSize != nil {
+		size = p.cfg.WireSize(&pkt)
+	}
+	p.stats.DataReceived++
+	p.stats.WireBytes += uint64(size)
+	if seg < p.base || seg >= p.nextSeg {
+		p.stats.Duplicates++
+		return
+	}
+	st := p.slot(seg)
+	if st.status == segReceived {
+		p.stats.Duplicates++
+		return
+	}
+	if !p.finalKnown {
+		if !d.HasFinal {
+			p.fail(fmt.Errorf("segment %d of %s: %w", seg, p.cfg.Prefix, ErrNoFinalBlock))
+			return
+		}
+		p.final = d.FinalBlockID.NumberVal()
+		p.finalKnown = true
+	}
+	if st.status == segInFlight {
+		p.inFlight--
+	}
+	outOfOrder := p.outOfOrder(st.order)
+	st.status = segReceived
+	p.rcvd++
+	p.stats.Segments++
+	p.stats.UniqueWireBytes += uint64(size)
+	p.stats.PayloadBytes += uint64(d.ContentLen)
+	p.rate.add(now, d.ContentLen)
+	if p.cfg.OnSegment != nil {
+		p.cfg.OnSegment(seg, d)
+	}
+
+	var sample time.Duration
+	if !st.retx {
+		sample = now - st.sentAt
+		p.addRTTStat(sample)
+		if p.opt.RTTSampling == SampleEveryData || seg >= p.sampleMark {
+			p.rtt.AddSample(sample)
+			p.sampleMark = p.nextSeg
+		}
+	}
+	if p.cfg.Tracer != nil {
+		p.cfg.Tracer.RTT(now, seg, sample, p.rtt.SRTT(), p.rtt.RTTVar(), p.currentRTO())
+	}
+	p.cwa.OnData(seg)
+	marked := pkt.CongestionMark > 0
+	if marked {
+		p.stats.Marks++
+	}
+	ack := cc.Ack{Now: now, Seg: seg, RTT: sample, HighInterest: p.cwa.HighInterest(), InFlight: p.inFlight, Marked: marked}
+	switch {
+	case marked && !p.opt.IgnoreMarks:
+		p.decrease(now, cc.CauseMark)
+	case p.hole != nil && outOfOrder:
+		// Seed 003: an out-of-order Data leaves the window unchanged; it
+		// only counts towards hole detection.
+	default:
+		p.alg.OnData(ack)
+	}
+	if p.hole != nil && p.hole.OnData(outOfOrder) {
+		p.decrease(now, cc.CauseHole)
+	}
+	if outOfOrder {
+		if n, ok := p.alg.(interface{ OnOutOfOrder() }); ok {
+			n.OnOutOfOrder()
+		}
+	}
+	for p.base < p.nextSeg && p.slot(p.base).status == segReceived {
+		p.base++
+	}
+	p.traceCwnd()
+	if p.finalKnown && p.rcvd == p.final+1 {
+		p.finish(nil)
+		return
+	}
+	p.schedule()
+}
+
+// outOfOrder reports whether an Interest sent before the one with this
+// transmission order is still outstanding.
+func (p *Pipeline) outOfOrder(order uint64) bool {
+	for p.orderQ.len() > 0 {
+		e := p.orderQ.peek()
+		st := p.slot(e.seg)
+		if e.seg < p.base || e.seg >= p.nextSeg || st.status != segInFlight || st.order != e.order {
+			p.orderQ.pop()
+			continue
+		}
+		return e.order < order
+	}
+	return false
+}
+
+// decrease applies a congestion event, subject to conservative filtering.
+func (p *Pipeline) decrease(now time.Duration, cause cc.Cause) bool {
+	if !p.cwa.TryLossEvent() {
+		return false
+	}
+	p.alg.OnDecrease(now, cause)
+	p.stats.LossEvents++
+	p.stats.Decreases[cause]++
+	if cause == cc.CauseTimeout {
+		p.rtt.Backoff()
+	}
+	return true
+}
+
+func (p *Pipeline) onNack(pkt ndn.Packet) {
+	now := p.s.Now()
+	seg, ok := p.segOf(pkt.Interest.Name)
+	if !ok || seg < p.base || seg >= p.nextSeg {
+		return
+	}
+	st := p.slot(seg)
+	if st.status != segInFlight || pkt.Interest.Nonce != st.nonce {
+		return // a Nack for an earlier transmission
+	}
+	p.stats.Nacks++
+	p.stats.NacksByReason[nackIndex(pkt.Nack)]++
+	switch pkt.Nack {
+	case ndn.NackCongestion:
+		p.decrease(now, cc.CauseNack)
+		p.lose(seg, st)
+	case ndn.NackDuplicate:
+		p.lose(seg, st)
+	default:
+		// No route (or unknown): wait one RTO before retrying so that a
+		// route that appears later is used, and the retry budget bounds it.
+		p.lose(seg, st)
+		st.sentAt = now // postponed retx waits from here
+	}
+	p.traceCwnd()
+	p.schedule()
+}
+
+// lose moves an in-flight segment to the retransmission queue.
+func (p *Pipeline) lose(seg uint64, st *segment) {
+	if st.status == segInFlight {
+		p.inFlight--
+	}
+	if p.opt.MaxRetries >= 0 && int(st.retries) >= p.opt.MaxRetries {
+		p.fail(fmt.Errorf("segment %d of %s: %w after %d retransmissions", seg, p.cfg.Prefix, ErrRetriesExhausted, st.retries))
+		return
+	}
+	st.status = segRetxWait
+	p.retxQ.push(seg)
+}
+
+// checkTimeouts is the periodic RTO check (seed 000: every 10 ms).
+func (p *Pipeline) checkTimeouts() {
+	if p.done {
+		return
+	}
+	now := p.s.Now()
+	timedOut := false
+	for seg := p.base; seg < p.nextSeg && !p.done; seg++ {
+		st := p.slot(seg)
+		if st.status != segInFlight || now-st.sentAt < st.rto {
+			continue
+		}
+		p.stats.Timeouts++
+		timedOut = true
+		p.decrease(now, cc.CauseTimeout)
+		p.lose(seg, st)
+	}
+	if p.done {
+		return
+	}
+	if timedOut {
+		p.traceCwnd()
+		p.schedule()
+	}
+	p.rate.flush(now)
+	p.check = p.s.After(p.opt.CheckInterval, p.checkFn)
+}
+
+func (p *Pipeline) fail(err error) {
+	p.finish(err)
+}
+
+func (p *Pipeline) finish(err error) {
+	if p.done {
+		return
+	}
+	p.done = true
+	p.err = err
+	p.stats.End = p.s.Now()
+	p.stats.Complete = err == nil
+	p.rate.flush(p.s.Now())
+	p.rate.close(p.s.Now())
+	if p.check != nil {
+		p.check.Stop()
+	}
+	if p.cfg.OnDone != nil {
+		p.cfg.OnDone(err)
+	}
+}
+
+func (p *Pipeline) traceCwnd() {
+	if p.cfg.Tracer != nil {
+		p.cfg.Tracer.Cwnd(p.s.Now(), p.alg.Cwnd(), p.alg.Ssthresh())
+	}
+}

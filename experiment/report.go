@@ -1,0 +1,277 @@
+package experiment
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ndncc/ndncc/sim"
+)
+
+// Report is an experiment's aggregated outcome.
+type Report struct {
+	Experiment string          `json:"experiment"`
+	Seed       string          `json:"seed_document"`
+	Title      string          `json:"title"`
+	Runs       int             `json:"runs"`
+	BaseSeed   uint64          `json:"base_seed"`
+	Variants   []VariantResult `json:"variants"`
+	Timing     sim.Timing      `json:"timing"`
+}
+
+// VariantResult aggregates the runs of one variant: per flow, the mean
+// (Flows), minimum and maximum of every numeric field.
+type VariantResult struct {
+	Name        string              `json:"name"`
+	Description string              `json:"description"`
+	Flows       []sim.FlowResult    `json:"flows"`
+	FlowsMin    []sim.FlowResult    `json:"flows_min"`
+	FlowsMax    []sim.FlowResult    `json:"flows_max"`
+	Runs        []RunResult         `json:"runs"`
+	Extra       map[string]float64  `json:"-"` // means, inlined into the JSON object
+	ExtraMin    map[string]float64  `json:"extra_min,omitempty"`
+	ExtraMax    map[string]float64  `json:"extra_max,omitempty"`
+	SeedFigures map[string][]string `json:"seed_figures,omitempty"`
+
+	results []*sim.Result
+	extras  []map[string]float64
+}
+
+// RunResult is one run of a variant.
+type RunResult struct {
+	Seed  uint64             `json:"seed"`
+	Flows []sim.FlowResult   `json:"flows"`
+	Links []sim.LinkResult   `json:"links"`
+	Extra map[string]float64 `json:"extra,omitempty"`
+}
+
+// MarshalJSON inlines the variant-level metrics (Extra) as fields of the
+// variant object, next to name and flows.
+func (v VariantResult) MarshalJSON() ([]byte, error) {
+	type plain VariantResult
+	b, err := json.Marshal(plain(v))
+	if err != nil || len(v.Extra) == 0 {
+		return b, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, x := range v.Extra {
+		raw, _ := json.Marshal(x)
+		m[k] = raw
+	}
+	return json.Marshal(m)
+}
+
+func (v *VariantResult) add(r *sim.Result, extra map[string]float64) {
+	v.results = append(v.results, r)
+	v.extras = append(v.extras, extra)
+	v.Runs = append(v.Runs, RunResult{Seed: r.Seed, Flows: r.Flows, Links: r.Links, Extra: extra})
+}
+
+// finish computes means, minima and maxima over runs.
+func (v *VariantResult) finish() {
+	if len(v.results) == 0 {
+		return
+	}
+	nflows := len(v.results[0].Flows)
+	for i := 0; i < nflows; i++ {
+		var runs []sim.FlowResult
+		for _, r := range v.results {
+			if i < len(r.Flows) {
+				runs = append(runs, r.Flows[i])
+			}
+		}
+		mean, lo, hi := aggregateFlows(runs)
+		v.Flows = append(v.Flows, mean)
+		v.FlowsMin = append(v.FlowsMin, lo)
+		v.FlowsMax = append(v.FlowsMax, hi)
+	}
+	if v.extras[0] != nil {
+		v.Extra, v.ExtraMin, v.ExtraMax = map[string]float64{}, map[string]float64{}, map[string]float64{}
+		for k := range v.extras[0] {
+			var sum float64
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, e := range v.extras {
+				x := e[k]
+				sum += x
+				lo, hi = math.Min(lo, x), math.Max(hi, x)
+			}
+			v.Extra[k] = round(sum/float64(len(v.extras)), 4)
+			v.ExtraMin[k], v.ExtraMax[k] = lo, hi
+		}
+	}
+}
+
+func round(x float64, digits int) float64 {
+	p := math.Pow(10, float64(digits))
+	return math.Round(x*p) / p
+}
+
+// aggregateFlows returns the field-wise mean, min and max of runs of one
+// flow. Strings come from the first run; Complete is true only if every
+// run completed; maps of counters are averaged key by key.
+func aggregateFlows(runs []sim.FlowResult) (mean, lo, hi sim.FlowResult) {
+	mean, lo, hi = runs[0], runs[0], runs[0]
+	mv, lv, hv := reflect.ValueOf(&mean).Elem(), reflect.ValueOf(&lo).Elem(), reflect.ValueOf(&hi).Elem()
+	n := float64(len(runs))
+	for f := 0; f < mv.NumField(); f++ {
+		switch mv.Field(f).Kind() {
+		case reflect.Float64, reflect.Uint64, reflect.Int64, reflect.Int:
+			var sum float64
+			min, max := math.Inf(1), math.Inf(-1)
+			for _, r := range runs {
+				x := num(reflect.ValueOf(r).Field(f))
+				sum += x
+				min, max = math.Min(min, x), math.Max(max, x)
+			}
+			setNum(mv.Field(f), sum/n)
+			setNum(lv.Field(f), min)
+			setNum(hv.Field(f), max)
+		case reflect.Bool:
+			all := true
+			for _, r := range runs {
+				all = all && reflect.ValueOf(r).Field(f).Bool()
+			}
+			mv.Field(f).SetBool(all)
+		}
+	}
+	mean.Decreases = map[string]int64{}
+	for k := range runs[0].Decreases {
+		var sum int64
+		for _, r := range runs {
+			sum += r.Decreases[k]
+		}
+		mean.Decreases[k] = int64(math.Round(float64(sum) / n))
+	}
+	return mean, lo, hi
+}
+
+func num(v reflect.Value) float64 {
+	switch v.Kind() {
+	case reflect.Float64:
+		return v.Float()
+	case reflect.Uint64:
+		return float64(v.Uint())
+	default:
+		return float64(v.Int())
+	}
+}
+
+// setNum stores x; integer counters keep their type, so their means are
+// rounded to the nearest integer (float fields carry exact means).
+func setNum(v reflect.Value, x float64) {
+	switch v.Kind() {
+	case reflect.Float64:
+		v.SetFloat(round(x, 6))
+	case reflect.Uint64:
+		v.SetUint(uint64(math.Round(x)))
+	default:
+		v.SetInt(int64(math.Round(x)))
+	}
+}
+
+// flowField returns a FlowResult field by its JSON name.
+func flowField(f sim.FlowResult, key string) (float64, bool) {
+	v := reflect.ValueOf(f)
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		name := strings.Split(t.Field(i).Tag.Get("json"), ",")[0]
+		if name != key {
+			continue
+		}
+		switch v.Field(i).Kind() {
+		case reflect.Float64, reflect.Uint64, reflect.Int64, reflect.Int:
+			return num(v.Field(i)), true
+		case reflect.Bool:
+			if v.Field(i).Bool() {
+				return 1, true
+			}
+			return 0, true
+		}
+	}
+	return 0, false
+}
+
+// WriteJSON writes the report as one JSON document.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// PrintTable writes the experiment's table: one row per variant and flow,
+// each column as "ours (min-max)" with the seed's figure beside it.
+func (r *Report) PrintTable(w io.Writer, e *Experiment) {
+	fmt.Fprintf(w, "%s — %s (seed %s), %d run(s) per variant, seeds %d..%d\n\n", e.Name, e.Title, e.Seed, r.Runs, r.BaseSeed, r.BaseSeed+uint64(r.Runs)-1)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	hdr := []string{"variant", "flow"}
+	for _, c := range e.Columns {
+		hdr = append(hdr, c.Header, "seed")
+	}
+	fmt.Fprintln(tw, strings.Join(hdr, "\t")+"\t")
+	for _, v := range r.Variants {
+		for i, f := range v.Flows {
+			row := []string{v.Name, f.ID}
+			for _, c := range e.Columns {
+				row = append(row, v.cell(c, i, r.Runs), v.seedFigure(c.Key, i))
+			}
+			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+		}
+	}
+	tw.Flush()
+	if e.Description != "" {
+		fmt.Fprintf(w, "\n%s\n", e.Description)
+	}
+}
+
+func (v *VariantResult) cell(c Column, flow, runs int) string {
+	format := c.Format
+	if format == "" {
+		format = "%.2f"
+	}
+	if x, ok := v.Extra[c.Key]; ok {
+		s := fmt.Sprintf(format, x)
+		if runs > 1 && v.ExtraMin[c.Key] != v.ExtraMax[c.Key] {
+			s += fmt.Sprintf(" ("+format+"–"+format+")", v.ExtraMin[c.Key], v.ExtraMax[c.Key])
+		}
+		return s
+	}
+	x, ok := flowField(v.Flows[flow], c.Key)
+	if !ok {
+		return "-"
+	}
+	s := fmt.Sprintf(format, x)
+	if runs > 1 {
+		lo, _ := flowField(v.FlowsMin[flow], c.Key)
+		hi, _ := flowField(v.FlowsMax[flow], c.Key)
+		if lo != hi {
+			s += fmt.Sprintf(" ("+format+"–"+format+")", lo, hi)
+		}
+	}
+	return s
+}
+
+func (v *VariantResult) seedFigure(key string, flow int) string {
+	figs := v.SeedFigures[key]
+	if flow < len(figs) && figs[flow] != "" {
+		return figs[flow]
+	}
+	return "-"
+}
+
+// ExperimentNames lists the catalog's names.
+func ExperimentNames() []string {
+	var out []string
+	for _, e := range Catalog() {
+		out = append(out, e.Name)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,195 @@
+package aqm
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// markOp is one step of a scripted BacklogMarker run. If enq > 0 it
+// enqueues enq packets of 1000 bytes at time at (ids continue from the last
+// enqueue, starting at 1). Otherwise it dequeues at time at, times times
+// (default 1), and checks the returned ids (want, want+1, ...; 0: empty),
+// whether each is marked, and the cumulative mark count.
+type markOp struct {
+	at     time.Duration
+	enq    int
+	times  int
+	want   uint64
+	marked bool
+	marks  uint64
+}
+
+func runMarkerScript(t *testing.T, q *BacklogMarker, ops []markOp) {
+	t.Helper()
+	next := uint64(1)
+	for i, op := range ops {
+		if op.enq > 0 {
+			for range op.enq {
+				if !q.Enqueue(testItem(next, 1000), op.at) {
+					t.Fatalf("op %d: enqueue of %d refused", i, next)
+				}
+				next++
+			}
+			continue
+		}
+		for j := range max(op.times, 1) {
+			it, ok := q.Dequeue(op.at)
+			got, want := uint64(0), uint64(0)
+			if ok {
+				got = it.Pkt.TxSeq
+			}
+			if op.want != 0 {
+				want = op.want + uint64(j)
+			}
+			if got != want || (it.Pkt.CongestionMark == 1) != op.marked || q.Stats().Marks != op.marks {
+				t.Errorf("op %d.%d: dequeue at %v: got id %d marked %v marks %d, want id %d marked %v marks %d",
+					i, j, op.at, got, it.Pkt.CongestionMark == 1, q.Stats().Marks, want, op.marked, op.marks)
+			}
+		}
+	}
+}
+
+func TestBacklogMarker(t *testing.T) {
+	tests := []struct {
+		name string
+		p    BacklogParams
+		ops  []markOp
+	}{
+		{"byte backlog: immediate first mark, then 100, 70.7, 57.7, 50 ms", DefaultBacklogParams(), []markOp{
+			{at: 0, enq: 100},
+			// 99000 bytes stay queued: above 64 KiB, mark at once.
+			{at: 0, want: 1, marked: true, marks: 1},
+			{at: ms(50), want: 2, marks: 1},
+			{at: ms(100) - 1, want: 3, marks: 1},
+			{at: ms(100), want: 4, marked: true, marks: 2},
+			{at: 170710678 - 1, want: 5, marks: 2},
+			{at: 170710678, want: 6, marked: true, marks: 3},
+			{at: 228445704, want: 7, marked: true, marks: 4},
+			{at: 278445704, want: 8, marked: true, marks: 5},
+			// Next due at 323.167063 ms.
+			{at: ms(300), times: 26, want: 9, marks: 5},
+			// 65000 bytes stay: at or below 64 KiB, the period ends.
+			{at: ms(320), want: 35, marks: 5},
+			{at: ms(330), want: 36, marks: 5},
+			{at: ms(400), enq: 2},
+			// 65000 bytes again after the arrivals.
+			{at: ms(400), want: 37, marks: 5},
+			{at: ms(401), enq: 5},
+			// 69000 bytes: a new period marks at once, spacing restarts.
+			{at: ms(401), want: 38, marked: true, marks: 6},
+			{at: ms(501) - 1, times: 2, want: 39, marks: 6},
+			{at: ms(501), want: 41, marked: true, marks: 7},
+		}},
+		{"marks fall due from the schedule, not from the last dequeue", DefaultBacklogParams(), []markOp{
+			{at: 0, enq: 100},
+			{at: 0, want: 1, marked: true, marks: 1},
+			// Due at 100 ms, then 170.7 ms: a dequeue at 1 s catches up.
+			{at: ms(1000), want: 2, marked: true, marks: 2},
+			{at: ms(1000), want: 3, marked: true, marks: 3},
+		}},
+		{"packet backlog (TCP mode), threshold exclusive", BacklogParams{ThresholdPackets: 10, Interval: ms(100)}, []markOp{
+			{at: 0, enq: 12},
+			// 11 packets stay.
+			{at: 0, want: 1, marked: true, marks: 1},
+			// 10 packets stay: not above, the period ends.
+			{at: ms(1), want: 2, marks: 1},
+			{at: ms(2), enq: 2},
+			// 11 stay: a new period, marked at once.
+			{at: ms(3), want: 3, marked: true, marks: 2},
+			{at: ms(4), want: 4, marks: 2},
+		}},
+		{"byte threshold exclusive", BacklogParams{ThresholdBytes: 3000, Interval: ms(100)}, []markOp{
+			{at: 0, enq: 5},
+			{at: 0, want: 1, marked: true, marks: 1},
+			{at: ms(200), want: 2, marks: 1},
+			{at: ms(200), times: 3, want: 3, marks: 1},
+			{at: ms(200), want: 0, marks: 1},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := NewBacklogMarker(tt.p, Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runMarkerScript(t, q, tt.ops)
+			if q.Stats().AQMDrops != 0 {
+				t.Errorf("dropped %d packets at dequeue", q.Stats().AQMDrops)
+			}
+		})
+	}
+}
+
+func TestBacklogMarkerTailDrop(t *testing.T) {
+	q, err := NewBacklogMarker(DefaultBacklogParams(), Limits{Packets: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var accept []bool
+	for i := range 3 {
+		accept = append(accept, q.Enqueue(testItem(uint64(i+1), 1000), 0))
+	}
+	if want := []bool{true, true, false}; !slices.Equal(accept, want) {
+		t.Errorf("accepted %v, want %v", accept, want)
+	}
+	if want := (Stats{Enqueued: 2, TailDrops: 1, MaxLen: 2, MaxBytes: 2000}); q.Stats() != want {
+		t.Errorf("stats %+v, want %+v", q.Stats(), want)
+	}
+}
+
+func TestBacklogMarkerMarksEveryPacketType(t *testing.T) {
+	for name, pkt := range map[string]Item{
+		"interest": {Pkt: ndnInterest(), Size: 1000},
+		"nack":     {Pkt: ndnNack(), Size: 1000},
+		"data":     {Pkt: ndnData(), Size: 1000},
+	} {
+		q, err := NewBacklogMarker(BacklogParams{ThresholdPackets: 1, Interval: ms(100)}, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			q.Enqueue(pkt, 0)
+		}
+		if got, _ := q.Dequeue(0); got.Pkt.CongestionMark != 1 {
+			t.Errorf("%s: CongestionMark %d, want 1", name, got.Pkt.CongestionMark)
+		}
+	}
+}
+
+func TestNewBacklogMarkerRejects(t *testing.T) {
+	tests := []struct {
+		p    BacklogParams
+		lim  Limits
+		want string
+	}{
+		{BacklogParams{ThresholdBytes: -1, Interval: ms(100)}, Limits{}, "aqm: threshold-bytes -1 must not be negative"},
+		{BacklogParams{ThresholdPackets: -1, Interval: ms(100)}, Limits{}, "aqm: threshold-packets -1 must not be negative (0 means use threshold-bytes)"},
+		{BacklogParams{ThresholdBytes: 1}, Limits{}, "aqm: marking interval 0s must be positive"},
+		{DefaultBacklogParams(), Limits{Bytes: -1}, "aqm: byte limit -1 is negative (0 means unlimited)"},
+	}
+	for _, tt := range tests {
+		_, err := NewBacklogMarker(tt.p, tt.lim)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("NewBacklogMarker(%+v, %+v) error %v, want %q", tt.p, tt.lim, err, tt.want)
+		}
+	}
+}
+
+func TestBacklogMarkerSteadyStateDoesNotAllocate(t *testing.T) {
+	q, err := NewBacklogMarker(BacklogParams{ThresholdPackets: 10, Interval: ms(100)}, Limits{Packets: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := steadyStateAllocs(q, 64, time.Millisecond); a != 0 {
+		t.Errorf("Enqueue+Dequeue allocates %v times, want 0", a)
+	}
+}
+
+func BenchmarkBacklogMarker(b *testing.B) {
+	q, err := NewBacklogMarker(BacklogParams{ThresholdPackets: 10, Interval: ms(100)}, Limits{Packets: 1000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchmarkSteadyState(b, q, 64, time.Millisecond)
+}

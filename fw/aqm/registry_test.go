@@ -1,0 +1,177 @@
+package aqm
+
+import (
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// config returns what a queue built by New was configured with.
+func config(q Queue) any {
+	switch q := q.(type) {
+	case *DropTail:
+		return q.lim
+	case *CoDel:
+		return struct {
+			Mode   Mode
+			Params CoDelParams
+			Lim    Limits
+		}{q.Mode(), q.Params(), q.lim}
+	case *BacklogMarker:
+		return struct {
+			Params BacklogParams
+			Lim    Limits
+		}{q.Params(), q.lim}
+	}
+	return nil
+}
+
+func TestDisciplines(t *testing.T) {
+	want := []string{"droptail", "codel-drop", "codel-mark", "threshold-mark"}
+	if got := Disciplines(); !slices.Equal(got, want) {
+		t.Errorf("Disciplines() = %q, want %q", got, want)
+	}
+}
+
+func TestNew(t *testing.T) {
+	lim := Limits{Packets: 32}
+	tests := []struct {
+		name       string
+		discipline string
+		params     map[string]string
+		want       any
+	}{
+		{"droptail", "droptail", nil, lim},
+		{"codel-drop defaults", "codel-drop", nil, config(mustCoDel(Drop, DefaultCoDelParams(), lim))},
+		{"codel-mark defaults", "codel-mark", map[string]string{}, config(mustCoDel(Mark, DefaultCoDelParams(), lim))},
+		{"codel-mark all params", "codel-mark", map[string]string{"target": "7ms", "interval": "50ms", "mtu": "9000"},
+			config(mustCoDel(Mark, CoDelParams{Target: 7 * time.Millisecond, Interval: 50 * time.Millisecond, MTU: 9000}, lim))},
+		{"threshold-mark defaults", "threshold-mark", nil,
+			config(mustMarker(BacklogParams{ThresholdBytes: 65536, Interval: 100 * time.Millisecond}, lim))},
+		{"threshold-mark all params", "threshold-mark",
+			map[string]string{"threshold-bytes": "51200", "threshold-packets": "10", "interval": "20ms"},
+			config(mustMarker(BacklogParams{ThresholdBytes: 51200, ThresholdPackets: 10, Interval: 20 * time.Millisecond}, lim))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := New(tt.discipline, tt.params, lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := config(q); got != tt.want {
+				t.Errorf("configured %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestEveryDescribedParamIsUsed sets each described parameter to a value
+// other than its default and checks that the built queue differs from one
+// built with defaults only.
+func TestEveryDescribedParamIsUsed(t *testing.T) {
+	for _, name := range Disciplines() {
+		info, err := Describe(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		def, err := New(name, nil, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range info.Params {
+			v := "7ms"
+			if _, err := strconv.Atoi(p.Default); err == nil {
+				v = "12345"
+			} else if _, err := time.ParseDuration(p.Default); err != nil {
+				t.Fatalf("%s %s: default %q is neither an integer nor a duration", name, p.Name, p.Default)
+			}
+			q, err := New(name, map[string]string{p.Name: v}, Limits{})
+			if err != nil {
+				t.Fatalf("%s %s=%s: %v", name, p.Name, v, err)
+			}
+			if config(q) == config(def) {
+				t.Errorf("%s: setting %s=%s changed nothing", name, p.Name, v)
+			}
+		}
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	tests := []struct {
+		discipline string
+		params     map[string]string
+		lim        Limits
+		want       string
+	}{
+		{"red", nil, Limits{},
+			`aqm: unknown queue discipline "red" (accepted: droptail, codel-drop, codel-mark, threshold-mark)`},
+		{"droptail", map[string]string{"target": "5ms"}, Limits{},
+			`aqm: discipline "droptail" has no parameter "target" (accepted: none)`},
+		{"codel-mark", map[string]string{"threshold-bytes": "1", "Target": "5ms"}, Limits{},
+			`aqm: discipline "codel-mark" has no parameter "Target" (accepted: target, interval, mtu)`},
+		{"threshold-mark", map[string]string{"mtu": "1500"}, Limits{},
+			`aqm: discipline "threshold-mark" has no parameter "mtu" (accepted: threshold-bytes, threshold-packets, interval)`},
+		{"codel-drop", map[string]string{"target": "5"}, Limits{},
+			`aqm: codel-drop parameter target="5": want a duration such as 5ms or 100ms: time: missing unit in duration "5"`},
+		{"codel-drop", map[string]string{"mtu": "1.5k"}, Limits{},
+			`aqm: codel-drop parameter mtu="1.5k": want a decimal integer: strconv.Atoi: parsing "1.5k": invalid syntax`},
+		{"codel-drop", map[string]string{"interval": "-1ms"}, Limits{},
+			`aqm: codel interval -1ms must be positive`},
+		{"threshold-mark", map[string]string{"threshold-packets": "-3"}, Limits{},
+			`aqm: threshold-packets -3 must not be negative (0 means use threshold-bytes)`},
+		{"droptail", nil, Limits{Packets: -1},
+			`aqm: packet limit -1 is negative (0 means unlimited)`},
+	}
+	for _, tt := range tests {
+		_, err := New(tt.discipline, tt.params, tt.lim)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("New(%q, %v, %+v) error\n  %v\nwant\n  %s", tt.discipline, tt.params, tt.lim, err, tt.want)
+		}
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	info, err := Describe("codel-mark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "codel-mark: CoDel (RFC 8289) setting the NDNLPv2 CongestionMark instead of dropping, plus the queue limits\n" +
+		"    target (default 5ms): acceptable standing queue delay (sojourn time)\n" +
+		"    interval (default 100ms): time the delay must stay at or above target before acting; base spacing of the control law\n" +
+		"    mtu (default 1500): bytes: never drop or mark while at most this much stays queued (0 disables)\n"
+	if got := info.String(); got != want {
+		t.Errorf("Describe(codel-mark).String() =\n%s\nwant\n%s", got, want)
+	}
+	info, err = Describe("threshold-mark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantParams := []Param{
+		{"threshold-bytes", "65536", "mark while more than this many bytes stay queued behind the sent packet"},
+		{"threshold-packets", "0", "if positive, measure the backlog in packets instead (0 = use threshold-bytes)"},
+		{"interval", "100ms", "gap between the first two marks of a congestion period; the k-th gap is interval/sqrt(k)"},
+	}
+	if !slices.Equal(info.Params, wantParams) {
+		t.Errorf("Describe(threshold-mark).Params = %+v, want %+v", info.Params, wantParams)
+	}
+	if _, err := Describe("fq-codel"); err == nil {
+		t.Error("Describe(fq-codel) succeeded, want an error")
+	}
+}
+
+func mustCoDel(mode Mode, p CoDelParams, lim Limits) *CoDel {
+	q, err := NewCoDel(mode, p, lim)
+	if err != nil {
+		panic(err)
+	}
+	return q
+}
+
+func mustMarker(p BacklogParams, lim Limits) *BacklogMarker {
+	q, err := NewBacklogMarker(p, lim)
+	if err != nil {
+		panic(err)
+	}
+	return q
+}

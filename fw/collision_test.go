@@ -1,0 +1,125 @@
+package fw
+
+import (
+	"testing"
+
+	"github.com/ndncc/ndncc/ndn"
+)
+
+// Entries whose names share a hash are told apart by name (and, in the
+// PIT, selectors). These tests force every name onto the same hash.
+
+func TestPITHashCollision(t *testing.T) {
+	const h = 7
+	p := newPIT()
+	in := func(n string, opts ...func(*ndn.Interest)) *ndn.Interest { return interest(n, 1, opts...).Interest }
+	a, b, acbp := in("/a"), in("/b"), in("/a", canBePrefix)
+	ea, eb, ecbp := p.insert(a, h), p.insert(b, h), p.insert(acbp, h)
+	for _, tc := range []struct {
+		it   *ndn.Interest
+		want *PitEntry
+	}{{a, ea}, {b, eb}, {acbp, ecbp}, {in("/a", mustBeFresh), nil}, {in("/c"), nil}} {
+		if got := p.find(tc.it, h); got != tc.want {
+			t.Errorf("find %s cbp=%v mbf=%v: wrong entry", tc.it.Name, tc.it.CanBePrefix, tc.it.MustBeFresh)
+		}
+	}
+	p.remove(eb) // middle of the chain
+	if p.find(b, h) != nil || p.find(a, h) != ea || p.find(acbp, h) != ecbp {
+		t.Error("after removing /b: wrong lookups")
+	}
+	p.remove(ecbp) // head of the chain
+	if p.find(acbp, h) != nil || p.find(a, h) != ea {
+		t.Error("after removing /a CanBePrefix: wrong lookups")
+	}
+	p.remove(ea)
+	if p.size != 0 || len(p.m) != 0 {
+		t.Errorf("empty PIT has size %d, %d buckets", p.size, len(p.m))
+	}
+}
+
+func TestCSHashCollision(t *testing.T) {
+	cs := newContentStore(2)
+	hs := []uint64{0, 9} // every one-component name hashes to 9
+	d := func(n string) *ndn.Data { return data(n, 0).Data }
+	find := func(n string) ndn.Name {
+		if got := cs.find(interest(n, 1).Interest, hs, 0); got != nil {
+			return got.Name
+		}
+		return nil
+	}
+	cs.insert(d("/x"), hs, 0)
+	cs.insert(d("/y"), hs, 0)
+	if got := find("/x"); got.String() != "/x" {
+		t.Errorf("find /x = %v", got)
+	}
+	if got := find("/y"); got.String() != "/y" {
+		t.Errorf("find /y = %v", got)
+	}
+	cs.insert(d("/z"), hs, 0) // evicts /x, the least recently used
+	if got := find("/x"); got != nil {
+		t.Errorf("find /x after eviction = %v", got)
+	}
+	if find("/y").String() != "/y" || find("/z").String() != "/z" || cs.size() != 2 {
+		t.Errorf("after eviction: /y, /z not both cached (size %d)", cs.size())
+	}
+}
+
+func TestNameTableHashCollision(t *testing.T) {
+	const h = 3
+	tb := newNameTable[int]()
+	tb.put(name("/a"), h).val = 1
+	tb.put(name("/b"), h).val = 2
+	tb.put(name("/c"), h).val = 3
+	tb.del(name("/b"), h)
+	tb.del(name("/d"), h) // absent: no effect
+	for _, tc := range []struct {
+		name string
+		want int
+	}{{"/a", 1}, {"/b", 0}, {"/c", 3}} {
+		got := 0
+		if n := tb.get(name(tc.name), h); n != nil {
+			got = n.val
+		}
+		if got != tc.want {
+			t.Errorf("get %s = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	if tb.lens[1] != 2 {
+		t.Errorf("%d one-component entries, want 2", tb.lens[1])
+	}
+}
+
+// The CanBePrefix index remembers only the latest Data under a prefix
+// (the documented restriction).
+func TestCSCanBePrefixLatestOnly(t *testing.T) {
+	h := newNameHasher()
+	cs := newContentStore(2)
+	for _, n := range []string{"/a/1", "/a/2"} {
+		d := data(n, 0).Data
+		cs.insert(d, h.prefixes(d.Name), 0)
+	}
+	it := interest("/a", 1, canBePrefix).Interest
+	if got := cs.find(it, h.prefixes(it.Name), 0); got == nil || got.Name.String() != "/a/2" {
+		t.Fatalf("CanBePrefix /a = %v, want /a/2", got)
+	}
+	// /a/1 is now least recently used; caching /b/1 evicts it, and /a/2
+	// stays the answer
+	d := data("/b/1", 0).Data
+	cs.insert(d, h.prefixes(d.Name), 0)
+	ex := interest("/a/1", 2).Interest
+	if got := cs.find(ex, h.prefixes(ex.Name), 0); got != nil {
+		t.Errorf("/a/1 still cached")
+	}
+	it2 := interest("/a", 3, canBePrefix).Interest
+	if got := cs.find(it2, h.prefixes(it2.Name), 0); got == nil || got.Name.String() != "/a/2" {
+		t.Errorf("CanBePrefix /a after eviction = %v, want /a/2", got)
+	}
+	// the find made /a/2 recently used, so caching /c/1 evicts /b/1, and
+	// its prefix goes from the index with it
+	d = data("/c/1", 0).Data
+	cs.insert(d, h.prefixes(d.Name), 0)
+	it3 := interest("/b", 4, canBePrefix).Interest
+	if got := cs.find(it3, h.prefixes(it3.Name), 0); got != nil {
+		t.Errorf("CanBePrefix /b = %v after /b/1 was evicted", got.Name)
+	}
+}

@@ -1,0 +1,39 @@
+package fw
+
+// Counters are a forwarder's packet and table counters.
+type Counters struct {
+	InInterests  uint64 // Interests received (Nacks excluded)
+	OutInterests uint64 // Interests sent upstream
+	InData       uint64 // Data received
+	OutData      uint64 // Data sent downstream (Content Store hits included)
+	InNacks      uint64 // Nacks received
+	OutNacks     uint64 // Nacks sent downstream
+
+	CSHits   uint64 // Interests answered from the Content Store
+	CSMisses uint64 // Content Store lookups that found nothing
+
+	PITSize    int // PIT entries now
+	CSSize     int // Data packets cached now
+	DeadNonces int // (name, nonce) pairs in the dead-nonce list now
+
+	// UnsatisfiedExpiries counts PIT entries that expired without Data.
+	UnsatisfiedExpiries uint64
+	// DuplicateNonceDrops counts looping Interests: a nonce already in
+	// the PIT entry (from another downstream, or sent upstream) or in the
+	// dead-nonce list. Each is answered with Nack Duplicate.
+	DuplicateNonceDrops uint64
+	// SuppressedRetx counts Interests a strategy did not forward because
+	// of retransmission suppression; an Interest aggregated into a pending
+	// entry from another downstream counts here too.
+	SuppressedRetx uint64
+	// MarksForwarded counts Data and Nacks sent downstream with a
+	// CongestionMark.
+	MarksForwarded uint64
+	// UnsolicitedData counts Data that matched no PIT entry (dropped).
+	UnsolicitedData uint64
+	// DroppedNacks counts Nacks that matched no pending out-record.
+	DroppedNacks uint64
+	// HopLimitDrops counts Interests dropped for HopLimit 0, on arrival
+	// from or before sending to a network face.
+	HopLimitDrops uint64
+}

@@ -1,0 +1,24 @@
+// Package fw is ndncc's NDN forwarder core: the face table, the Pending
+// Interest Table (with the dead-nonce list), the Content Store, the FIB,
+// the strategy-choice table, the forwarding strategies, and the pipelines
+// that move Interests, Data and Nacks between faces.
+//
+// The forwarder is sans-IO. Packets arrive through Forwarder.Receive and
+// leave through the ndn.Face each face was added with; time and timers come
+// from an injected sched.Scheduler and randomness from an injected
+// *rand.Rand. The simulator (package sim) and the live runtime (package
+// live) bind it to virtual and real time.
+//
+// The pipelines follow the shape of NFD's (incoming Interest, loop
+// detection, Content Store lookup, PIT insertion, strategy dispatch;
+// incoming Data, PIT matching, caching, satisfaction; incoming Nack), with
+// two ndncc additions for PCON-style congestion control: a Data keeps its
+// NDNLPv2 CongestionMark when forwarded downstream, and the reply to an
+// Interest that arrived marked is sent downstream marked.
+//
+// Output queues and active queue management live in fw/aqm; they wrap a
+// face, the forwarder does not see them.
+//
+// This package must not import sim, live, consumer or producer, must never
+// read the wall clock, start goroutines or touch sockets.
+package fw

@@ -1,0 +1,69 @@
+package fw
+
+import "github.com/ndncc/ndncc/ndn"
+
+// FaceID identifies a face of one forwarder. IDs start at 1 and are never
+// reused; 0 is no face.
+type FaceID uint32
+
+// FaceKind says what is on the other side of a face.
+type FaceKind uint8
+
+// Face kinds.
+const (
+	// FaceNetwork is a link to another node. Interests arriving on it have
+	// their HopLimit decremented, and an Interest whose HopLimit is 0 is
+	// never sent on it.
+	FaceNetwork FaceKind = iota
+	// FaceLocal is an application on this node.
+	FaceLocal
+)
+
+func (k FaceKind) String() string {
+	switch k {
+	case FaceNetwork:
+		return "network"
+	case FaceLocal:
+		return "local"
+	}
+	return "unknown"
+}
+
+// face is one entry of the face table. Every face is point-to-point: the
+// forwarder has no multi-access or ad hoc link type.
+type face struct {
+	out  ndn.Face // nil once the face is removed
+	kind FaceKind
+}
+
+// AddFace adds a face whose outgoing packets go to out.Send and returns its
+// ID. Packets that arrive on the face are passed to Receive with that ID.
+func (f *Forwarder) AddFace(out ndn.Face, kind FaceKind) FaceID {
+	f.faces = append(f.faces, face{out: out, kind: kind})
+	return FaceID(len(f.faces) - 1)
+}
+
+// RemoveFace takes a face down: its routes leave the FIB, packets arriving
+// on it are dropped, and nothing is sent on it any more. PIT records that
+// name it expire normally.
+func (f *Forwarder) RemoveFace(id FaceID) {
+	if !f.faceUp(id) {
+		return
+	}
+	f.faces[id].out = nil
+	f.fib.removeFace(id)
+}
+
+// faceUp reports whether id names a face that is up.
+func (f *Forwarder) faceUp(id FaceID) bool {
+	return id != 0 && int(id) < len(f.faces) && f.faces[id].out != nil
+}
+
+// send transmits p on face id if the face is up.
+func (f *Forwarder) send(id FaceID, p ndn.Packet) bool {
+	if !f.faceUp(id) {
+		return false
+	}
+	f.faces[id].out.Send(p)
+	return true
+}

@@ -1,0 +1,158 @@
+package fw
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"time"
+
+	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/sched"
+)
+
+// Config configures a Forwarder. The zero value of every field but Name
+// means its default.
+type Config struct {
+	// Name identifies the forwarder in errors.
+	Name string
+	// CSCapacity is the Content Store capacity in Data packets; 0 disables
+	// caching.
+	CSCapacity int
+	// DefaultStrategy is the strategy of the root namespace; "" means
+	// StrategyBestRoute.
+	DefaultStrategy string
+	// Strategies adds strategies (or replaces built-in ones) by name, on
+	// top of BuiltinStrategies.
+	Strategies map[string]StrategyConstructor
+	// DeadNonceLifetime is how long the dead-nonce list remembers an
+	// Interest; 0 means DefaultDeadNonceLifetime.
+	DeadNonceLifetime time.Duration
+	// DeadNonceCapacity bounds the dead-nonce list; 0 means
+	// DefaultDeadNonceCapacity.
+	DeadNonceCapacity int
+}
+
+// Forwarder is one NDN forwarder. It is not safe for concurrent use: all
+// calls, including the scheduler's callbacks, must come from one logical
+// thread. A face's Send may call Receive (on this or another forwarder)
+// synchronously; such packets are queued and processed in order once the
+// current packet is done.
+type Forwarder struct {
+	name       string
+	sched      sched.Scheduler
+	rng        *rand.Rand
+	strategies map[string]StrategyConstructor
+
+	faces  []face // indexed by FaceID; faces[0] is unused
+	pit    pit
+	dnl    deadNonceList
+	cs     contentStore
+	fib    fib
+	choice strategyChoice
+
+	counters Counters
+	hasher   nameHasher
+
+	busy    bool      // a pipeline is running
+	backlog []arrival // packets received while busy
+
+	// per-packet scratch space
+	matches     []*PitEntry
+	downstreams []downstream
+}
+
+type arrival struct {
+	face FaceID
+	pkt  ndn.Packet
+}
+
+// New returns a forwarder with no faces and no routes, driven by s, whose
+// strategies draw randomness from rng.
+func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
+	if s == nil || rng == nil {
+		return nil, fmt.Errorf("fw %s: new: scheduler and random source are required", cfg.Name)
+	}
+	if cfg.CSCapacity < 0 || cfg.DeadNonceLifetime < 0 || cfg.DeadNonceCapacity < 0 {
+		return nil, fmt.Errorf("fw %s: new: negative CSCapacity, DeadNonceLifetime or DeadNonceCapacity", cfg.Name)
+	}
+	lifetime, capacity := cfg.DeadNonceLifetime, cfg.DeadNonceCapacity
+	if lifetime == 0 {
+		lifetime = DefaultDeadNonceLifetime
+	}
+	if capacity == 0 {
+		capacity = DefaultDeadNonceCapacity
+	}
+	f := &Forwarder{
+		name:       cfg.Name,
+		sched:      s,
+		rng:        rng,
+		strategies: BuiltinStrategies(),
+		faces:      make([]face, 1),
+		pit:        newPIT(),
+		dnl:        newDeadNonceList(lifetime, capacity),
+		cs:         newContentStore(cfg.CSCapacity),
+		fib:        newFIB(),
+		choice:     newStrategyChoice(),
+		hasher:     newNameHasher(),
+	}
+	maps.Copy(f.strategies, cfg.Strategies)
+	def := cfg.DefaultStrategy
+	if def == "" {
+		def = StrategyBestRoute
+	}
+	if _, ok := f.strategies[def]; !ok {
+		return nil, fmt.Errorf("fw %s: new: unknown default strategy %q", cfg.Name, def)
+	}
+	if err := f.SetStrategy(ndn.Name{}, def); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Name returns the forwarder's name.
+func (f *Forwarder) Name() string { return f.name }
+
+// Receive processes packet p that arrived on face in.
+func (f *Forwarder) Receive(in FaceID, p ndn.Packet) {
+	if f.busy {
+		f.backlog = append(f.backlog, arrival{in, p})
+		return
+	}
+	f.busy = true
+	f.dispatch(in, p)
+	f.drain()
+}
+
+// drain processes the packets received while busy, then clears busy.
+func (f *Forwarder) drain() {
+	for i := 0; i < len(f.backlog); i++ {
+		a := f.backlog[i]
+		f.backlog[i] = arrival{}
+		f.dispatch(a.face, a.pkt)
+	}
+	f.backlog = f.backlog[:0]
+	f.busy = false
+}
+
+func (f *Forwarder) dispatch(in FaceID, p ndn.Packet) {
+	if !f.faceUp(in) {
+		return
+	}
+	switch {
+	case p.Data != nil:
+		f.onData(in, p)
+	case p.Interest != nil && p.Nack != ndn.NackNone:
+		f.onNack(in, p)
+	case p.Interest != nil:
+		f.onInterest(in, p)
+	}
+}
+
+// Counters returns a snapshot of the forwarder's counters.
+func (f *Forwarder) Counters() Counters {
+	c := f.counters
+	c.PITSize = f.pit.size
+	c.CSSize = f.cs.size()
+	c.DeadNonces = f.dnl.size()
+	return c
+}

@@ -1,0 +1,66 @@
+package fw
+
+import "github.com/ndncc/ndncc/ndn"
+
+// onNack is the incoming-Nack pipeline: the Nack must answer the Interest
+// last sent to that upstream (same PIT entry, same nonce), else it is
+// dropped; its reason and mark go into the out-record and the strategy
+// decides.
+func (f *Forwarder) onNack(in FaceID, p ndn.Packet) {
+	f.counters.InNacks++
+	it := p.Interest
+	var o *OutRecord
+	e := f.pit.find(it, f.hasher.full(it.Name))
+	if e != nil {
+		o = e.OutRecord(in)
+	}
+	if o == nil || o.Nonce != it.Nonce {
+		f.counters.DroppedNacks++
+		return
+	}
+	o.Nack, o.NackMark = p.Nack, p.CongestionMark
+	e.strategy.AfterReceiveNack(e, in, p)
+}
+
+// sendNack is the outgoing-Nack pipeline for one downstream (see
+// Actions.SendNack).
+func (f *Forwarder) sendNack(e *PitEntry, out FaceID, reason ndn.NackReason, mark uint64) {
+	if !e.live {
+		return
+	}
+	r := e.InRecord(out)
+	if r == nil {
+		return
+	}
+	f.nackDownstream(r, reason, mark)
+	e.removeInRecord(out)
+	if len(e.in) == 0 {
+		f.finalize(e, false, 0)
+		return
+	}
+	f.armExpiry(e, f.sched.Now())
+}
+
+// sendNackToAll Nacks every downstream of e and finalizes it.
+func (f *Forwarder) sendNackToAll(e *PitEntry, reason ndn.NackReason, mark uint64) {
+	if !e.live {
+		return
+	}
+	for i := range e.in {
+		f.nackDownstream(&e.in[i], reason, mark)
+	}
+	f.finalize(e, false, 0)
+}
+
+// nackDownstream sends the Nack to the downstream of r, with r's own
+// Interest mark if that is larger than mark.
+func (f *Forwarder) nackDownstream(r *InRecord, reason ndn.NackReason, mark uint64) {
+	mark = max(mark, r.Mark)
+	if !f.send(r.Face, ndn.Packet{Interest: r.Interest, Nack: reason, CongestionMark: mark}) {
+		return
+	}
+	f.counters.OutNacks++
+	if mark > 0 {
+		f.counters.MarksForwarded++
+	}
+}

@@ -1,0 +1,60 @@
+package fw
+
+import (
+	"slices"
+	"testing"
+
+	enc "github.com/named-data/ndnd/std/encoding"
+
+	"github.com/ndncc/ndncc/ndn"
+)
+
+// The PIT, CS and FIB key by nameHasher's prefix hashes; they must be the
+// hashes ndnd gives the same names.
+func TestNameHasherMatchesNdnd(t *testing.T) {
+	h := newNameHasher()
+	long := make([]byte, 300) // a component longer than the initial buffer
+	for _, n := range []ndn.Name{
+		{},
+		name("/a"),
+		name("/ndn/edu/arizona/file/v=1/seg=42"),
+		ndn.NewSegmentInterest(name("/a/b"), 70000).Name,
+		{enc.NewGenericBytesComponent(long), enc.NewGenericComponent("x")},
+	} {
+		got := slices.Clone(h.prefixes(n))
+		if want := n.PrefixHash(); !slices.Equal(got, want) {
+			t.Errorf("%s: prefixes %v, ndnd PrefixHash %v", n, got, want)
+		}
+		for i := range n {
+			if got[i] != n[:i].Hash() {
+				t.Errorf("%s: hash of %d-component prefix %x, ndnd %x", n, i, got[i], n[:i].Hash())
+			}
+		}
+		if h.full(n) != n.Hash() {
+			t.Errorf("%s: full %x, ndnd Hash %x", n, h.full(n), n.Hash())
+		}
+	}
+}
+
+func TestNameEqualAndPrefix(t *testing.T) {
+	for _, tc := range []struct {
+		a, b          string
+		equal, prefix bool
+	}{
+		{"/a/b", "/a/b", true, true},
+		{"/a", "/a/b", false, true},
+		{"/", "/a", false, true},
+		{"/a/b", "/a", false, false},
+		{"/a/c", "/a/b", false, false},
+		{"/a/b", "/a/bb", false, false},
+		{"/a/seg=1", "/a/1", false, false}, // same bytes, different type
+	} {
+		a, b := name(tc.a), name(tc.b)
+		if got := nameEqual(a, b); got != tc.equal {
+			t.Errorf("nameEqual(%s, %s) = %v", tc.a, tc.b, got)
+		}
+		if got := isPrefix(a, b); got != tc.prefix {
+			t.Errorf("isPrefix(%s, %s) = %v", tc.a, tc.b, got)
+		}
+	}
+}

@@ -1,0 +1,280 @@
+package fw
+
+import (
+	"slices"
+	"time"
+
+	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/sched"
+)
+
+// InRecord is a downstream of a PIT entry: a face that asked for the Data.
+type InRecord struct {
+	Face        FaceID
+	Nonce       uint32
+	Expiry      time.Duration // LastRenewed + the Interest's lifetime
+	LastRenewed time.Duration
+	// Interest is the downstream's latest Interest, after HopLimit
+	// processing; a Nack to this downstream carries it.
+	Interest *ndn.Interest
+	// Mark is the CongestionMark the Interest arrived with: the link from
+	// this downstream is congested, so the reply is sent marked.
+	Mark uint64
+}
+
+// OutRecord is an upstream of a PIT entry: a face the Interest was sent on.
+type OutRecord struct {
+	Face     FaceID
+	Nonce    uint32
+	LastSent time.Duration
+	Expiry   time.Duration // LastSent + the Interest's lifetime
+	// Nack is the reason of the Nack this upstream returned for the latest
+	// Interest (NackNone if none), NackMark that Nack's CongestionMark.
+	Nack     ndn.NackReason
+	NackMark uint64
+
+	retxInterval time.Duration // per-upstream retransmission suppression
+}
+
+// pending reports whether the upstream may still answer.
+func (o *OutRecord) pending(now time.Duration) bool {
+	return o.Nack == ndn.NackNone && o.Expiry > now
+}
+
+// PitEntry is one pending Interest: a name plus the CanBePrefix and
+// MustBeFresh selectors, with its downstreams and upstreams. A strategy
+// gets a *PitEntry only for the duration of a call and must not keep it:
+// entries are recycled once satisfied, rejected or expired.
+type PitEntry struct {
+	name        ndn.Name
+	canBePrefix bool
+	mustBeFresh bool
+	hash        uint64
+	next        *PitEntry // next entry in the same hash bucket
+
+	in  []InRecord
+	out []OutRecord
+
+	strategy Strategy
+	live     bool
+
+	expiry  time.Duration // latest in-record expiry
+	timer   sched.Timer   // the one expiry timer, armed for timerAt
+	timerAt time.Duration
+	onTimer func() // bound once per entry object, kept when recycled
+
+	retxInterval time.Duration // per-entry retransmission suppression
+}
+
+// Name returns the Interest name of the entry.
+func (e *PitEntry) Name() ndn.Name { return e.name }
+
+// CanBePrefix returns the entry's CanBePrefix selector.
+func (e *PitEntry) CanBePrefix() bool { return e.canBePrefix }
+
+// MustBeFresh returns the entry's MustBeFresh selector.
+func (e *PitEntry) MustBeFresh() bool { return e.mustBeFresh }
+
+// InRecords returns the downstreams. The caller must not modify them.
+func (e *PitEntry) InRecords() []InRecord { return e.in }
+
+// OutRecords returns the upstreams. The caller must not modify them.
+func (e *PitEntry) OutRecords() []OutRecord { return e.out }
+
+// InRecord returns the in-record of face, or nil.
+func (e *PitEntry) InRecord(face FaceID) *InRecord {
+	for i := range e.in {
+		if e.in[i].Face == face {
+			return &e.in[i]
+		}
+	}
+	return nil
+}
+
+// OutRecord returns the out-record of face, or nil.
+func (e *PitEntry) OutRecord(face FaceID) *OutRecord {
+	for i := range e.out {
+		if e.out[i].Face == face {
+			return &e.out[i]
+		}
+	}
+	return nil
+}
+
+// HasPendingOutRecords reports whether some upstream may still answer (it
+// was sent the Interest, has not Nacked it, and the Interest has not
+// expired there).
+func (e *PitEntry) HasPendingOutRecords(now time.Duration) bool {
+	for i := range e.out {
+		if e.out[i].pending(now) {
+			return true
+		}
+	}
+	return false
+}
+
+// LastOutgoing returns when the Interest was last sent upstream (0 if
+// never).
+func (e *PitEntry) LastOutgoing() time.Duration {
+	var t time.Duration
+	for i := range e.out {
+		t = max(t, e.out[i].LastSent)
+	}
+	return t
+}
+
+// duplicateNonce reports whether nonce arriving on face shows a loop: the
+// nonce is already in an in-record of another face, or in an out-record.
+// As in NFD, the nonce of face's own in-record arriving again on face is a
+// retransmission, not a loop, since all faces are point-to-point.
+func (e *PitEntry) duplicateNonce(nonce uint32, face FaceID) bool {
+	if r := e.InRecord(face); r != nil && r.Nonce == nonce {
+		return false
+	}
+	for i := range e.in {
+		if e.in[i].Nonce == nonce {
+			return true
+		}
+	}
+	for i := range e.out {
+		if e.out[i].Nonce == nonce {
+			return true
+		}
+	}
+	return false
+}
+
+// insertInRecord adds or renews the in-record of face and recomputes the
+// entry's expiry.
+func (e *PitEntry) insertInRecord(face FaceID, it *ndn.Interest, mark uint64, now time.Duration) {
+	r := e.InRecord(face)
+	if r == nil {
+		e.in = append(e.in, InRecord{Face: face})
+		r = &e.in[len(e.in)-1]
+	}
+	r.Nonce = it.Nonce
+	r.LastRenewed = now
+	r.Expiry = now + it.LifetimeOrDefault()
+	r.Interest = it
+	r.Mark = mark
+	e.updateExpiry()
+}
+
+// removeInRecord removes the in-record of face and recomputes the expiry.
+func (e *PitEntry) removeInRecord(face FaceID) {
+	for i := range e.in {
+		if e.in[i].Face == face {
+			e.in = slices.Delete(e.in, i, i+1)
+			break
+		}
+	}
+	e.updateExpiry()
+}
+
+func (e *PitEntry) updateExpiry() {
+	e.expiry = 0
+	for i := range e.in {
+		e.expiry = max(e.expiry, e.in[i].Expiry)
+	}
+}
+
+// insertOutRecord adds or renews the out-record of face for Interest it.
+func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now time.Duration) *OutRecord {
+	o := e.OutRecord(face)
+	if o == nil {
+		e.out = append(e.out, OutRecord{Face: face})
+		o = &e.out[len(e.out)-1]
+	}
+	o.Nonce = it.Nonce
+	o.LastSent = now
+	o.Expiry = now + it.LifetimeOrDefault()
+	o.Nack, o.NackMark = ndn.NackNone, 0
+	return o
+}
+
+// pit is the Pending Interest Table. Entries are keyed by the hash of their
+// name and told apart by name and selectors; a Data finds the entries with
+// its exact name and, when CanBePrefix entries exist, those whose name is a
+// proper prefix of it.
+type pit struct {
+	m    map[uint64]*PitEntry
+	size int
+	// cbp[l]: number of CanBePrefix entries whose name has l components.
+	cbp  []int
+	free []*PitEntry // recycled entries, at most maxFreePIT
+}
+
+const maxFreePIT = 1024
+
+func newPIT() pit { return pit{m: make(map[uint64]*PitEntry)} }
+
+// find returns the entry matching Interest it, whose name hashes to h.
+func (t *pit) find(it *ndn.Interest, h uint64) *PitEntry {
+	for e := t.m[h]; e != nil; e = e.next {
+		if e.canBePrefix == it.CanBePrefix && e.mustBeFresh == it.MustBeFresh && nameEqual(e.name, it.Name) {
+			return e
+		}
+	}
+	return nil
+}
+
+// insert creates the entry for Interest it, whose name hashes to h. A
+// recycled entry keeps its onTimer; a new one has none yet.
+func (t *pit) insert(it *ndn.Interest, h uint64) *PitEntry {
+	var e *PitEntry
+	if n := len(t.free); n > 0 {
+		e = t.free[n-1]
+		t.free = t.free[:n-1]
+	} else {
+		e = &PitEntry{}
+	}
+	e.name, e.canBePrefix, e.mustBeFresh, e.hash = it.Name, it.CanBePrefix, it.MustBeFresh, h
+	e.live = true
+	e.next = t.m[h]
+	t.m[h] = e
+	t.size++
+	if e.canBePrefix {
+		for len(t.cbp) <= len(e.name) {
+			t.cbp = append(t.cbp, 0)
+		}
+		t.cbp[len(e.name)]++
+	}
+	return e
+}
+
+// remove unlinks e and recycles it. The caller has stopped its timer.
+func (t *pit) remove(e *PitEntry) {
+	unlink(t.m, e.hash, e, func(x *PitEntry) **PitEntry { return &x.next })
+	t.size--
+	if e.canBePrefix {
+		t.cbp[len(e.name)]--
+	}
+	clear(e.in)
+	clear(e.out)
+	*e = PitEntry{in: e.in[:0], out: e.out[:0], onTimer: e.onTimer}
+	if len(t.free) < maxFreePIT {
+		t.free = append(t.free, e)
+	}
+}
+
+// matchData appends to dst the entries that Data named name satisfies: the
+// entries with exactly that name, and the CanBePrefix entries whose name is
+// a proper prefix of it. hs are name's prefix hashes.
+func (t *pit) matchData(name ndn.Name, hs []uint64, dst []*PitEntry) []*PitEntry {
+	for e := t.m[hs[len(name)]]; e != nil; e = e.next {
+		if nameEqual(e.name, name) {
+			dst = append(dst, e)
+		}
+	}
+	for l := min(len(name)-1, len(t.cbp)-1); l >= 0; l-- {
+		if t.cbp[l] == 0 {
+			continue
+		}
+		for e := t.m[hs[l]]; e != nil; e = e.next {
+			if e.canBePrefix && nameEqual(e.name, name[:l]) {
+				dst = append(dst, e)
+			}
+		}
+	}
+	return dst
+}

@@ -1,0 +1,203 @@
+package ndn
+
+import (
+	"fmt"
+	"time"
+
+	enc "github.com/named-data/ndnd/std/encoding"
+)
+
+// Sizer gives the exact wire size of packets as ndnd encodes them (the
+// encoding of EncodeInterest, EncodeData and EncodeFrame) without encoding
+// every packet: it encodes one packet of each shape, the set of properties
+// that determine the encoded length, and remembers the length. A lookup is
+// a map access and does not allocate.
+//
+// The zero value is ready to use. A Sizer is not safe for concurrent use;
+// give each goroutine (each simulation) its own.
+type Sizer struct {
+	interests map[interestShape]int
+	data      map[dataShape]int
+	frames    map[frameShape]int
+}
+
+// NewSizer returns an empty Sizer.
+func NewSizer() *Sizer { return &Sizer{} }
+
+// interestShape is what determines the length of an encoded Interest.
+type interestShape struct {
+	nameLen     int   // TLV-VALUE length of the Name
+	lifetimeLen uint8 // length of the InterestLifetime number; 0: absent
+	canBePrefix bool
+	mustBeFresh bool
+	hasHopLimit bool
+}
+
+// dataShape is what determines the length of an encoded Data.
+type dataShape struct {
+	nameLen    int
+	finalLen   int // encoded length of the FinalBlockId component; 0: absent
+	contentLen int
+	keyLocLen  int // TLV-VALUE length of the KeyLocator Name; -1: absent
+	valueLen   int // SignatureValue length
+	typeLen    uint8
+	freshLen   uint8
+	sigType    SigType
+}
+
+// frameShape is what determines the length of an LpPacket.
+type frameShape struct {
+	fragLen int // length of the Fragment; -1: none (IDLE)
+	acks    int
+	nackLen uint8 // length of the Nack reason number; 0: not a Nack
+	markLen uint8 // length of the CongestionMark number; 0: absent
+	hasTx   bool
+}
+
+// InterestSize returns the length of i's encoding.
+func (s *Sizer) InterestSize(i *Interest) int {
+	k := interestShape{
+		nameLen:     i.Name.EncodingLength(),
+		canBePrefix: i.CanBePrefix,
+		mustBeFresh: i.MustBeFresh,
+		hasHopLimit: i.HasHopLimit,
+	}
+	if lt := i.LifetimeOrDefault(); lt != DefaultInterestLifetime {
+		k.lifetimeLen = natLen(uint64(lt / time.Millisecond))
+	}
+	if n, ok := s.interests[k]; ok {
+		return n
+	}
+	w, err := interestWire(i)
+	if err != nil {
+		panic(fmt.Sprintf("ndn: Sizer: ndnd cannot encode Interest %s: %v", i.Name, err))
+	}
+	n := int(w.Length())
+	if s.interests == nil {
+		s.interests = make(map[interestShape]int)
+	}
+	s.interests[k] = n
+	return n
+}
+
+// DataSize returns the length of d's encoding: len(d.Wire) when it is set,
+// otherwise the length of d encoded with a Content of ContentLen bytes (or
+// len(Content)) and a SignatureValue of Sig.ValueLen bytes (or
+// len(Sig.Value)). The result is cached in d: d must not change afterwards.
+func (s *Sizer) DataSize(d *Data) int {
+	if d.Wire != nil {
+		return len(d.Wire)
+	}
+	if d.size > 0 {
+		return d.size
+	}
+	k := dataShape{
+		nameLen:    d.Name.EncodingLength(),
+		contentLen: contentLen(d),
+		keyLocLen:  -1,
+		sigType:    d.Sig.Type,
+	}
+	if d.ContentType != 0 {
+		k.typeLen = natLen(d.ContentType)
+	}
+	if d.Freshness > 0 {
+		k.freshLen = natLen(uint64(d.Freshness / time.Millisecond))
+	}
+	if d.HasFinal {
+		k.finalLen = d.FinalBlockID.EncodingLength()
+	}
+	if d.Sig.Type != SigNone {
+		k.valueLen = sigValueLen(d.Sig)
+		if d.Sig.KeyLocator != nil {
+			k.keyLocLen = d.Sig.KeyLocator.EncodingLength()
+		}
+	}
+	n, ok := s.data[k]
+	if !ok {
+		n = s.encodedDataLen(d, k)
+		if s.data == nil {
+			s.data = make(map[dataShape]int)
+		}
+		s.data[k] = n
+	}
+	d.size = n
+	return n
+}
+
+// encodedDataLen encodes a Data of d's shape k.
+func (s *Sizer) encodedDataLen(d *Data, k dataShape) int {
+	content := d.Content
+	if content == nil {
+		content = make([]byte, k.contentLen)
+	}
+	value := d.Sig.Value
+	if len(value) != k.valueLen {
+		value = make([]byte, k.valueLen)
+	}
+	w, err := dataWire(d, content, signerOf(d.Sig, value))
+	if err != nil {
+		panic(fmt.Sprintf("ndn: Sizer: ndnd cannot encode Data %s: %v", d.Name, err))
+	}
+	return int(w.Length())
+}
+
+// PacketSize returns the length of p on a link: the size of its Interest
+// or Data when p has no NDNLPv2 field (not a Nack, no CongestionMark, no
+// TxSeq, no Acks), otherwise the size of the LpPacket that carries it with
+// those fields. A Packet with neither Interest nor Data is an IDLE
+// LpPacket.
+func (s *Sizer) PacketSize(p *Packet) int {
+	k := frameShape{fragLen: -1}
+	switch {
+	case p.Data != nil:
+		k.fragLen = s.DataSize(p.Data)
+	case p.Interest != nil:
+		k.fragLen = s.InterestSize(p.Interest)
+	}
+	if k.fragLen >= 0 && !hasLpFields(p) {
+		return k.fragLen
+	}
+	k.acks = len(p.Acks)
+	k.hasTx = p.TxSeq != 0
+	if p.Nack != NackNone {
+		k.nackLen = natLen(wireNackReason(p.Nack))
+	}
+	if p.CongestionMark != 0 {
+		k.markLen = natLen(p.CongestionMark)
+	}
+	if n, ok := s.frames[k]; ok {
+		return n
+	}
+	f := LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark, TxSeq: p.TxSeq, Acks: p.Acks}
+	if k.fragLen >= 0 {
+		f.Fragment = make([]byte, k.fragLen)
+	}
+	w, err := EncodeLp(&f)
+	if err != nil {
+		panic(fmt.Sprintf("ndn: Sizer: ndnd cannot encode LpPacket: %v", err))
+	}
+	if s.frames == nil {
+		s.frames = make(map[frameShape]int)
+	}
+	s.frames[k] = len(w)
+	return len(w)
+}
+
+// contentLen is the payload length of d.
+func contentLen(d *Data) int {
+	if d.Content != nil {
+		return len(d.Content)
+	}
+	return d.ContentLen
+}
+
+// sigValueLen is the SignatureValue length of sig.
+func sigValueLen(sig Signature) int {
+	if sig.ValueLen > 0 {
+		return sig.ValueLen
+	}
+	return len(sig.Value)
+}
+
+// natLen is the length of v encoded as an NDN non-negative integer.
+func natLen(v uint64) uint8 { return uint8(enc.Nat(v).EncodingLength()) }

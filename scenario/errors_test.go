@@ -1,0 +1,191 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+)
+
+// errBase is a valid scenario; the error cases edit it. Its lines:
+//
+//	1 [topology]   5 [[producer]]   10 [[consumer]]
+//	2 nodes        6 node           11 node
+//	3 links        7 prefix         12 prefix
+//	4              8 file-size      13 pipeline
+const errBase = `[topology]
+nodes = ["c", "r", "p"]
+links = [{ a = "c", b = "r", delay = "1ms" }, { a = "r", b = "p", delay = "1ms" }]
+
+[[producer]]
+node = "p"
+prefix = "/x"
+file-size = 1000
+
+[[consumer]]
+node = "c"
+prefix = "/x"
+pipeline = "fixed"
+`
+
+// edit returns errBase with old replaced by new (old must occur).
+func edit(t *testing.T, old, new string) string {
+	t.Helper()
+	if !strings.Contains(errBase, old) {
+		t.Fatalf("%q is not in the base scenario", old)
+	}
+	return strings.Replace(errBase, old, new, 1)
+}
+
+func TestParseErrors(t *testing.T) {
+	allKeys := "name, description, seed, duration, header-overhead, topology, routers, links, producer, consumer"
+	tests := []struct {
+		name, file, doc, want string
+	}{
+		// TOML itself.
+		{"syntax", "", "seed = \n" + errBase,
+			`f.toml:1: toml: unexpected character U+000A at start of value`},
+		{"duplicate key", "", "seed = 1\nseed = 2\n" + errBase,
+			`f.toml:2: seed: key seed is already defined`},
+		// Unknown keys and types.
+		{"unknown top-level key", "", "seeed = 1\n" + errBase,
+			`f.toml:1: seeed: unknown key (expected one of: ` + allKeys + `)`},
+		{"unknown consumer key", "", errBase + "widow = 32\n",
+			`f.toml:14: consumer[0].widow: unknown key (expected one of: id, node, prefix, start, pipeline, params)`},
+		{"seed type", "", "seed = \"1\"\n" + errBase,
+			`f.toml:1: seed: expected an integer, got a string`},
+		{"negative seed", "", "seed = -1\n" + errBase,
+			`f.toml:1: seed: must not be negative, got -1`},
+		{"duration type", "", "duration = 300\n" + errBase,
+			`f.toml:1: duration: expected a duration string such as "300s" or "10ms", got an integer`},
+		{"duration syntax", "", "duration = \"300\"\n" + errBase,
+			`f.toml:1: duration: invalid duration "300" (write a number and a unit, such as "300s" or "10ms")`},
+		{"zero duration", "", "duration = \"0s\"\n" + errBase,
+			`f.toml:1: duration: must be positive, got 0s`},
+		{"empty name", "", "name = \"\"\n" + errBase,
+			`f.toml:1: name: must not be empty`},
+		{"header overhead", "", "header-overhead = -4\n" + errBase,
+			`f.toml:1: header-overhead: must not be negative, got -4`},
+		{"producer is a table", "", strings.Replace(errBase, "[[producer]]", "[producer]", 1),
+			`f.toml:5: producer: expected an array of tables ([[producer]]), got a table`},
+		// Topology.
+		{"no topology", "", edit(t, "[topology]\nnodes = [\"c\", \"r\", \"p\"]\nlinks = [{ a = \"c\", b = \"r\", delay = \"1ms\" }, { a = \"r\", b = \"p\", delay = \"1ms\" }]\n", ""),
+			`f.toml: topology: missing (set file, or nodes and links)`},
+		{"file and nodes", "", edit(t, "[topology]\n", "[topology]\nfile = \"linear.conf\"\n"),
+			`f.toml:1: topology: set either file or inline nodes and links, not both`},
+		{"neither file nor nodes", "", edit(t, "nodes = [\"c\", \"r\", \"p\"]\n", ""),
+			`f.toml:1: topology: set file (a Mini-NDN topology file) or inline nodes and links`},
+		{"missing topology file", "", edit(t, "[topology]\nnodes = [\"c\", \"r\", \"p\"]\nlinks = [{ a = \"c\", b = \"r\", delay = \"1ms\" }, { a = \"r\", b = \"p\", delay = \"1ms\" }]\n", "[topology]\nfile = \"nothere.conf\"\n"),
+			`f.toml:2: topology.file: open nothere.conf: no such file or directory`},
+		{"bad topology file", "testdata/f.toml", edit(t, "[topology]\nnodes = [\"c\", \"r\", \"p\"]\nlinks = [{ a = \"c\", b = \"r\", delay = \"1ms\" }, { a = \"r\", b = \"p\", delay = \"1ms\" }]\n", "[topology]\nfile = \"bad.conf\"\n"),
+			`testdata/f.toml:2: topology.file: testdata/bad.conf:5: bw: invalid number "x"`},
+		{"inline link to unknown node", "", edit(t, `b = "p"`, `b = "q"`),
+			`f.toml:3: topology.links[1].b: node "q" is not in topology.nodes`},
+		{"inline node not a string", "", edit(t, `"r", "p"]`, `"r", "p", 4]`),
+			`f.toml:2: topology.nodes[3]: expected a node name (a string), got an integer`},
+		{"inline bad bw", "", edit(t, `b = "p", delay = "1ms"`, `b = "p", bw = -1`),
+			`f.toml:3: topology.links[1].bw: must be a positive number of Mbit/s, got -1 (leave bw out for an unlimited link)`},
+		{"inline bad loss", "", edit(t, `b = "p", delay = "1ms"`, `b = "p", loss = 150`),
+			`f.toml:3: topology.links[1].loss: must be a percentage between 0 and 100, got 150`},
+		{"inline bad delay", "", edit(t, `b = "p", delay = "1ms"`, `b = "p", delay = "1"`),
+			`f.toml:3: topology.links[1].delay: invalid duration "1" (write a number and a unit, such as "300s" or "10ms")`},
+		{"inline bad queue", "", edit(t, `b = "p", delay = "1ms"`, `b = "p", max-queue-size = 0`),
+			`f.toml:3: topology.links[1].max-queue-size: must be at least 1 packet, got 0`},
+		{"inline unknown link key", "", edit(t, `b = "p", delay = "1ms"`, `b = "p", jitter = "1ms"`),
+			`f.toml:3: topology.links[1].jitter: unknown key (expected one of: a, b, delay, bw, max-queue-size, max-queue-bytes, loss)`},
+		{"inline duplicate link", "", edit(t, `a = "r", b = "p"`, `a = "r", b = "c"`),
+			"f.toml:3: links: link r:c: duplicate link (first at f.toml:3)\n" +
+				`f.toml:12: consumer[0].prefix: no producer of "/x" is reachable from node "c"`},
+		// Routers.
+		{"empty strategy", "", errBase + "[routers]\nstrategy = \"\"\n",
+			`f.toml:15: routers.strategy: must not be empty`},
+		{"negative cs", "", errBase + "[routers]\ncs-capacity = -1\n",
+			`f.toml:15: routers.cs-capacity: must not be negative (0 disables the Content Store), got -1`},
+		{"queue params type", "", errBase + "[routers]\nqueue-params = { target = [1] }\n",
+			`f.toml:15: routers.queue-params.target: expected a string, number or boolean, got an array`},
+		{"override of unknown node", "", errBase + "[routers.node.nosuch]\nstrategy = \"multicast\"\n",
+			`f.toml:14: routers.node.nosuch: no node "nosuch" in the topology`},
+		{"override unknown key", "", errBase + "[routers.node.r]\nstratgy = \"multicast\"\n",
+			`f.toml:15: routers.node.r.stratgy: unknown key (expected one of: strategy, cs-capacity, queue, queue-params)`},
+		// Link queues.
+		{"link queue unknown node", "", errBase + "[[links]]\nfrom = \"r\"\nto = \"z\"\nqueue = \"codel\"\n",
+			`f.toml:16: links[0].to: no node "z" in the topology`},
+		{"link queue no link", "", errBase + "[[links]]\nfrom = \"c\"\nto = \"p\"\nqueue = \"codel\"\n",
+			`f.toml:14: links[0]: no link joins "c" and "p" in the topology`},
+		{"link queue sets nothing", "", errBase + "[[links]]\nbetween = [\"c\", \"r\"]\n",
+			`f.toml:14: links[0]: sets neither queue nor queue-params`},
+		{"link queue between", "", errBase + "[[links]]\nbetween = [\"c\"]\nqueue = \"codel\"\n",
+			`f.toml:15: links[0].between: expected two node names, such as ["router1", "router2"]`},
+		{"link queue between and from", "", errBase + "[[links]]\nfrom = \"c\"\nbetween = [\"c\", \"r\"]\nqueue = \"codel\"\n",
+			`f.toml:16: links[0].between: set either between or from and to, not both`},
+		{"link queue without to", "", errBase + "[[links]]\nfrom = \"c\"\nqueue = \"codel\"\n",
+			`f.toml:14: links[0]: name the link direction with from and to, or both directions with between`},
+		// Producers.
+		{"producer unknown node", "", edit(t, `node = "p"`, `node = "q"`),
+			"f.toml:6: producer[0].node: no node \"q\" in the topology\n" +
+				`f.toml:12: consumer[0].prefix: no producer of "/x" is reachable from node "c"`},
+		{"producer prefix", "", edit(t, "prefix = \"/x\"\nfile-size", "prefix = \"x\"\nfile-size"),
+			"f.toml:7: producer[0].prefix: name \"x\" must start with \"/\"\n" +
+				`f.toml:12: consumer[0].prefix: no producer serves "/x" (no [[producer]] prefix is a prefix of it)`},
+		{"file size unit", "", edit(t, "file-size = 1000", `file-size = "10XB"`),
+			`f.toml:8: producer[0].file-size: invalid size "10XB": unknown unit "XB" (use B, KB, KiB, MB, MiB, GB or GiB)`},
+		{"file size missing", "", edit(t, "file-size = 1000\n", ""),
+			`f.toml:5: producer[0].file-size: required (the object size, in bytes or with a unit such as "10MiB")`},
+		{"file size type", "", edit(t, "file-size = 1000", "file-size = 1.5"),
+			`f.toml:8: producer[0].file-size: expected an integer number of bytes or a string such as "10MiB", got a float`},
+		{"segment size", "", edit(t, "file-size = 1000", "file-size = 1000\nsegment-size = 0"),
+			`f.toml:9: producer[0].segment-size: must be a positive number of bytes, got 0`},
+		{"signature", "", edit(t, "file-size = 1000", "file-size = 1000\nsignature = \"rsa\""),
+			`f.toml:9: producer[0].signature: unknown signature "rsa" (use one of rsa2048, digest, ecdsa, ed25519, hmac)`},
+		{"freshness", "", edit(t, "file-size = 1000", "file-size = 1000\nfreshness = \"-1s\""),
+			`f.toml:9: producer[0].freshness: must not be negative, got -1s`},
+		{"duplicate producer", "", edit(t, "[[consumer]]", "[[producer]]\nnode = \"p\"\nprefix = \"/x\"\nfile-size = 5\n\n[[consumer]]"),
+			`f.toml:12: producer[1].prefix: producer[0] already serves "/x" on "p"`},
+		// Consumers.
+		{"duplicate consumer id", "", errBase + "[[consumer]]\nnode = \"c\"\nprefix = \"/x\"\npipeline = \"aimd\"\n",
+			`f.toml:14: consumer[1].id: consumer id "c" is already used by consumer[0] (set a unique id)`},
+		{"consumer without node", "", edit(t, "node = \"c\"\n", ""),
+			`f.toml:10: consumer[0].node: required`},
+		{"consumer prefix not served", "", edit(t, "prefix = \"/x\"\npipeline", "prefix = \"/xy\"\npipeline"),
+			`f.toml:12: consumer[0].prefix: no producer serves "/xy" (no [[producer]] prefix is a prefix of it)`},
+		{"consumer starts too late", "", "duration = \"10s\"\n" + errBase + "start = \"10s\"\n",
+			`f.toml:15: consumer[0].start: 10s is not before the end of the run (duration 10s)`},
+		{"consumer without pipeline", "", edit(t, "pipeline = \"fixed\"\n", ""),
+			`f.toml:10: consumer[0].pipeline: required`},
+		{"consumer params type", "", errBase + "params = { window = { x = 1 } }\n",
+			`f.toml:14: consumer[0].params.window: expected a string, number or boolean, got a table`},
+		{"no consumer", "", edit(t, "[[consumer]]\nnode = \"c\"\nprefix = \"/x\"\npipeline = \"fixed\"\n", ""),
+			`f.toml: consumer: the scenario has no consumer (add a [[consumer]])`},
+		// Several errors come back together, in line order.
+		{"several", "", "seed = -1\n" + errBase + "widow = 1\nstart = 5\n",
+			"f.toml:1: seed: must not be negative, got -1\n" +
+				"f.toml:15: consumer[0].widow: unknown key (expected one of: id, node, prefix, start, pipeline, params)\n" +
+				`f.toml:16: consumer[0].start: expected a duration string such as "300s" or "10ms", got an integer`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := tt.file
+			if file == "" {
+				file = "f.toml"
+			}
+			s, err := Parse([]byte(tt.doc), file)
+			if err == nil {
+				t.Fatalf("no error; scenario %+v", s)
+			}
+			if s != nil {
+				t.Error("got a scenario with the error")
+			}
+			if err.Error() != tt.want {
+				t.Errorf("error\n got %s\nwant %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestUnreachableProducer(t *testing.T) {
+	doc := strings.Replace(errBase, `links = [{ a = "c", b = "r", delay = "1ms" }, { a = "r", b = "p", delay = "1ms" }]`,
+		`links = [{ a = "c", b = "r", delay = "1ms" }]`, 1)
+	_, err := Parse([]byte(doc), "f.toml")
+	const want = `f.toml:12: consumer[0].prefix: no producer of "/x" is reachable from node "c"`
+	if err == nil || err.Error() != want {
+		t.Errorf("error\n got %v\nwant %s", err, want)
+	}
+}

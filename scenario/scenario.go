@@ -1,0 +1,266 @@
+package scenario
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/ndncc/ndncc/topology"
+)
+
+// Scenario is one simulated experiment: a topology, the forwarders' and
+// queues' settings, the producers and the consumers. Load and Parse read it
+// from a TOML file; the experiment catalog builds it in Go, starting from
+// Default. Field names in errors are the TOML keys (see the package doc).
+type Scenario struct {
+	// File is the scenario file it was read from; "" when built in Go.
+	File string
+	// Name identifies the scenario in reports; the file's base name by
+	// default.
+	Name        string
+	Description string
+	// Seed seeds every random number generator of a run.
+	Seed uint64
+	// Duration is the simulated-time limit of a run.
+	Duration time.Duration
+	// HeaderOverhead is the number of bytes added to every packet on every
+	// link (lower-layer headers that NDN does not see).
+	HeaderOverhead int
+	// Topology is the network; TopologyFile is the Mini-NDN file it was
+	// read from (resolved against the scenario's directory), "" when it is
+	// inline or built in Go.
+	Topology     *topology.Topology
+	TopologyFile string
+	// Routers are the forwarder settings of every node; NodeRouters
+	// overrides them per node (see RouterFor).
+	Routers     RouterSettings
+	NodeRouters map[string]RouterSettings
+	// LinkQueues override the queue discipline of link directions, applied
+	// in order (see QueueFor).
+	LinkQueues []LinkQueue
+	Producers  []Producer
+	Consumers  []Consumer
+
+	// keyPos maps TOML key paths ("consumer[0].node") to their position;
+	// nil for a scenario built in Go.
+	keyPos map[string]topology.Pos
+}
+
+// RouterFields says which fields of a RouterSettings are set.
+type RouterFields uint8
+
+// The fields of RouterSettings.
+const (
+	SetStrategy RouterFields = 1 << iota
+	SetCSCapacity
+	SetQueue
+	SetQueueParams
+
+	// SetAll marks every field as set.
+	SetAll = SetStrategy | SetCSCapacity | SetQueue | SetQueueParams
+)
+
+// RouterSettings configure a node's forwarder and the output queues of its
+// links. In Scenario.Routers every field counts; in a per-node override only
+// the fields flagged in Set do.
+type RouterSettings struct {
+	// Strategy is the forwarding strategy name (validated by the
+	// simulator).
+	Strategy string
+	// CSCapacity is the Content Store capacity in Data packets; 0 disables
+	// the Content Store.
+	CSCapacity int
+	// Queue is the output-queue discipline of every link direction leaving
+	// the node, and QueueParams its parameters (validated by the simulator).
+	Queue       string
+	QueueParams map[string]string
+	Set         RouterFields
+	Pos         topology.Pos
+}
+
+// LinkQueue overrides the queue discipline of the link direction From→To,
+// or of both directions when Both is set.
+type LinkQueue struct {
+	From, To string
+	Both     bool
+	// Queue is the discipline; "" keeps the one the direction already has.
+	Queue string
+	// QueueParams are merged into the direction's parameters (see
+	// QueueFor).
+	QueueParams map[string]string
+	Pos         topology.Pos
+}
+
+// Producer serves one object, segmented, under a name prefix.
+type Producer struct {
+	Node   string
+	Prefix string
+	// FileSize is the object size in bytes.
+	FileSize int64
+	// SegmentSize is the payload of every Data but the last, in bytes.
+	SegmentSize int
+	// Signature is the Data signature type: one of Signatures.
+	Signature string
+	// Freshness is the FreshnessPeriod of every Data (0: none).
+	Freshness time.Duration
+	Pos       topology.Pos
+}
+
+// Consumer fetches the object under Prefix with a segment-fetch pipeline.
+type Consumer struct {
+	// ID names the consumer in results; unique in a scenario.
+	ID     string
+	Node   string
+	Prefix string
+	// Start is when the consumer starts fetching, in simulated time.
+	Start time.Duration
+	// Pipeline names the pipeline (validated by the simulator), and Params
+	// its and its algorithm's parameters as strings.
+	Pipeline string
+	Params   map[string]string
+	// ParamPos gives the position of every key of Params, so that whoever
+	// interprets a parameter can report "file:line: field: message"; nil
+	// for a scenario built in Go.
+	ParamPos map[string]topology.Pos
+	Pos      topology.Pos
+}
+
+// Default returns a scenario with every default filled in (see
+// defaults.go) and no topology, producer or consumer.
+func Default() *Scenario {
+	return &Scenario{
+		Seed:           DefaultSeed,
+		Duration:       DefaultDuration,
+		HeaderOverhead: DefaultHeaderOverhead,
+		Routers: RouterSettings{
+			Strategy:    DefaultStrategy,
+			CSCapacity:  DefaultCSCapacity,
+			Queue:       DefaultQueue,
+			QueueParams: map[string]string{},
+			Set:         SetAll,
+		},
+		NodeRouters: map[string]RouterSettings{},
+	}
+}
+
+// NewProducer returns a producer with the default segment size, signature
+// and freshness.
+func NewProducer(node, prefix string, fileSize int64) Producer {
+	return Producer{Node: node, Prefix: prefix, FileSize: fileSize,
+		SegmentSize: DefaultSegmentSize, Signature: DefaultSignature, Freshness: DefaultFreshness}
+}
+
+// NewConsumer returns a consumer with ID node, starting at DefaultStart,
+// with no parameters.
+func NewConsumer(node, prefix, pipeline string) Consumer {
+	return Consumer{ID: node, Node: node, Prefix: prefix, Start: DefaultStart,
+		Pipeline: pipeline, Params: map[string]string{}}
+}
+
+// RouterFor returns the settings of node's forwarder: Routers with the
+// fields that NodeRouters[node] sets replaced. Queue parameters follow
+// mergeQueue. The result has every field set and its own QueueParams map.
+func (s *Scenario) RouterFor(node string) RouterSettings {
+	r := s.Routers
+	r.QueueParams = maps.Clone(r.QueueParams)
+	if r.QueueParams == nil {
+		r.QueueParams = map[string]string{}
+	}
+	r.Set = SetAll
+	o, ok := s.NodeRouters[node]
+	if !ok {
+		return r
+	}
+	if o.Set&SetStrategy != 0 {
+		r.Strategy = o.Strategy
+	}
+	if o.Set&SetCSCapacity != 0 {
+		r.CSCapacity = o.CSCapacity
+	}
+	var q string
+	if o.Set&SetQueue != 0 {
+		q = o.Queue
+	}
+	var p map[string]string
+	if o.Set&SetQueueParams != 0 {
+		p = o.QueueParams
+	}
+	r.Queue, r.QueueParams = mergeQueue(r.Queue, r.QueueParams, q, p)
+	r.Pos = o.Pos
+	return r
+}
+
+// QueueFor returns the queue discipline and parameters of the output queue
+// of link direction from→to: those of RouterFor(from), then every LinkQueue
+// matching the direction applied in order, with mergeQueue. The map is the
+// caller's.
+func (s *Scenario) QueueFor(from, to string) (queue string, params map[string]string) {
+	r := s.RouterFor(from)
+	queue, params = r.Queue, r.QueueParams
+	for _, lq := range s.LinkQueues {
+		if lq.Matches(from, to) {
+			queue, params = mergeQueue(queue, params, lq.Queue, lq.QueueParams)
+		}
+	}
+	return queue, params
+}
+
+// Matches reports whether lq applies to the link direction from→to.
+func (lq LinkQueue) Matches(from, to string) bool {
+	return (lq.From == from && lq.To == to) || (lq.Both && lq.From == to && lq.To == from)
+}
+
+// mergeQueue applies an override (queue, params) to an inherited
+// discipline and its parameters: queue "" keeps the inherited discipline.
+// The inherited parameters are kept only when the discipline stays the
+// same (parameters of another discipline would mean nothing); params are
+// then merged over them key by key. base is not modified.
+func mergeQueue(baseQueue string, baseParams map[string]string, queue string, params map[string]string) (string, map[string]string) {
+	out := map[string]string{}
+	if queue == "" || queue == baseQueue {
+		queue = baseQueue
+		maps.Copy(out, baseParams)
+	}
+	maps.Copy(out, params)
+	return queue, out
+}
+
+// Clone returns a deep copy of s, except the Topology, which the copy
+// shares (a topology is not modified once built).
+func (s *Scenario) Clone() *Scenario {
+	c := *s
+	c.Routers.QueueParams = maps.Clone(s.Routers.QueueParams)
+	c.NodeRouters = make(map[string]RouterSettings, len(s.NodeRouters))
+	for n, r := range s.NodeRouters {
+		r.QueueParams = maps.Clone(r.QueueParams)
+		c.NodeRouters[n] = r
+	}
+	c.LinkQueues = slices.Clone(s.LinkQueues)
+	for i := range c.LinkQueues {
+		c.LinkQueues[i].QueueParams = maps.Clone(c.LinkQueues[i].QueueParams)
+	}
+	c.Producers = slices.Clone(s.Producers)
+	c.Consumers = slices.Clone(s.Consumers)
+	for i := range c.Consumers {
+		c.Consumers[i].Params = maps.Clone(c.Consumers[i].Params)
+		c.Consumers[i].ParamPos = maps.Clone(c.Consumers[i].ParamPos)
+	}
+	c.keyPos = maps.Clone(s.keyPos)
+	return &c
+}
+
+// ProducersFor returns the producers whose prefix is a prefix of name (NDN name
+// components, not characters) — those that can serve a consumer of name.
+func (s *Scenario) ProducersFor(name string) []Producer {
+	want, err := parseName(name)
+	if err != nil {
+		return nil
+	}
+	var out []Producer
+	for _, p := range s.Producers {
+		if pn, err := parseName(p.Prefix); err == nil && pn.IsPrefix(want) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,239 @@
+package scenario
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/ndncc/ndncc/topology"
+)
+
+// Validate checks s: the settings are in range, every node that producers,
+// consumers, router overrides and link queues name exists, consumer IDs
+// are unique, and every consumer's prefix is served by a producer it can
+// reach. Every problem is reported, as "file:line: field: message" (the
+// position of the offending key when s was read from a file), joined in
+// line order.
+func (s *Scenario) Validate() error {
+	v := validator{s: s}
+	v.top()
+	v.topology()
+	v.router("routers", s.Routers, false)
+	for _, node := range slices.Sorted(maps.Keys(s.NodeRouters)) {
+		path := "routers.node." + node
+		r := s.NodeRouters[node]
+		if s.Topology != nil && !s.Topology.HasNode(node) {
+			v.errorf(path, r.Pos, "no node %q in the topology", node)
+		}
+		v.router(path, r, true)
+	}
+	for i, lq := range s.LinkQueues {
+		v.linkQueue(fmt.Sprintf("links[%d]", i), lq)
+	}
+	for i, p := range s.Producers {
+		v.producer(i, p)
+	}
+	ids := map[string]string{}
+	for i, c := range s.Consumers {
+		path := fmt.Sprintf("consumer[%d]", i)
+		if c.ID == "" {
+			if c.Node != "" { // else the missing node is the error
+				v.errorf(path+".id", c.Pos, "must not be empty")
+			}
+		} else if first, dup := ids[c.ID]; dup {
+			v.errorf(path+".id", c.Pos, "consumer id %q is already used by %s (set a unique id)", c.ID, first)
+		} else {
+			ids[c.ID] = path
+		}
+		v.consumer(path, c)
+	}
+	if len(s.Consumers) == 0 {
+		v.errorf("consumer", topology.Pos{}, "the scenario has no consumer (add a [[consumer]])")
+	}
+	return topology.JoinErrors(v.errs)
+}
+
+// validator collects the errors of one Validate call.
+type validator struct {
+	s    *Scenario
+	errs []error
+}
+
+// errorf records an error about field path, at the position of that key,
+// else at fallback, else at the nearest enclosing key, else at the file.
+func (v *validator) errorf(path string, fallback topology.Pos, format string, args ...any) {
+	v.errs = append(v.errs, topology.Errorf(v.s.pos(path, fallback), path, format, args...))
+}
+
+// pos returns the position of key path: its own, else fallback, else that
+// of the nearest enclosing key, else the file.
+func (s *Scenario) pos(path string, fallback topology.Pos) topology.Pos {
+	if p, ok := s.keyPos[path]; ok {
+		return p
+	}
+	if fallback.Line > 0 {
+		return fallback
+	}
+	if p, ok := lookupPos(s.keyPos, path); ok {
+		return p
+	}
+	return topology.Pos{File: s.File}
+}
+
+// lookupPos returns the position of path or of its nearest ancestor.
+func lookupPos(pos map[string]topology.Pos, path string) (topology.Pos, bool) {
+	for path != "" {
+		if p, ok := pos[path]; ok {
+			return p, true
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i < 0 {
+			break
+		}
+		path = path[:i]
+	}
+	return topology.Pos{}, false
+}
+
+func (v *validator) top() {
+	s := v.s
+	if s.Name == "" {
+		v.errorf("name", topology.Pos{}, "must not be empty")
+	}
+	if s.Duration <= 0 {
+		v.errorf("duration", topology.Pos{}, "must be positive, got %v", s.Duration)
+	}
+	if s.HeaderOverhead < 0 {
+		v.errorf("header-overhead", topology.Pos{}, "must not be negative, got %d", s.HeaderOverhead)
+	}
+}
+
+func (v *validator) topology() {
+	if v.s.Topology == nil {
+		v.errorf("topology", topology.Pos{}, "missing (set file, or nodes and links)")
+		return
+	}
+	if err := v.s.Topology.Validate(); err != nil {
+		v.errs = append(v.errs, err)
+	}
+}
+
+// hasNode reports whether node exists; with no topology it reports true
+// (the missing topology is reported once).
+func (v *validator) hasNode(node string) bool {
+	return v.s.Topology == nil || v.s.Topology.HasNode(node)
+}
+
+func (v *validator) node(path, node string, pos topology.Pos) {
+	switch {
+	case node == "":
+		v.errorf(path, pos, "required")
+	case !v.hasNode(node):
+		v.errorf(path, pos, "no node %q in the topology", node)
+	}
+}
+
+// router checks one RouterSettings; in an override only set fields count.
+func (v *validator) router(path string, r RouterSettings, override bool) {
+	set := func(f RouterFields) bool { return !override || r.Set&f != 0 }
+	if set(SetStrategy) && r.Strategy == "" {
+		v.errorf(path+".strategy", r.Pos, "must not be empty")
+	}
+	if set(SetCSCapacity) && r.CSCapacity < 0 {
+		v.errorf(path+".cs-capacity", r.Pos, "must not be negative (0 disables the Content Store), got %d", r.CSCapacity)
+	}
+	if set(SetQueue) && r.Queue == "" {
+		v.errorf(path+".queue", r.Pos, "must not be empty")
+	}
+	if set(SetQueueParams) {
+		v.params(path+".queue-params", r.QueueParams, r.Pos)
+	}
+}
+
+func (v *validator) params(path string, params map[string]string, pos topology.Pos) {
+	if _, ok := params[""]; ok {
+		v.errorf(path, pos, "empty parameter name")
+	}
+}
+
+func (v *validator) linkQueue(path string, lq LinkQueue) {
+	v.node(path+".from", lq.From, lq.Pos)
+	v.node(path+".to", lq.To, lq.Pos)
+	if lq.From != "" && lq.To != "" && v.hasNode(lq.From) && v.hasNode(lq.To) && v.s.Topology != nil {
+		if _, ok := v.s.Topology.Link(lq.From, lq.To); !ok {
+			v.errorf(path, lq.Pos, "no link joins %q and %q in the topology", lq.From, lq.To)
+		}
+	}
+	if lq.Queue == "" && len(lq.QueueParams) == 0 {
+		v.errorf(path, lq.Pos, "sets neither queue nor queue-params")
+	}
+	v.params(path+".queue-params", lq.QueueParams, lq.Pos)
+}
+
+func (v *validator) producer(i int, p Producer) {
+	path := fmt.Sprintf("producer[%d]", i)
+	v.node(path+".node", p.Node, p.Pos)
+	if _, err := parseName(p.Prefix); err != nil {
+		v.errorf(path+".prefix", p.Pos, "%v", err)
+	}
+	for j, q := range v.s.Producers[:i] {
+		if q.Node == p.Node && q.Prefix == p.Prefix {
+			v.errorf(path+".prefix", p.Pos, "producer[%d] already serves %q on %q", j, p.Prefix, p.Node)
+			break
+		}
+	}
+	switch {
+	case p.FileSize == 0:
+		v.errorf(path+".file-size", p.Pos, "required (the object size, in bytes or with a unit such as \"10MiB\")")
+	case p.FileSize < 0:
+		v.errorf(path+".file-size", p.Pos, "must be positive, got %d", p.FileSize)
+	}
+	if p.SegmentSize <= 0 {
+		v.errorf(path+".segment-size", p.Pos, "must be a positive number of bytes, got %d", p.SegmentSize)
+	}
+	if !slices.Contains(Signatures(), p.Signature) {
+		v.errorf(path+".signature", p.Pos, "unknown signature %q (use one of %s)", p.Signature, strings.Join(Signatures(), ", "))
+	}
+	if p.Freshness < 0 {
+		v.errorf(path+".freshness", p.Pos, "must not be negative, got %v", p.Freshness)
+	}
+}
+
+func (v *validator) consumer(path string, c Consumer) {
+	v.node(path+".node", c.Node, c.Pos)
+	if c.Start < 0 {
+		v.errorf(path+".start", c.Pos, "must not be negative, got %v", c.Start)
+	} else if v.s.Duration > 0 && c.Start >= v.s.Duration {
+		v.errorf(path+".start", c.Pos, "%v is not before the end of the run (duration %v)", c.Start, v.s.Duration)
+	}
+	if c.Pipeline == "" {
+		v.errorf(path+".pipeline", c.Pos, "required")
+	}
+	v.params(path+".params", c.Params, c.Pos)
+	if _, err := parseName(c.Prefix); err != nil {
+		v.errorf(path+".prefix", c.Pos, "%v", err)
+		return
+	}
+	v.served(path, c)
+}
+
+// served checks that some producer serves c's prefix and that c can reach
+// one of them.
+func (v *validator) served(path string, c Consumer) {
+	producers := v.s.ProducersFor(c.Prefix)
+	if len(producers) == 0 {
+		v.errorf(path+".prefix", c.Pos, "no producer serves %q (no [[producer]] prefix is a prefix of it)", c.Prefix)
+		return
+	}
+	t := v.s.Topology
+	if t == nil || !t.HasNode(c.Node) {
+		return
+	}
+	for _, p := range producers {
+		if t.Connected(c.Node, p.Node) {
+			return
+		}
+	}
+	v.errorf(path+".prefix", c.Pos, "no producer of %q is reachable from node %q", c.Prefix, c.Node)
+}

@@ -1,0 +1,185 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/ndn"
+)
+
+// LinkParams describes one direction of a point-to-point link.
+type LinkParams struct {
+	Bandwidth      float64       // bit/s; 0 means infinitely fast
+	Delay          time.Duration // propagation delay
+	Loss           float64       // Bernoulli loss probability per packet, 0..1
+	HeaderOverhead int           // bytes added to every packet on the wire (IP/UDP and link headers)
+}
+
+// Receiver is what a link delivers packets to: a forwarder's face.
+type Receiver func(p ndn.Packet)
+
+// Channel is one direction of a link: an output queue with its discipline,
+// a transmitter of fixed bandwidth, a propagation delay and random loss. It
+// implements ndn.Face for the forwarder that sends on it.
+type Channel struct {
+	From, To string
+	params   LinkParams
+	queue    aqm.Queue
+	sched    *Scheduler
+	sizer    *ndn.Sizer
+	rng      *rand.Rand
+	deliver  Receiver
+	observer func(now time.Duration, c *Channel)
+
+	busy     bool
+	inFlight []flight // packets propagating, in arrival order
+	head     int
+	txDoneFn func()
+	arriveFn func()
+
+	stats ChannelStats
+	// queue-length integral for the time-average
+	lastChange time.Duration
+	qIntegral  float64
+}
+
+type flight struct {
+	pkt    ndn.Packet
+	arrive time.Duration
+}
+
+// ChannelStats are the counters of one link direction.
+type ChannelStats struct {
+	Packets   uint64 // packets that left the transmitter
+	Bytes     uint64 // bytes that left the transmitter (incl. header overhead)
+	TailDrops uint64 // dropped on arrival at a full queue
+	AQMDrops  uint64 // dropped by the queue discipline
+	LossDrops uint64 // lost on the wire (random loss)
+	Marks     uint64 // congestion marks set by the queue discipline
+	MaxQueue  int    // largest queue length seen, packets
+	MeanQueue float64
+	DataPkts  uint64
+	Interests uint64
+	NackPkts  uint64
+}
+
+// Drops is the total number of packets lost on this direction.
+func (s ChannelStats) Drops() uint64 { return s.TailDrops + s.AQMDrops + s.LossDrops }
+
+func newChannel(s *Scheduler, from, to string, p LinkParams, q aqm.Queue, sizer *ndn.Sizer, rng *rand.Rand) *Channel {
+	c := &Channel{From: from, To: to, params: p, queue: q, sched: s, sizer: sizer, rng: rng}
+	c.txDoneFn = c.txDone
+	c.arriveFn = c.arrive
+	return c
+}
+
+// SerializationTime is the time to put size bytes on a link of bandwidth
+// bw bit/s, rounded up to the nanosecond (exact for whole nanoseconds).
+func SerializationTime(size int, bw float64) time.Duration {
+	if bw <= 0 {
+		return 0
+	}
+	bits := float64(size) * 8
+	ns := bits * 1e9 / bw
+	d := time.Duration(ns)
+	if float64(d) < ns {
+		d++
+	}
+	return d
+}
+
+// Params returns the link parameters of this direction.
+func (c *Channel) Params() LinkParams { return c.params }
+
+// Queue returns the output queue.
+func (c *Channel) Queue() aqm.Queue { return c.queue }
+
+// Send implements ndn.Face: the packet joins the output queue.
+func (c *Channel) Send(p ndn.Packet) {
+	now := c.sched.Now()
+	size := c.sizer.PacketSize(&p) + c.params.HeaderOverhead
+	c.accountQueue(now)
+	if !c.queue.Enqueue(aqm.Item{Pkt: p, Size: size, Enqueued: now}, now) {
+		c.stats.TailDrops++
+		return
+	}
+	if l := c.queue.Len(); l > c.stats.MaxQueue {
+		c.stats.MaxQueue = l
+	}
+	if c.observer != nil {
+		c.observer(now, c)
+	}
+	if !c.busy {
+		c.startNext()
+	}
+}
+
+func (c *Channel) accountQueue(now time.Duration) {
+	c.qIntegral += float64(c.queue.Len()) * float64(now-c.lastChange)
+	c.lastChange = now
+}
+
+func (c *Channel) startNext() {
+	now := c.sched.Now()
+	c.accountQueue(now)
+	before := c.queue.Stats()
+	it, ok := c.queue.Dequeue(now)
+	after := c.queue.Stats()
+	c.stats.AQMDrops += after.AQMDrops - before.AQMDrops
+	c.stats.Marks += after.Marks - before.Marks
+	if c.observer != nil {
+		c.observer(now, c)
+	}
+	if !ok {
+		c.busy = false
+		return
+	}
+	c.busy = true
+	c.stats.Packets++
+	c.stats.Bytes += uint64(it.Size)
+	switch {
+	case it.Pkt.Data != nil:
+		c.stats.DataPkts++
+	case it.Pkt.IsNack():
+		c.stats.NackPkts++
+	case it.Pkt.Interest != nil:
+		c.stats.Interests++
+	}
+	done := now + SerializationTime(it.Size, c.params.Bandwidth)
+	if c.params.Loss > 0 && c.rng.Float64() < c.params.Loss {
+		c.stats.LossDrops++
+	} else {
+		c.inFlight = append(c.inFlight, flight{pkt: it.Pkt, arrive: done + c.params.Delay})
+		c.sched.at(done+c.params.Delay, c.arriveFn)
+	}
+	c.sched.at(done, c.txDoneFn)
+}
+
+func (c *Channel) txDone() { c.startNext() }
+
+func (c *Channel) arrive() {
+	f := c.inFlight[c.head]
+	c.inFlight[c.head] = flight{}
+	c.head++
+	if c.head == len(c.inFlight) {
+		c.inFlight = c.inFlight[:0]
+		c.head = 0
+	} else if c.head > 1024 && c.head*2 > len(c.inFlight) {
+		n := copy(c.inFlight, c.inFlight[c.head:])
+		c.inFlight = c.inFlight[:n]
+		c.head = 0
+	}
+	c.deliver(f.pkt)
+}
+
+// Stats returns the counters, with the mean queue length up to now.
+func (c *Channel) Stats() ChannelStats {
+	st := c.stats
+	now := c.sched.Now()
+	integral := c.qIntegral + float64(c.queue.Len())*float64(now-c.lastChange)
+	if now > 0 {
+		st.MeanQueue = integral / float64(now)
+	}
+	return st
+}

@@ -1,0 +1,293 @@
+package sim
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	enc "github.com/named-data/ndnd/std/encoding"
+
+	"github.com/ndncc/ndncc/consumer"
+	"github.com/ndncc/ndncc/fw"
+	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/producer"
+	"github.com/ndncc/ndncc/scenario"
+)
+
+// ObjectVersion is the version component every simulated producer puts
+// after its prefix (a microsecond timestamp, as ndnputchunks does).
+const ObjectVersion = 1700000000000000
+
+// Node is one simulated host: a forwarder and its faces to neighbours.
+type Node struct {
+	Name  string
+	FW    *fw.Forwarder
+	faces map[string]fw.FaceID // neighbour name -> face
+}
+
+// Flow is one consumer fetching from one producer.
+type Flow struct {
+	ID       string
+	Consumer string // consumer node
+	Producer string // producer node
+	Pipeline string
+	Start    time.Duration
+	P        *consumer.Pipeline
+	tracer   *flowTracer
+}
+
+// Network is a simulated NDN network built from a scenario.
+type Network struct {
+	Scenario  *scenario.Scenario
+	Sched     *Scheduler
+	Sizer     *ndn.Sizer
+	Nodes     map[string]*Node
+	Channels  []*Channel
+	Flows     []*Flow
+	Producers map[string]*producer.Producer
+	trace     *traceSet
+}
+
+// Options adjust how a scenario is built and run.
+type Options struct {
+	// Seed, if non-zero, overrides the scenario's seed.
+	Seed uint64
+	// Trace records time series (cwnd, RTT/RTO, rate, queues) for Write.
+	Trace bool
+}
+
+// rng returns the random source of one named component, derived from the
+// run's seed so that components never share a stream.
+func rng(seed uint64, component string) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(component))
+	return rand.New(rand.NewPCG(seed, h.Sum64()))
+}
+
+// Build assembles the network a scenario describes.
+func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	seed := sc.Seed
+	if opt.Seed != 0 {
+		seed = opt.Seed
+	}
+	n := &Network{
+		Scenario:  sc,
+		Sched:     NewScheduler(),
+		Sizer:     ndn.NewSizer(),
+		Nodes:     map[string]*Node{},
+		Producers: map[string]*producer.Producer{},
+	}
+	if opt.Trace {
+		n.trace = newTraceSet()
+	}
+	for _, nd := range sc.Topology.Nodes {
+		rs := sc.RouterFor(nd.Name)
+		f, err := fw.New(fw.Config{Name: nd.Name, CSCapacity: rs.CSCapacity, DefaultStrategy: rs.Strategy}, n.Sched, rng(seed, "fw/"+nd.Name))
+		if err != nil {
+			return nil, fmt.Errorf("%s: node %s: %w", rs.Pos, nd.Name, err)
+		}
+		n.Nodes[nd.Name] = &Node{Name: nd.Name, FW: f, faces: map[string]fw.FaceID{}}
+	}
+	if err := n.buildLinks(sc, seed); err != nil {
+		return nil, err
+	}
+	for _, p := range sc.Producers {
+		if err := n.addProducer(p); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range sc.Consumers {
+		if err := n.addConsumer(c, seed); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
+	for _, l := range sc.Topology.Links {
+		var ch [2]*Channel
+		for i, dir := range [2][2]string{{l.A, l.B}, {l.B, l.A}} {
+			from, to := dir[0], dir[1]
+			qname, qparams, pos := n.queueFor(sc, from, to)
+			q, err := aqm.New(qname, qparams, aqm.Limits{Packets: l.QueuePackets, Bytes: l.QueueBytes})
+			if err != nil {
+				return fmt.Errorf("%s: queue on %s->%s: %w", pos, from, to, err)
+			}
+			p := LinkParams{Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: l.Loss, HeaderOverhead: sc.HeaderOverhead}
+			ch[i] = newChannel(n.Sched, from, to, p, q, n.Sizer, rng(seed, "link/"+from+"->"+to))
+			n.Channels = append(n.Channels, ch[i])
+		}
+		a, b := n.Nodes[l.A], n.Nodes[l.B]
+		fa := a.FW.AddFace(ch[0], fw.FaceNetwork)
+		fb := b.FW.AddFace(ch[1], fw.FaceNetwork)
+		a.faces[l.B], b.faces[l.A] = fa, fb
+		ch[0].deliver = func(p ndn.Packet) { b.FW.Receive(fb, p) }
+		ch[1].deliver = func(p ndn.Packet) { a.FW.Receive(fa, p) }
+	}
+	return nil
+}
+
+// queueFor returns the queue discipline of the from->to direction: a
+// per-link override, else the sending node's router settings.
+func (n *Network) queueFor(sc *scenario.Scenario, from, to string) (string, map[string]string, string) {
+	for _, lq := range sc.LinkQueues {
+		if lq.From == from && lq.To == to {
+			return lq.Queue, lq.QueueParams, lq.Pos.String()
+		}
+	}
+	rs := sc.RouterFor(from)
+	return rs.Queue, rs.QueueParams, rs.Pos.String()
+}
+
+func versioned(prefix string) (ndn.Name, error) {
+	name, err := enc.NameFromStr(prefix)
+	if err != nil {
+		return nil, err
+	}
+	return name.Append(enc.NewVersionComponent(ObjectVersion)), nil
+}
+
+func signatureFor(kind string) (ndn.Signature, error) {
+	switch kind {
+	case "", "rsa2048":
+		return ndn.RSASignature(ndn.DefaultSeedKeyName()), nil
+	case "digest":
+		return ndn.Signature{Type: ndn.SigDigestSHA256, ValueLen: 32}, nil
+	case "ecdsa":
+		return ndn.Signature{Type: ndn.SigSHA256WithECDSA, KeyLocator: ndn.DefaultSeedKeyName(), ValueLen: 72}, nil
+	case "ed25519":
+		return ndn.Signature{Type: ndn.SigEd25519, KeyLocator: ndn.DefaultSeedKeyName(), ValueLen: 64}, nil
+	case "hmac":
+		return ndn.Signature{Type: ndn.SigHMACWithSHA256, KeyLocator: ndn.DefaultSeedKeyName(), ValueLen: 32}, nil
+	}
+	return ndn.Signature{}, fmt.Errorf("unknown signature %q (want rsa2048, digest, ecdsa, ed25519 or hmac)", kind)
+}
+
+func (n *Network) addProducer(p scenario.Producer) error {
+	node := n.Nodes[p.Node]
+	prefix, err := versioned(p.Prefix)
+	if err != nil {
+		return fmt.Errorf("%s: producer prefix %q: %w", p.Pos, p.Prefix, err)
+	}
+	sig, err := signatureFor(p.Signature)
+	if err != nil {
+		return fmt.Errorf("%s: producer signature: %w", p.Pos, err)
+	}
+	var prod *producer.Producer
+	face := newAppFace(n.Sched, func(pkt ndn.Packet) { prod.OnPacket(pkt) })
+	id := node.FW.AddFace(face, fw.FaceLocal)
+	fwFace := newAppFace(n.Sched, func(pkt ndn.Packet) { node.FW.Receive(id, pkt) })
+	prod, err = producer.New(producer.Config{
+		Prefix: prefix, Size: p.FileSize, SegmentSize: p.SegmentSize,
+		Freshness: p.Freshness, Signature: sig,
+	}, fwFace)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.Pos, err)
+	}
+	n.Producers[p.Node+" "+p.Prefix] = prod
+	base, _ := enc.NameFromStr(p.Prefix)
+	node.FW.AddRoute(base, id, 0)
+	for name, other := range n.Nodes {
+		if name == p.Node {
+			continue
+		}
+		for _, hop := range n.Scenario.Topology.NextHops(name, p.Node) {
+			other.FW.AddRoute(base, other.faces[hop.Neighbor], uint64(hop.Cost))
+		}
+	}
+	return nil
+}
+
+func (n *Network) producerOf(prefix string) (scenario.Producer, bool) {
+	for _, p := range n.Scenario.Producers {
+		if p.Prefix == prefix {
+			return p, true
+		}
+	}
+	return scenario.Producer{}, false
+}
+
+func (n *Network) addConsumer(c scenario.Consumer, seed uint64) error {
+	node := n.Nodes[c.Node]
+	prod, ok := n.producerOf(c.Prefix)
+	if !ok {
+		return fmt.Errorf("%s: consumer %s: no producer serves exactly %q", c.Pos, c.ID, c.Prefix)
+	}
+	opts, err := consumer.ParseParams(c.Pipeline, c.Params)
+	if err != nil {
+		pos := c.Pos
+		if pe, ok := err.(*consumer.ParamError); ok {
+			if pp, ok := c.ParamPos[pe.Key]; ok {
+				pos = pp
+			}
+		}
+		return fmt.Errorf("%s: consumer %s: params: %w", pos, c.ID, err)
+	}
+	prefix, err := versioned(c.Prefix)
+	if err != nil {
+		return fmt.Errorf("%s: consumer prefix %q: %w", c.Pos, c.Prefix, err)
+	}
+	fl := &Flow{ID: c.ID, Consumer: c.Node, Producer: prod.Node, Pipeline: c.Pipeline, Start: c.Start}
+	overhead := n.Scenario.HeaderOverhead
+	cfg := consumer.Config{
+		Prefix:   prefix,
+		Options:  opts,
+		Rand:     rng(seed, "consumer/"+c.ID),
+		WireSize: func(p *ndn.Packet) int { return n.Sizer.PacketSize(p) + overhead },
+	}
+	if n.trace != nil {
+		fl.tracer = n.trace.flow(c.ID)
+		cfg.Tracer = fl.tracer
+	}
+	var pl *consumer.Pipeline
+	face := newAppFace(n.Sched, func(pkt ndn.Packet) { pl.OnPacket(pkt) })
+	id := node.FW.AddFace(face, fw.FaceLocal)
+	fwFace := newAppFace(n.Sched, func(pkt ndn.Packet) { node.FW.Receive(id, pkt) })
+	pl, err = consumer.New(cfg, n.Sched, fwFace)
+	if err != nil {
+		return fmt.Errorf("%s: consumer %s: %w", c.Pos, c.ID, err)
+	}
+	fl.P = pl
+	n.Flows = append(n.Flows, fl)
+	n.Sched.at(c.Start, pl.Start)
+	return nil
+}
+
+// allDone reports whether every flow has ended.
+func (n *Network) allDone() bool {
+	for _, f := range n.Flows {
+		if done, _ := f.P.Done(); !done {
+			return false
+		}
+	}
+	return true
+}
+
+// Run simulates until every flow has ended or the scenario's time limit.
+func (n *Network) Run() *Result {
+	wall := time.Now()
+	if n.trace != nil {
+		n.trace.startQueueSampler(n)
+	}
+	n.Sched.RunUntil(n.Scenario.Duration, n.allDone)
+	return n.result(time.Since(wall))
+}
+
+// sortedChannels returns channels in a stable order.
+func (n *Network) sortedChannels() []*Channel {
+	out := append([]*Channel(nil), n.Channels...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].From != out[j].From {
+			return out[i].From < out[j].From
+		}
+		return out[i].To < out[j].To
+	})
+	return out
+}

@@ -1,0 +1,168 @@
+package sim
+
+import (
+	"math"
+	"time"
+
+	"github.com/ndncc/ndncc/cc"
+)
+
+// Result is the outcome of one simulated run. Everything but Timing is a
+// pure function of the scenario and the seed.
+type Result struct {
+	Scenario string       `json:"scenario"`
+	Seed     uint64       `json:"seed"`
+	SimTimeS float64      `json:"sim_time_s"`
+	Flows    []FlowResult `json:"flows"`
+	Links    []LinkResult `json:"links"`
+	Timing   Timing       `json:"timing"`
+}
+
+// FlowResult summarises one consumer's fetch. Rates are in kbit/s
+// (1000 bit/s), times in seconds or milliseconds as named.
+type FlowResult struct {
+	ID       string `json:"id"`
+	Consumer string `json:"consumer"`
+	Producer string `json:"producer"`
+	Pipeline string `json:"pipeline"`
+	Segments uint64 `json:"segments"` // distinct segments received
+	Bytes    uint64 `json:"bytes"`    // payload bytes received
+	Complete bool   `json:"complete"`
+	// DownloadTimeS runs from the consumer's start to its last segment
+	// (or to the end of the run when incomplete).
+	DownloadTimeS float64 `json:"download_time_s"`
+	// GoodputKbps is payload bits per second.
+	GoodputKbps float64 `json:"goodput_kbps"`
+	// ThroughputKbps counts every Data received (duplicates included) at
+	// its wire size with headers: the seeds' "throughput".
+	ThroughputKbps float64 `json:"throughput_kbps"`
+	// EffectiveKbps counts each segment once at its wire size: seed 003's
+	// "effective throughput".
+	EffectiveKbps   float64          `json:"effective_throughput_kbps"`
+	Interests       uint64           `json:"interests"`
+	Timeouts        uint64           `json:"timeouts"`
+	TimeoutPct      float64          `json:"timeout_pct"` // timeouts per segment, percent
+	Retransmissions uint64           `json:"retransmissions"`
+	LossRatePct     float64          `json:"loss_rate_pct"` // seed 003: retransmissions / Data received, percent
+	LossEvents      uint64           `json:"loss_events"`   // window decreases
+	Decreases       map[string]int64 `json:"decreases"`     // by cause: timeout, mark, nack, hole
+	Marks           uint64           `json:"marks"`
+	Nacks           uint64           `json:"nacks"`
+	Duplicates      uint64           `json:"duplicates"`
+	RTTMinMs        float64          `json:"rtt_min_ms"`
+	RTTAvgMs        float64          `json:"rtt_avg_ms"`
+	RTTMaxMs        float64          `json:"rtt_max_ms"`
+	Error           string           `json:"error,omitempty"`
+}
+
+// LinkResult is one link direction's counters.
+type LinkResult struct {
+	From      string  `json:"from"`
+	To        string  `json:"to"`
+	Packets   uint64  `json:"packets"`
+	Bytes     uint64  `json:"bytes"`
+	Drops     uint64  `json:"drops"`
+	TailDrops uint64  `json:"tail_drops"`
+	AQMDrops  uint64  `json:"aqm_drops"`
+	LossDrops uint64  `json:"loss_drops"`
+	Marks     uint64  `json:"marks"`
+	MaxQueue  int     `json:"max_queue"`
+	MeanQueue float64 `json:"mean_queue"`
+	// Utilization is bytes sent / (bandwidth x simulated time).
+	Utilization float64 `json:"utilization"`
+}
+
+// Timing is how fast the simulation ran; it varies between runs.
+type Timing struct {
+	WallS      float64 `json:"wall_s"`
+	Events     uint64  `json:"events"`
+	EventsPerS float64 `json:"events_per_s"`
+	// Speedup is simulated seconds per wall-clock second.
+	Speedup float64 `json:"speedup"`
+}
+
+func secs(d time.Duration) float64 { return d.Seconds() }
+func ms(d time.Duration) float64   { return float64(d) / 1e6 }
+
+// round keeps JSON numbers readable and stable.
+func round(x float64, digits int) float64 {
+	p := math.Pow(10, float64(digits))
+	return math.Round(x*p) / p
+}
+
+func kbps(bytes uint64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(bytes) * 8 / d.Seconds() / 1000
+}
+
+func (n *Network) result(wall time.Duration) *Result {
+	now := n.Sched.Now()
+	r := &Result{Scenario: n.Scenario.Name, Seed: n.Scenario.Seed, SimTimeS: round(secs(now), 6)}
+	for _, f := range n.Flows {
+		st := f.P.Stats()
+		done, err := f.P.Done()
+		end := st.End
+		if !done {
+			end = now
+		}
+		dur := end - f.Start
+		if dur < 0 {
+			dur = 0
+		}
+		fr := FlowResult{
+			ID: f.ID, Consumer: f.Consumer, Producer: f.Producer, Pipeline: f.Pipeline,
+			Segments: st.Segments, Bytes: st.PayloadBytes, Complete: st.Complete,
+			DownloadTimeS:   round(secs(dur), 6),
+			GoodputKbps:     round(kbps(st.PayloadBytes, dur), 3),
+			ThroughputKbps:  round(kbps(st.WireBytes, dur), 3),
+			EffectiveKbps:   round(kbps(st.UniqueWireBytes, dur), 3),
+			Interests:       st.Interests,
+			Timeouts:        st.Timeouts,
+			Retransmissions: st.Retransmissions,
+			LossEvents:      st.LossEvents,
+			Decreases:       map[string]int64{},
+			Marks:           st.Marks,
+			Nacks:           st.Nacks,
+			Duplicates:      st.Duplicates,
+			RTTMinMs:        round(ms(st.RTTMin), 3),
+			RTTAvgMs:        round(ms(st.RTTAvg), 3),
+			RTTMaxMs:        round(ms(st.RTTMax), 3),
+		}
+		for c := 0; c < cc.NumCauses; c++ {
+			fr.Decreases[cc.Cause(c).String()] = int64(st.Decreases[c])
+		}
+		if st.Segments > 0 {
+			fr.TimeoutPct = round(float64(st.Timeouts)/float64(st.Segments)*100, 4)
+		}
+		if st.DataReceived > 0 {
+			fr.LossRatePct = round(float64(st.Retransmissions)/float64(st.DataReceived)*100, 4)
+		}
+		if err != nil {
+			fr.Error = err.Error()
+		} else if !done {
+			fr.Error = "time limit reached"
+		}
+		r.Flows = append(r.Flows, fr)
+	}
+	for _, c := range n.sortedChannels() {
+		st := c.Stats()
+		lr := LinkResult{
+			From: c.From, To: c.To, Packets: st.Packets, Bytes: st.Bytes,
+			Drops: st.Drops(), TailDrops: st.TailDrops, AQMDrops: st.AQMDrops, LossDrops: st.LossDrops,
+			Marks: st.Marks, MaxQueue: st.MaxQueue, MeanQueue: round(st.MeanQueue, 4),
+		}
+		if bw := c.params.Bandwidth; bw > 0 && now > 0 {
+			lr.Utilization = round(float64(st.Bytes)*8/bw/now.Seconds(), 6)
+		}
+		r.Links = append(r.Links, lr)
+	}
+	ev := n.Sched.Events()
+	r.Timing = Timing{WallS: wall.Seconds(), Events: ev}
+	if wall > 0 {
+		r.Timing.EventsPerS = math.Round(float64(ev) / wall.Seconds())
+		r.Timing.Speedup = round(now.Seconds()/wall.Seconds(), 2)
+	}
+	return r
+}
