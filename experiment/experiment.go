@@ -54,6 +54,8 @@ type Column struct {
 func Catalog() []*Experiment {
 	all := []*Experiment{
 		seed003Fixed(),
+		seed000Linear(),
+		seed000Dumbbell(),
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all

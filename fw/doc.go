@@ -16,8 +16,8 @@
 // NDNLPv2 CongestionMark when forwarded downstream, and the reply to an
 // Interest that arrived marked is sent downstream marked.
 //
-// Output queues and active queue management live in fw/aqm; they wrap a
-// face, the forwarder does not see them.
+// Output queues and active queue management live in fw/aqm and sit behind
+// a face (the link transmits from them); the forwarder does not see them.
 //
 // This package must not import sim, live, consumer or producer, must never
 // read the wall clock, start goroutines or touch sockets.

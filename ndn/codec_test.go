@@ -3,6 +3,7 @@ package ndn
 import (
 	"bytes"
 	"crypto/ed25519"
+	"crypto/elliptic"
 	"errors"
 	"strings"
 	"testing"
@@ -436,5 +437,38 @@ func TestDecodeLpRejectsNetworkPacket(t *testing.T) {
 	}
 	if _, err := DecodeLp(wire); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "not LpPacket") {
 		t.Errorf("DecodeLp(Interest) = %v", err)
+	}
+}
+
+// TestEncodeDataECDSA signs with ECDSA, whose signatures are shorter than
+// ndnd's estimate: the Sizer must agree once the real length is known.
+func TestEncodeDataECDSA(t *testing.T) {
+	keyName := name("example", "KEY", "ec")
+	signer, err := sec.KeygenEcc(keyName, elliptic.P256())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		d := &Data{Name: segInterest().Name, Content: make([]byte, 300)}
+		wire, err := EncodeData(d, signer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Sig.Type != SigSHA256WithECDSA || d.Sig.ValueLen < 68 || d.Sig.ValueLen > 72 {
+			t.Fatalf("Sig = type %d, %d bytes", d.Sig.Type, d.Sig.ValueLen)
+		}
+		sim := &Data{Name: d.Name, ContentLen: 300,
+			Sig: Signature{Type: SigSHA256WithECDSA, KeyLocator: keyName, ValueLen: d.Sig.ValueLen}}
+		var s Sizer
+		if n := s.DataSize(sim); n != len(wire) {
+			t.Fatalf("DataSize = %d, ECDSA-signed Data is %d bytes", n, len(wire))
+		}
+		got, err := DecodeFrame(wire)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := packetDiff(got, Packet{Data: d}); diff != "" {
+			t.Fatal(diff)
+		}
 	}
 }

@@ -38,21 +38,27 @@ type FlowResult struct {
 	ThroughputKbps float64 `json:"throughput_kbps"`
 	// EffectiveKbps counts each segment once at its wire size: seed 003's
 	// "effective throughput".
-	EffectiveKbps   float64          `json:"effective_throughput_kbps"`
-	Interests       uint64           `json:"interests"`
-	Timeouts        uint64           `json:"timeouts"`
-	TimeoutPct      float64          `json:"timeout_pct"` // timeouts per segment, percent
-	Retransmissions uint64           `json:"retransmissions"`
-	LossRatePct     float64          `json:"loss_rate_pct"` // seed 003: retransmissions / Data received, percent
-	LossEvents      uint64           `json:"loss_events"`   // window decreases
-	Decreases       map[string]int64 `json:"decreases"`     // by cause: timeout, mark, nack, hole
-	Marks           uint64           `json:"marks"`
-	Nacks           uint64           `json:"nacks"`
-	Duplicates      uint64           `json:"duplicates"`
-	RTTMinMs        float64          `json:"rtt_min_ms"`
-	RTTAvgMs        float64          `json:"rtt_avg_ms"`
-	RTTMaxMs        float64          `json:"rtt_max_ms"`
-	Error           string           `json:"error,omitempty"`
+	EffectiveKbps float64 `json:"effective_throughput_kbps"`
+	Interests     uint64  `json:"interests"`
+	Timeouts      uint64  `json:"timeouts"` // RTO expiries, every one counted
+	// TimeoutPct is seed 000's "timeout percentage" (its "packet loss
+	// rate"): loss events detected by timeout — a burst of timeouts the
+	// pipeline treats as one congestion event counts once — per 100
+	// segments received.
+	TimeoutPct float64 `json:"timeout_pct"`
+	// TimeoutsPerSegmentPct counts every RTO expiry per 100 segments.
+	TimeoutsPerSegmentPct float64          `json:"timeouts_per_segment_pct"`
+	Retransmissions       uint64           `json:"retransmissions"`
+	LossRatePct           float64          `json:"loss_rate_pct"` // seed 003: retransmissions / Data received, percent
+	LossEvents            uint64           `json:"loss_events"`   // window decreases
+	Decreases             map[string]int64 `json:"decreases"`     // by cause: timeout, mark, nack, hole
+	Marks                 uint64           `json:"marks"`
+	Nacks                 uint64           `json:"nacks"`
+	Duplicates            uint64           `json:"duplicates"`
+	RTTMinMs              float64          `json:"rtt_min_ms"`
+	RTTAvgMs              float64          `json:"rtt_avg_ms"`
+	RTTMaxMs              float64          `json:"rtt_max_ms"`
+	Error                 string           `json:"error,omitempty"`
 }
 
 // LinkResult is one link direction's counters.
@@ -134,7 +140,8 @@ func (n *Network) result(wall time.Duration) *Result {
 			fr.Decreases[cc.Cause(c).String()] = int64(st.Decreases[c])
 		}
 		if st.Segments > 0 {
-			fr.TimeoutPct = round(float64(st.Timeouts)/float64(st.Segments)*100, 4)
+			fr.TimeoutPct = round(float64(st.Decreases[cc.CauseTimeout])/float64(st.Segments)*100, 4)
+			fr.TimeoutsPerSegmentPct = round(float64(st.Timeouts)/float64(st.Segments)*100, 4)
 		}
 		if st.DataReceived > 0 {
 			fr.LossRatePct = round(float64(st.Retransmissions)/float64(st.DataReceived)*100, 4)
