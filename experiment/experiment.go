@@ -56,6 +56,9 @@ func Catalog() []*Experiment {
 		seed003Fixed(),
 		seed000Linear(),
 		seed000Dumbbell(),
+		seed003AIMD(),
+		seed001Vegas(),
+		pipelines(),
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all

@@ -115,10 +115,10 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 		var ch [2]*Channel
 		for i, dir := range [2][2]string{{l.A, l.B}, {l.B, l.A}} {
 			from, to := dir[0], dir[1]
-			qname, qparams, pos := n.queueFor(sc, from, to)
+			qname, qparams := sc.QueueFor(from, to)
 			q, err := aqm.New(qname, qparams, aqm.Limits{Packets: l.QueuePackets, Bytes: l.QueueBytes})
 			if err != nil {
-				return fmt.Errorf("%s: queue on %s->%s: %w", pos, from, to, err)
+				return fmt.Errorf("%s: queue on %s->%s: %w", sc.File, from, to, err)
 			}
 			p := LinkParams{Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: l.Loss, HeaderOverhead: sc.HeaderOverhead}
 			ch[i] = newChannel(n.Sched, from, to, p, q, n.Sizer, rng(seed, "link/"+from+"->"+to))
@@ -132,18 +132,6 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 		ch[1].deliver = func(p ndn.Packet) { a.FW.Receive(fa, p) }
 	}
 	return nil
-}
-
-// queueFor returns the queue discipline of the from->to direction: a
-// per-link override, else the sending node's router settings.
-func (n *Network) queueFor(sc *scenario.Scenario, from, to string) (string, map[string]string, string) {
-	for _, lq := range sc.LinkQueues {
-		if lq.From == from && lq.To == to {
-			return lq.Queue, lq.QueueParams, lq.Pos.String()
-		}
-	}
-	rs := sc.RouterFor(from)
-	return rs.Queue, rs.QueueParams, rs.Pos.String()
 }
 
 func versioned(prefix string) (ndn.Name, error) {

@@ -1,0 +1,134 @@
+package experiment
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/topology"
+)
+
+// Seed 001's testbed was two VMs joined by a UDP tunnel whose RTT netem
+// set to 50, 100 or 200 ms; the seed does not give the tunnel's rate. We
+// model it as one link of Seed001Bandwidth with netem's default queue of
+// 1000 packets, the propagation delay in each direction being half the RTT.
+const (
+	Seed001Bandwidth = 20e6 // bit/s
+	Seed001Queue     = 1000 // packets (netem's default limit)
+	Seed001FileSize  = 100 * 1000 * 1000
+)
+
+// twoNode builds consumer1 -- producer1 with the given round-trip time.
+func twoNode(name string, rtt time.Duration, pipeline string, params map[string]string) func() (*scenario.Scenario, error) {
+	return func() (*scenario.Scenario, error) {
+		l := topology.NewLink("consumer1", "producer1")
+		l.Delay = rtt / 2
+		l.Bandwidth = Seed001Bandwidth
+		l.QueuePackets = Seed001Queue
+		sc := scenario.Default()
+		sc.Name = name
+		sc.File = "experiment:" + name
+		sc.Duration = 1200 * time.Second
+		sc.Topology = &topology.Topology{
+			Nodes: []topology.Node{{Name: "consumer1"}, {Name: "producer1"}},
+			Links: []topology.Link{l},
+		}
+		sc.Producers = []scenario.Producer{scenario.NewProducer("producer1", "/example/big", Seed001FileSize)}
+		c := scenario.NewConsumer("consumer1", "/example/big", pipeline)
+		c.ID = "c1"
+		for k, v := range params {
+			c.Params[k] = v
+		}
+		sc.Consumers = []scenario.Consumer{c}
+		return sc, nil
+	}
+}
+
+// seed001Vegas is seed 001's evaluation: 100 MB transfers at 50, 100 and
+// 200 ms RTT with Vegas for the seed's alpha/beta pairs, NDN-Vegas,
+// AIMD and CUBIC; completion time, retransmitted Interests, goodput.
+func seed001Vegas() *Experiment {
+	e := &Experiment{
+		Name:  "seed001-vegas",
+		Seed:  "001",
+		Title: "TCP Vegas and NDN-Vegas vs AIMD and CUBIC, 100 MB at 50/100/200 ms RTT",
+		Description: fmt.Sprintf(`One link consumer1--producer1 of %.0f Mbit/s with a %d-packet queue (netem's default) and the
+given RTT; 100 MB (10^8 bytes) in 1024-byte segments. Vegas variants are named by alpha/beta
+(segments of queue the flow aims for); NDN-Vegas adds gamma (infinite here, as in the seed) and
+postponed retransmission. The seed reports these runs as plots only (no table): its findings are
+that Vegas with suitable alpha/beta completes fastest with the fewest retransmissions, that
+alpha=5/beta=10 underuses a 50 ms path, and that AIMD degrades as the RTT grows.`, Seed001Bandwidth/1e6, Seed001Queue),
+		Columns: []Column{
+			{Key: "download_time_s", Header: "time (s)", Format: "%.1f"},
+			{Key: "retransmissions", Header: "retx", Format: "%.0f"},
+			{Key: "goodput_kbps", Header: "goodput (kbps)", Format: "%.0f"},
+			{Key: "rtt_avg_ms", Header: "mean RTT (ms)", Format: "%.1f"},
+			{Key: "timeouts", Header: "timeouts", Format: "%.0f"},
+		},
+		Runs: 1,
+	}
+	pairs := map[int][][2]int{
+		50:  {{5, 10}, {10, 20}, {20, 30}},
+		100: {{5, 10}, {10, 20}},
+		200: {{5, 10}, {10, 20}, {20, 30}},
+	}
+	for _, ms := range []int{50, 100, 200} {
+		rtt := time.Duration(ms) * time.Millisecond
+		for _, ab := range pairs[ms] {
+			p := map[string]string{"vegas-alpha": fmt.Sprint(ab[0]), "vegas-beta": fmt.Sprint(ab[1])}
+			name := fmt.Sprintf("vegas-a%d-b%d-rtt%dms", ab[0], ab[1], ms)
+			e.Variants = append(e.Variants, Variant{Name: name,
+				Description: fmt.Sprintf("Vegas alpha=%d beta=%d, RTT %d ms", ab[0], ab[1], ms),
+				Scenario:    twoNode(name, rtt, "vegas", p)})
+		}
+		name := fmt.Sprintf("ndn-vegas-a10-b20-rtt%dms", ms)
+		e.Variants = append(e.Variants,
+			Variant{Name: name, Description: fmt.Sprintf("NDN-Vegas alpha=10 beta=20 gamma=inf, RTT %d ms", ms),
+				Scenario: twoNode(name, rtt, "ndn-vegas", map[string]string{"vegas-alpha": "10", "vegas-beta": "20"})},
+			Variant{Name: fmt.Sprintf("aimd-rtt%dms", ms), Description: fmt.Sprintf("AIMD (conservative), RTT %d ms", ms),
+				Scenario: twoNode(fmt.Sprintf("aimd-rtt%dms", ms), rtt, "aimd", nil)},
+			Variant{Name: fmt.Sprintf("cubic-rtt%dms", ms), Description: fmt.Sprintf("CUBIC, RTT %d ms", ms),
+				Scenario: twoNode(fmt.Sprintf("cubic-rtt%dms", ms), rtt, "cubic", nil)},
+		)
+	}
+	return e
+}
+
+// pipelines runs every pipeline on seed 000's linear and dumbbell
+// topologies: a completeness check of the whole suite.
+func pipelines() *Experiment {
+	e := &Experiment{
+		Name:  "pipelines",
+		Seed:  "000",
+		Title: "every pipeline on the linear and dumbbell topologies (10 MiB per flow)",
+		Description: `Each of fixed (window 32; 16 per flow on the dumbbell), aimd, cubic, bic, vegas (alpha 5, beta 10) and ndn-vegas fetches
+10 MiB on seed 000's linear topology and, two flows at a time, on its dumbbell.`,
+		Columns: []Column{
+			{Key: "complete", Header: "complete", Format: "%.0f"},
+			{Key: "download_time_s", Header: "time (s)", Format: "%.1f"},
+			{Key: "throughput_kbps", Header: "throughput (kbps)", Format: "%.0f"},
+			{Key: "retransmissions", Header: "retx", Format: "%.0f"},
+			{Key: "rtt_avg_ms", Header: "mean RTT (ms)", Format: "%.1f"},
+		},
+		Runs: 1,
+	}
+	params := map[string]map[string]string{
+		"fixed": {"window": "32"}, "vegas": {"vegas-alpha": "5", "vegas-beta": "10"},
+		"ndn-vegas": {"vegas-alpha": "5", "vegas-beta": "10"},
+	}
+	for _, topo := range []string{"linear", "dumbbell"} {
+		for _, p := range []string{"fixed", "aimd", "cubic", "bic", "vegas", "ndn-vegas"} {
+			name := topo + "-" + p
+			build := linear(name, p, params[p])
+			if topo == "dumbbell" {
+				pp := params[p]
+				if p == "fixed" {
+					pp = map[string]string{"window": "16"} // seed 000's optimum for two flows
+				}
+				build = dumbbell(name, p, pp)
+			}
+			e.Variants = append(e.Variants, Variant{Name: name, Description: p + " on the " + topo + " topology", Scenario: build})
+		}
+	}
+	return e
+}
