@@ -8,7 +8,6 @@
 package sim
 
 import (
-	"container/heap"
 	"time"
 
 	"github.com/ndncc/ndncc/sched"
@@ -73,7 +72,7 @@ func (s *Scheduler) at(t time.Duration, fn func()) {
 func (s *Scheduler) push(ev *event) {
 	ev.seq = s.seq
 	s.seq++
-	heap.Push(&s.events, ev)
+	s.events.push(ev)
 }
 
 // Stop implements sched.Timer.
@@ -81,7 +80,7 @@ func (ev *event) Stop() bool {
 	if ev.index < 0 {
 		return false
 	}
-	heap.Remove(&ev.s.events, ev.index)
+	ev.s.events.remove(ev.index)
 	ev.fn = nil
 	return true
 }
@@ -91,7 +90,7 @@ func (s *Scheduler) Step() bool {
 	if len(s.events) == 0 {
 		return false
 	}
-	ev := heap.Pop(&s.events).(*event)
+	ev := s.events.remove(0)
 	s.now = ev.at
 	fn := ev.fn
 	ev.fn = nil
@@ -114,32 +113,75 @@ func (s *Scheduler) RunUntil(limit time.Duration, stop func() bool) {
 	}
 }
 
-// eventHeap orders events by (time, sequence).
+// eventHeap is a binary min-heap of events ordered by (time, sequence),
+// typed to avoid container/heap's interface calls on the hot path.
 type eventHeap []*event
 
-func (h eventHeap) Len() int { return len(h) }
-func (h eventHeap) Less(i, j int) bool {
+func (h eventHeap) less(i, j int) bool {
 	if h[i].at != h[j].at {
 		return h[i].at < h[j].at
 	}
 	return h[i].seq < h[j].seq
 }
-func (h eventHeap) Swap(i, j int) {
+
+func (h eventHeap) swap(i, j int) {
 	h[i], h[j] = h[j], h[i]
 	h[i].index = i
 	h[j].index = j
 }
-func (h *eventHeap) Push(x any) {
-	ev := x.(*event)
+
+func (h *eventHeap) push(ev *event) {
 	ev.index = len(*h)
 	*h = append(*h, ev)
+	h.up(ev.index)
 }
-func (h *eventHeap) Pop() any {
+
+// remove takes out the event at position i and returns it.
+func (h *eventHeap) remove(i int) *event {
 	old := *h
-	n := len(old)
-	ev := old[n-1]
-	old[n-1] = nil
+	n := len(old) - 1
+	ev := old[i]
+	if i != n {
+		old.swap(i, n)
+	}
+	old[n] = nil
+	*h = old[:n]
+	if i != n {
+		if !h.down(i) {
+			h.up(i)
+		}
+	}
 	ev.index = -1
-	*h = old[:n-1]
 	return ev
+}
+
+func (h eventHeap) up(j int) {
+	for j > 0 {
+		i := (j - 1) / 2
+		if !h.less(j, i) {
+			break
+		}
+		h.swap(i, j)
+		j = i
+	}
+}
+
+func (h eventHeap) down(i0 int) bool {
+	i, n := i0, len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		j := l
+		if r := l + 1; r < n && h.less(r, l) {
+			j = r
+		}
+		if !h.less(j, i) {
+			break
+		}
+		h.swap(i, j)
+		i = j
+	}
+	return i > i0
 }
