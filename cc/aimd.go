@@ -28,6 +28,12 @@ type AIMDConfig struct {
 	// always falls to ssthresh: seed 003 §2.3 calls it fast recovery.
 	// Default false.
 	ResetToInit bool
+	// MarkBeta, when non-zero, is the decrease factor for a congestion
+	// mark instead of Beta: a mark is an early signal sent before any
+	// queue overflows, so a milder reaction keeps the link busy (RFC 8511,
+	// "Alternative Backoff with ECN", recommends 0.8 for marks). Default 0:
+	// marks are treated like losses (ndn-tools' behaviour).
+	MarkBeta float64
 }
 
 // DefaultAIMDConfig returns the documented defaults.
@@ -45,6 +51,11 @@ func (c AIMDConfig) Validate() error {
 	}
 	if err := checkFraction("aimd-beta", c.Beta); err != nil {
 		return fmt.Errorf("aimd: %w", err)
+	}
+	if c.MarkBeta != 0 {
+		if err := checkFraction("aimd-mark-beta", c.MarkBeta); err != nil {
+			return fmt.Errorf("aimd: %w", err)
+		}
 	}
 	return nil
 }
@@ -80,7 +91,11 @@ func (w *AIMD) OnData(Ack) {
 
 // OnDecrease implements Algorithm: seed 000's OnTimeout window update.
 func (w *AIMD) OnDecrease(_ time.Duration, cause Cause) {
-	w.ssthresh = max(w.cwnd*w.cfg.Beta, MinSsthresh)
+	beta := w.cfg.Beta
+	if cause == CauseMark && w.cfg.MarkBeta != 0 {
+		beta = w.cfg.MarkBeta
+	}
+	w.ssthresh = max(w.cwnd*beta, MinSsthresh)
 	if w.cfg.ResetToInit && cause != CauseHole {
 		w.cwnd = decreased(w.cwnd, w.cfg.InitCwnd)
 		return

@@ -119,3 +119,30 @@ func BenchmarkAIMDOnData(b *testing.B) {
 		}
 	}
 }
+
+func TestAIMDMarkBeta(t *testing.T) {
+	tests := []struct {
+		name         string
+		markBeta     float64
+		cause        Cause
+		wantSsthresh float64
+	}{
+		{"mark uses mark beta", 0.8, CauseMark, 32},
+		{"timeout keeps beta", 0.8, CauseTimeout, 20},
+		{"unset mark beta falls back to beta", 0, CauseMark, 20},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := DefaultAIMDConfig()
+			cfg.InitCwnd, cfg.InitSsthresh, cfg.MarkBeta = 40, 10, tc.markBeta
+			a, err := NewAIMD(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.OnDecrease(0, tc.cause)
+			if a.Ssthresh() != tc.wantSsthresh || a.Cwnd() != tc.wantSsthresh {
+				t.Fatalf("after %v: cwnd %v ssthresh %v, want both %v", tc.cause, a.Cwnd(), a.Ssthresh(), tc.wantSsthresh)
+			}
+		})
+	}
+}

@@ -185,6 +185,10 @@ func fraction() floatCheck {
 	return floatCheck{func(v float64) bool { return v > 0 && v < 1 }, "a number in (0,1)"}
 }
 
+func fractionOrZero() floatCheck {
+	return floatCheck{func(v float64) bool { return v >= 0 && v < 1 }, "0 or a number in (0,1)"}
+}
+
 func positiveOrInf() floatCheck {
 	return floatCheck{func(v float64) bool { return v > 0 }, "a positive number or inf"}
 }
@@ -242,6 +246,7 @@ func specs() []pipelineSpec {
 			append(initFields(func(c *AIMDConfig) *float64 { return &c.InitCwnd }, func(c *AIMDConfig) *float64 { return &c.InitSsthresh }),
 				floatField("aimd-step", "additive increase per RTT in congestion avoidance, segments", func(c *AIMDConfig) *float64 { return &c.Step }, positive()),
 				floatField("aimd-beta", "multiplicative decrease factor: ssthresh = cwnd*beta", func(c *AIMDConfig) *float64 { return &c.Beta }, fraction()),
+				floatField("aimd-mark-beta", "decrease factor on a congestion mark (RFC 8511 suggests 0.8); 0 means aimd-beta", func(c *AIMDConfig) *float64 { return &c.MarkBeta }, fractionOrZero()),
 				boolField("reset-cwnd-to-init", "after a decrease set cwnd to init-cwnd (seed 003) instead of ssthresh (seed 000)", func(c *AIMDConfig) *bool { return &c.ResetToInit }),
 			),
 			func(c AIMDConfig) (Algorithm, error) { return algorithm(NewAIMD(c)) }),

@@ -78,7 +78,7 @@ func TestNewAlgorithmErrors(t *testing.T) {
 		mention  []string
 	}{
 		{"reno", nil, ErrUnknownPipeline, []string{`"reno"`, "fixed, aimd, cubic, bic, vegas, ndn-vegas"}},
-		{"aimd", Params{"rtt-sampling": "once-per-rtt"}, ErrUnknownParam, []string{"aimd", `"rtt-sampling"`, "init-cwnd, init-ssthresh, aimd-step, aimd-beta, reset-cwnd-to-init"}},
+		{"aimd", Params{"rtt-sampling": "once-per-rtt"}, ErrUnknownParam, []string{"aimd", `"rtt-sampling"`, "init-cwnd, init-ssthresh, aimd-step, aimd-beta, aimd-mark-beta, reset-cwnd-to-init"}},
 		{"fixed", Params{"init-cwnd": "2"}, ErrUnknownParam, []string{`"init-cwnd"`, "accepted: window"}},
 		{"aimd", Params{"aimd-beta": "1.5"}, ErrBadParam, []string{"aimd-beta", "(0,1)", `"1.5"`}},
 		{"aimd", Params{"init-cwnd": "x"}, ErrBadParam, []string{"init-cwnd", ">= 1"}},

@@ -59,6 +59,8 @@ func Catalog() []*Experiment {
 		seed003AIMD(),
 		seed001Vegas(),
 		pipelines(),
+		seed000LinearMarks(),
+		seed002Marking(),
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
