@@ -8,7 +8,9 @@ package experiment
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/ndncc/ndncc/scenario"
@@ -83,11 +85,37 @@ type Options struct {
 	Runs     int    // runs per variant (0: the experiment's default)
 	BaseSeed uint64 // seed of the first run; run i uses BaseSeed+i (default 1)
 	Variants []string
-	// OnRun, if set, is called after each run finishes.
+	// Jobs is how many runs are simulated at once (default: the number
+	// of CPUs). Results do not depend on it.
+	Jobs int
+	// Shard, if Shard.Count > 1, runs only this shard's deterministic
+	// share of the (variant, run) pairs.
+	Shard Shard
+	// OnRun, if set, is called after each run finishes (from any
+	// goroutine, one call at a time).
 	OnRun func(variant string, run int)
 }
 
-// Run simulates every variant the requested number of times.
+// Shard selects part of an experiment: the (variant, run) pairs whose
+// index modulo Count equals Index.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// job is one (variant, run) pair.
+type job struct {
+	v    int
+	run  int
+	res  *sim.Result
+	ext  map[string]float64
+	err  error
+	seed uint64
+}
+
+// Run simulates every variant the requested number of times, Jobs runs
+// at a time, and aggregates them in a fixed order so that the report does
+// not depend on Jobs.
 func (e *Experiment) Run(opt Options) (*Report, error) {
 	runs := opt.Runs
 	if runs <= 0 {
@@ -100,42 +128,100 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 	if base == 0 {
 		base = 1
 	}
-	start := time.Now()
-	rep := &Report{Experiment: e.Name, Seed: e.Seed, Title: e.Title, Runs: runs, BaseSeed: base}
+	jobsN := opt.Jobs
+	if jobsN <= 0 {
+		jobsN = runtime.NumCPU()
+	}
+	var variants []Variant
 	for _, v := range e.Variants {
-		if len(opt.Variants) > 0 && !contains(opt.Variants, v.Name) {
-			continue
+		if len(opt.Variants) == 0 || contains(opt.Variants, v.Name) {
+			variants = append(variants, v)
 		}
-		vr := VariantResult{Name: v.Name, Description: v.Description, SeedFigures: v.SeedFigures}
+	}
+	if len(variants) == 0 {
+		return nil, fmt.Errorf("experiment %s: no variant matches %v", e.Name, opt.Variants)
+	}
+	start := time.Now()
+	var jobs []*job
+	for vi := range variants {
 		for i := 0; i < runs; i++ {
-			sc, err := v.Scenario()
-			if err != nil {
-				return nil, fmt.Errorf("experiment %s variant %s: %w", e.Name, v.Name, err)
+			idx := vi*runs + i
+			if opt.Shard.Count > 1 && idx%opt.Shard.Count != opt.Shard.Index {
+				continue
 			}
-			net, err := sim.Build(sc, sim.Options{Seed: base + uint64(i)})
-			if err != nil {
-				return nil, fmt.Errorf("experiment %s variant %s: %w", e.Name, v.Name, err)
-			}
-			res := net.Run()
-			res.Seed = base + uint64(i)
-			var extra map[string]float64
-			if v.Extra != nil {
-				extra = v.Extra(net, res)
-			}
-			vr.add(res, extra)
-			rep.Timing.Events += res.Timing.Events
-			if opt.OnRun != nil {
-				opt.OnRun(v.Name, i)
-			}
+			jobs = append(jobs, &job{v: vi, run: i, seed: base + uint64(i)})
 		}
-		vr.finish()
-		rep.Variants = append(rep.Variants, vr)
+	}
+	var (
+		mu   sync.Mutex
+		next int
+		wg   sync.WaitGroup
+	)
+	for w := 0; w < min(jobsN, len(jobs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				if next == len(jobs) {
+					mu.Unlock()
+					return
+				}
+				j := jobs[next]
+				next++
+				mu.Unlock()
+				e.runOne(variants[j.v], j)
+				if opt.OnRun != nil {
+					mu.Lock()
+					opt.OnRun(variants[j.v].Name, j.run)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	rep := &Report{Experiment: e.Name, Seed: e.Seed, Title: e.Title, Runs: runs, BaseSeed: base, Shard: opt.Shard}
+	byVariant := make([]*VariantResult, len(variants))
+	for _, j := range jobs {
+		if j.err != nil {
+			return nil, j.err
+		}
+		v := variants[j.v]
+		if byVariant[j.v] == nil {
+			byVariant[j.v] = &VariantResult{Name: v.Name, Description: v.Description, SeedFigures: v.SeedFigures}
+		}
+		byVariant[j.v].add(j.res, j.ext)
+		rep.Timing.Events += j.res.Timing.Events
+	}
+	for _, vr := range byVariant {
+		if vr != nil {
+			vr.finish()
+			rep.Variants = append(rep.Variants, *vr)
+		}
 	}
 	rep.Timing.WallS = time.Since(start).Seconds()
 	if rep.Timing.WallS > 0 {
 		rep.Timing.EventsPerS = float64(rep.Timing.Events) / rep.Timing.WallS
 	}
 	return rep, nil
+}
+
+func (e *Experiment) runOne(v Variant, j *job) {
+	sc, err := v.Scenario()
+	if err != nil {
+		j.err = fmt.Errorf("experiment %s variant %s: %w", e.Name, v.Name, err)
+		return
+	}
+	net, err := sim.Build(sc, sim.Options{Seed: j.seed})
+	if err != nil {
+		j.err = fmt.Errorf("experiment %s variant %s: %w", e.Name, v.Name, err)
+		return
+	}
+	j.res = net.Run()
+	j.res.Seed = j.seed
+	if v.Extra != nil {
+		j.ext = v.Extra(net, j.res)
+	}
 }
 
 func contains(list []string, s string) bool {

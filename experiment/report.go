@@ -20,6 +20,7 @@ type Report struct {
 	Title      string          `json:"title"`
 	Runs       int             `json:"runs"`
 	BaseSeed   uint64          `json:"base_seed"`
+	Shard      Shard           `json:"shard"`
 	Variants   []VariantResult `json:"variants"`
 	Timing     sim.Timing      `json:"timing"`
 }
@@ -37,9 +38,6 @@ type VariantResult struct {
 	ExtraMin    map[string]float64  `json:"extra_min,omitempty"`
 	ExtraMax    map[string]float64  `json:"extra_max,omitempty"`
 	SeedFigures map[string][]string `json:"seed_figures,omitempty"`
-
-	results []*sim.Result
-	extras  []map[string]float64
 }
 
 // RunResult is one run of a variant.
@@ -70,20 +68,25 @@ func (v VariantResult) MarshalJSON() ([]byte, error) {
 }
 
 func (v *VariantResult) add(r *sim.Result, extra map[string]float64) {
-	v.results = append(v.results, r)
-	v.extras = append(v.extras, extra)
 	v.Runs = append(v.Runs, RunResult{Seed: r.Seed, Flows: r.Flows, Links: r.Links, Extra: extra})
 }
 
-// finish computes means, minima and maxima over runs.
+// finish computes means, minima and maxima over the runs, in seed order.
 func (v *VariantResult) finish() {
-	if len(v.results) == 0 {
+	sort.SliceStable(v.Runs, func(i, j int) bool { return v.Runs[i].Seed < v.Runs[j].Seed })
+	v.Flows, v.FlowsMin, v.FlowsMax = nil, nil, nil
+	v.Extra, v.ExtraMin, v.ExtraMax = nil, nil, nil
+	if len(v.Runs) == 0 {
 		return
 	}
-	nflows := len(v.results[0].Flows)
+	var extras []map[string]float64
+	for _, r := range v.Runs {
+		extras = append(extras, r.Extra)
+	}
+	nflows := len(v.Runs[0].Flows)
 	for i := 0; i < nflows; i++ {
 		var runs []sim.FlowResult
-		for _, r := range v.results {
+		for _, r := range v.Runs {
 			if i < len(r.Flows) {
 				runs = append(runs, r.Flows[i])
 			}
@@ -93,17 +96,17 @@ func (v *VariantResult) finish() {
 		v.FlowsMin = append(v.FlowsMin, lo)
 		v.FlowsMax = append(v.FlowsMax, hi)
 	}
-	if v.extras[0] != nil {
+	if extras[0] != nil {
 		v.Extra, v.ExtraMin, v.ExtraMax = map[string]float64{}, map[string]float64{}, map[string]float64{}
-		for k := range v.extras[0] {
+		for k := range extras[0] {
 			var sum float64
 			lo, hi := math.Inf(1), math.Inf(-1)
-			for _, e := range v.extras {
+			for _, e := range extras {
 				x := e[k]
 				sum += x
 				lo, hi = math.Min(lo, x), math.Max(hi, x)
 			}
-			v.Extra[k] = round(sum/float64(len(v.extras)), 4)
+			v.Extra[k] = round(sum/float64(len(extras)), 4)
 			v.ExtraMin[k], v.ExtraMax[k] = lo, hi
 		}
 	}
@@ -197,6 +200,57 @@ func flowField(f sim.FlowResult, key string) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Merge combines the partial reports of the shards of one experiment into
+// the report one machine would have produced (everything but timing).
+func Merge(parts []*Report) (*Report, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("merge: no reports")
+	}
+	first := parts[0]
+	out := &Report{Experiment: first.Experiment, Seed: first.Seed, Title: first.Title, Runs: first.Runs, BaseSeed: first.BaseSeed}
+	byName := map[string]*VariantResult{}
+	var order []string
+	seen := map[int]bool{}
+	for _, p := range parts {
+		if p.Experiment != first.Experiment || p.Runs != first.Runs || p.BaseSeed != first.BaseSeed {
+			return nil, fmt.Errorf("merge: %s (runs %d, seed %d) does not match %s (runs %d, seed %d)",
+				p.Experiment, p.Runs, p.BaseSeed, first.Experiment, first.Runs, first.BaseSeed)
+		}
+		if p.Shard.Count > 1 {
+			if seen[p.Shard.Index] {
+				return nil, fmt.Errorf("merge: shard %d/%d given twice", p.Shard.Index, p.Shard.Count)
+			}
+			seen[p.Shard.Index] = true
+		}
+		for _, v := range p.Variants {
+			vr, ok := byName[v.Name]
+			if !ok {
+				vr = &VariantResult{Name: v.Name, Description: v.Description, SeedFigures: v.SeedFigures}
+				byName[v.Name] = vr
+				order = append(order, v.Name)
+			}
+			vr.Runs = append(vr.Runs, v.Runs...)
+		}
+		out.Timing.Events += p.Timing.Events
+		out.Timing.WallS += p.Timing.WallS
+	}
+	if first.Shard.Count > 1 && len(seen) != first.Shard.Count {
+		return nil, fmt.Errorf("merge: have %d of %d shards", len(seen), first.Shard.Count)
+	}
+	for _, name := range order {
+		vr := byName[name]
+		if len(vr.Runs) != out.Runs {
+			return nil, fmt.Errorf("merge: variant %s has %d of %d runs", name, len(vr.Runs), out.Runs)
+		}
+		vr.finish()
+		out.Variants = append(out.Variants, *vr)
+	}
+	if out.Timing.WallS > 0 {
+		out.Timing.EventsPerS = float64(out.Timing.Events) / out.Timing.WallS
+	}
+	return out, nil
 }
 
 // WriteJSON writes the report as one JSON document.

@@ -26,6 +26,55 @@ type Node struct {
 	Name  string
 	FW    *fw.Forwarder
 	faces map[string]fw.FaceID // neighbour name -> face
+	cpu   *processor
+}
+
+// processor models a forwarder's single packet-processing thread: packets
+// from the network are handled in arrival order, each taking a random
+// time uniform in [0, jitter). It is the run-to-run variation the seeds'
+// testbeds had; with jitter 0 packets are handled on arrival.
+type processor struct {
+	s      *Scheduler
+	rng    *rand.Rand
+	jitter time.Duration
+	busy   time.Duration // when the thread is next free
+	q      []pending
+	head   int
+	fn     func()
+}
+
+type pending struct {
+	f    *fw.Forwarder
+	face fw.FaceID
+	pkt  ndn.Packet
+}
+
+func newProcessor(s *Scheduler, rng *rand.Rand, jitter time.Duration) *processor {
+	p := &processor{s: s, rng: rng, jitter: jitter}
+	p.fn = p.run
+	return p
+}
+
+func (p *processor) receive(f *fw.Forwarder, face fw.FaceID, pkt ndn.Packet) {
+	if p.jitter <= 0 {
+		f.Receive(face, pkt)
+		return
+	}
+	now := p.s.Now()
+	start := max(now, p.busy)
+	p.busy = start + time.Duration(p.rng.Int64N(int64(p.jitter)))
+	p.q = append(p.q, pending{f, face, pkt})
+	p.s.at(p.busy, p.fn)
+}
+
+func (p *processor) run() {
+	x := p.q[p.head]
+	p.q[p.head] = pending{}
+	p.head++
+	if p.head == len(p.q) {
+		p.q, p.head = p.q[:0], 0
+	}
+	x.f.Receive(x.face, x.pkt)
 }
 
 // Flow is one consumer fetching from one producer.
@@ -51,12 +100,36 @@ type Network struct {
 	trace     *traceSet
 }
 
+// Defaults of the run-to-run variation (see Options).
+const (
+	DefaultProcessingJitter = 200 * time.Microsecond
+	DefaultStartJitter      = 10 * time.Millisecond
+)
+
 // Options adjust how a scenario is built and run.
 type Options struct {
 	// Seed, if non-zero, overrides the scenario's seed.
 	Seed uint64
 	// Trace records time series (cwnd, RTT/RTO, rate, queues) for Write.
 	Trace bool
+	// ProcessingJitter bounds each forwarder's per-packet processing time,
+	// drawn uniformly from [0, ProcessingJitter) (default 50 µs; negative
+	// disables). StartJitter delays each consumer's start by a uniform
+	// [0, StartJitter) (default 10 ms; negative disables). Both are drawn
+	// from the run's seed: different seeds give runs that differ the way
+	// repeated testbed runs do, the same seed the same numbers.
+	ProcessingJitter time.Duration
+	StartJitter      time.Duration
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	switch {
+	case d < 0:
+		return 0
+	case d == 0:
+		return def
+	}
+	return d
 }
 
 // rng returns the random source of one named component, derived from the
@@ -92,7 +165,8 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: node %s: %w", rs.Pos, nd.Name, err)
 		}
-		n.Nodes[nd.Name] = &Node{Name: nd.Name, FW: f, faces: map[string]fw.FaceID{}}
+		cpu := newProcessor(n.Sched, rng(seed, "cpu/"+nd.Name), orDefault(opt.ProcessingJitter, DefaultProcessingJitter))
+		n.Nodes[nd.Name] = &Node{Name: nd.Name, FW: f, faces: map[string]fw.FaceID{}, cpu: cpu}
 	}
 	if err := n.buildLinks(sc, seed); err != nil {
 		return nil, err
@@ -103,7 +177,7 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 		}
 	}
 	for _, c := range sc.Consumers {
-		if err := n.addConsumer(c, seed); err != nil {
+		if err := n.addConsumer(c, seed, orDefault(opt.StartJitter, DefaultStartJitter)); err != nil {
 			return nil, err
 		}
 	}
@@ -128,8 +202,8 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 		fa := a.FW.AddFace(ch[0], fw.FaceNetwork)
 		fb := b.FW.AddFace(ch[1], fw.FaceNetwork)
 		a.faces[l.B], b.faces[l.A] = fa, fb
-		ch[0].deliver = func(p ndn.Packet) { b.FW.Receive(fb, p) }
-		ch[1].deliver = func(p ndn.Packet) { a.FW.Receive(fa, p) }
+		ch[0].deliver = func(p ndn.Packet) { b.cpu.receive(b.FW, fb, p) }
+		ch[1].deliver = func(p ndn.Packet) { a.cpu.receive(a.FW, fa, p) }
 	}
 	return nil
 }
@@ -202,7 +276,7 @@ func (n *Network) producerOf(prefix string) (scenario.Producer, bool) {
 	return scenario.Producer{}, false
 }
 
-func (n *Network) addConsumer(c scenario.Consumer, seed uint64) error {
+func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time.Duration) error {
 	node := n.Nodes[c.Node]
 	prod, ok := n.producerOf(c.Prefix)
 	if !ok {
@@ -222,7 +296,11 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64) error {
 	if err != nil {
 		return fmt.Errorf("%s: consumer prefix %q: %w", c.Pos, c.Prefix, err)
 	}
-	fl := &Flow{ID: c.ID, Consumer: c.Node, Producer: prod.Node, Pipeline: c.Pipeline, Start: c.Start}
+	start := c.Start
+	if startJitter > 0 {
+		start += time.Duration(rng(seed, "start/"+c.ID).Int64N(int64(startJitter)))
+	}
+	fl := &Flow{ID: c.ID, Consumer: c.Node, Producer: prod.Node, Pipeline: c.Pipeline, Start: start}
 	overhead := n.Scenario.HeaderOverhead
 	cfg := consumer.Config{
 		Prefix:   prefix,
@@ -244,7 +322,7 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64) error {
 	}
 	fl.P = pl
 	n.Flows = append(n.Flows, fl)
-	n.Sched.at(c.Start, pl.Start)
+	n.Sched.at(start, pl.Start)
 	return nil
 }
 

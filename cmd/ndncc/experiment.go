@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,6 +20,8 @@ func newExperimentCmd() *cobra.Command {
 		out      string
 		seed     uint64
 		variants []string
+		jobs     int
+		shard    string
 	)
 	cmd := &cobra.Command{
 		Use:   "experiment [--list] NAME",
@@ -52,7 +55,14 @@ variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}.`,
 			if runs < 0 {
 				return &exitError{2, fmt.Errorf("--runs must be positive")}
 			}
-			rep, err := e.Run(experiment.Options{Runs: runs, BaseSeed: seed, Variants: variants})
+			sh, err := parseShard(shard)
+			if err != nil {
+				return &exitError{2, err}
+			}
+			if sh.Count > 1 && out == "" {
+				return &exitError{2, fmt.Errorf("--shard needs --out DIR for its partial results")}
+			}
+			rep, err := e.Run(experiment.Options{Runs: runs, BaseSeed: seed, Variants: variants, Jobs: jobs, Shard: sh})
 			if err != nil {
 				return err
 			}
@@ -64,6 +74,11 @@ variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}.`,
 					return err
 				}
 			}
+			if sh.Count > 1 {
+				fmt.Fprintf(w, "shard %d/%d: %d variant(s) written to %s; combine with: ndncc experiment merge DIR...\n",
+					sh.Index, sh.Count, len(rep.Variants), filepath.Join(out, "report.json"))
+				return nil
+			}
 			if asJSON {
 				return rep.WriteJSON(w)
 			}
@@ -71,11 +86,81 @@ variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}.`,
 			return nil
 		},
 	}
+	cmd.AddCommand(newMergeCmd())
 	cmd.Flags().BoolVar(&list, "list", false, "list the experiments")
 	cmd.Flags().IntVar(&runs, "runs", 0, "runs per variant (default: the experiment's own)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document instead of the table")
 	cmd.Flags().StringVar(&out, "out", "", "write report.json (and, later, plots and index.html) into this directory")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the first run")
 	cmd.Flags().StringSliceVar(&variants, "variant", nil, "run only these variants (repeatable)")
+	cmd.Flags().IntVar(&jobs, "jobs", 0, "runs simulated in parallel (default: number of CPUs); results do not depend on it")
+	cmd.Flags().StringVar(&shard, "shard", "", "run only shard i of N (\"i/N\", 0 <= i < N) and write partial results to --out")
+	return cmd
+}
+
+// parseShard parses "i/N".
+func parseShard(s string) (experiment.Shard, error) {
+	if s == "" {
+		return experiment.Shard{}, nil
+	}
+	var sh experiment.Shard
+	if _, err := fmt.Sscanf(s, "%d/%d", &sh.Index, &sh.Count); err != nil || sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count {
+		return sh, fmt.Errorf("--shard %q: want i/N with 0 <= i < N", s)
+	}
+	return sh, nil
+}
+
+func newMergeCmd() *cobra.Command {
+	var (
+		asJSON bool
+		out    string
+	)
+	cmd := &cobra.Command{
+		Use:   "merge DIR...",
+		Short: "Combine the partial results of --shard runs into the full experiment",
+		Long: `Read DIR/report.json from every shard directory and print the experiment exactly as an
+unsharded run would have (apart from timing). Every shard of the same experiment, --runs and
+--seed must be given once.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var parts []*experiment.Report
+			for _, dir := range args {
+				f, err := os.Open(filepath.Join(dir, "report.json"))
+				if err != nil {
+					return &exitError{2, fmt.Errorf("merge: %w", err)}
+				}
+				var r experiment.Report
+				err = json.NewDecoder(f).Decode(&r)
+				f.Close()
+				if err != nil {
+					return &exitError{2, fmt.Errorf("merge: %s: %w", filepath.Join(dir, "report.json"), err)}
+				}
+				parts = append(parts, &r)
+			}
+			rep, err := experiment.Merge(parts)
+			if err != nil {
+				return &exitError{2, err}
+			}
+			if out != "" {
+				if err := os.MkdirAll(out, 0o755); err != nil {
+					return err
+				}
+				if err := writeJSONFile(filepath.Join(out, "report.json"), rep); err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				return rep.WriteJSON(cmd.OutOrStdout())
+			}
+			e, err := experiment.Lookup(rep.Experiment)
+			if err != nil {
+				return err
+			}
+			rep.PrintTable(cmd.OutOrStdout(), e)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document instead of the table")
+	cmd.Flags().StringVar(&out, "out", "", "also write the merged report.json into this directory")
 	return cmd
 }
