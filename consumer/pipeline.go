@@ -61,7 +61,7 @@ type Config struct {
 	Rand *rand.Rand
 	// WireSize, if set, gives the on-the-wire size of a received packet
 	// (for the seeds' throughput incl. headers). Nil: the payload size.
-	WireSize func(p *ndn.Packet) int
+	WireSize func(p ndn.Packet) int
 	// Tracer, if set, receives cwnd, RTT and rate traces.
 	Tracer Tracer
 	// OnDone is called once when the fetch completes or fails.
@@ -300,7 +300,7 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	}
 	size := d.ContentLen
 	if p.cfg.WireSize != nil {
-		size = p.cfg.WireSize(&pkt)
+		size = p.cfg.WireSize(pkt)
 	}
 	p.stats.DataReceived++
 	p.stats.WireBytes += uint64(size)

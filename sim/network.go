@@ -306,7 +306,7 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time
 		Prefix:   prefix,
 		Options:  opts,
 		Rand:     rng(seed, "consumer/"+c.ID),
-		WireSize: func(p *ndn.Packet) int { return n.Sizer.PacketSize(p) + overhead },
+		WireSize: func(p ndn.Packet) int { return n.Sizer.PacketSize(&p) + overhead },
 	}
 	if n.trace != nil {
 		fl.tracer = n.trace.flow(c.ID)
