@@ -46,6 +46,9 @@ func EncodeInterest(i *Interest) ([]byte, error) {
 	if err := checkName(i.Name); err != nil {
 		return nil, fmt.Errorf("ndn: encode Interest %s: %w", i.Name, err)
 	}
+	if hasParametersDigest(i.Name) {
+		return nil, fmt.Errorf("ndn: encode Interest %s: ApplicationParameters: %w", i.Name, ErrUnsupported)
+	}
 	w, err := interestWire(i)
 	if err != nil {
 		return nil, fmt.Errorf("ndn: encode Interest %s: %w", i.Name, err)
@@ -274,6 +277,17 @@ func checkName(n Name) error {
 		}
 	}
 	return nil
+}
+
+// hasParametersDigest reports whether n has a ParametersSha256Digest
+// component, the mark of an Interest with ApplicationParameters.
+func hasParametersDigest(n Name) bool {
+	for _, c := range n {
+		if c.Typ == enc.TypeParametersSha256DigestComponent {
+			return true
+		}
+	}
+	return false
 }
 
 // hasLpFields reports whether p needs an LpPacket header.

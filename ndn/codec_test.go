@@ -285,6 +285,8 @@ func TestDecodeMalformed(t *testing.T) {
 		{"inner length overflows int", []byte{0x05, 0x0c, 0x07, 0x0a, 0x08, 0xff, 0x80, 0, 0, 0, 0, 0, 0, 0}, ErrMalformed, "field 7"},
 		{"unknown critical field", []byte{0x05, 0x07, 0x07, 0x03, 0x08, 0x01, 0x61, 0x11, 0x00}, ErrMalformed, "critical type number: 17"},
 		{"bad FinalBlockId", []byte{0x06, 0x0b, 0x07, 0x03, 0x08, 0x01, 0x61, 0x14, 0x04, 0x1a, 0x02, 0x08, 0x05}, ErrMalformed, "FinalBlockId"},
+		{"FinalBlockId length overflows int", []byte{0x06, 0x13, 0x07, 0x03, 0x08, 0x01, 0x61, 0x14, 0x0c, 0x1a, 0x0a,
+			0x08, 0xff, 0x80, 0, 0, 0, 0, 0, 0, 0}, ErrMalformed, "FinalBlockId"},
 		{"Nack carrying Data", lpOf(LpFrame{Nack: NackNoRoute, Fragment: data.Wire}), ErrMalformed, "Nack carries Data"},
 		{"LpPacket inside LpPacket", lpOf(LpFrame{CongestionMark: 1, Fragment: lpOf(LpFrame{Fragment: interest})}), ErrMalformed, "neither Interest nor Data"},
 		{"empty fragment", lpOf(LpFrame{Fragment: []byte{}}), ErrMalformed, "TLV-TYPE"},
@@ -295,6 +297,8 @@ func TestDecodeMalformed(t *testing.T) {
 		{"forged KeyDigest length", []byte{0x06, 0x12, 0x07, 0x03, 0x08, 0x01, 0x61, 0x16, 0x0b, 0x1b, 0x01, 0x00,
 			0x1c, 0x06, 0x1d, 0xfe, 0x7f, 0xff, 0xff, 0xff}, ErrMalformed, "element 0x1d in 0x1c"},
 		{"HopLimit without value", []byte{0x05, 0x07, 0x07, 0x03, 0x08, 0x01, 0x61, 0x22, 0x00}, ErrMalformed, "ndnd parser failed"},
+		{"parameters digest without parameters", []byte{0x05, 0x27, 0x07, 0x25, 0x08, 0x01, 0x61, 0x02, 0x20,
+			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, ErrMalformed, "ParametersSha256Digest"},
 		{"Interest with parameters", mustMakeInterestWithParams(t), ErrUnsupported, "ApplicationParameters"},
 	}
 	for _, tt := range tests {
@@ -356,6 +360,7 @@ func TestEncodeErrors(t *testing.T) {
 		{"Nack of nothing", Packet{Nack: NackCongestion}, nil, "Nack without an Interest"},
 		{"empty Interest name", Packet{Interest: &Interest{}}, nil, "empty name"},
 		{"253-byte component", Packet{Interest: &Interest{Name: long}}, ErrUnsupported, "253 bytes"},
+		{"parameters digest", Packet{Interest: &Interest{Name: append(name("a"), enc.Component{Typ: enc.TypeParametersSha256DigestComponent, Val: make([]byte, 32)})}}, ErrUnsupported, "ApplicationParameters"},
 		{"simulated Data", Packet{Data: segData(10)}, nil, "Content is nil"},
 		{"RSA Data without value", Packet{Data: &Data{Name: name("a"), Sig: RSASignature(name("k"))}}, nil, "no signature value"},
 		{"value length mismatch", Packet{Data: &Data{Name: name("a"), Sig: Signature{Type: SigEd25519, ValueLen: 64, Value: []byte{1}}}}, nil, "ValueLen 64"},

@@ -147,6 +147,8 @@ func interestFrom(si *spec.Interest) (*Interest, error) {
 		return nil, fmt.Errorf("%s has ApplicationParameters: %w", si.NameV, ErrUnsupported)
 	case si.ForwardingHintV != nil:
 		return nil, fmt.Errorf("%s has a ForwardingHint: %w", si.NameV, ErrUnsupported)
+	case hasParametersDigest(si.NameV):
+		return nil, fmt.Errorf("%w: %s has a ParametersSha256Digest but no ApplicationParameters", ErrMalformed, si.NameV)
 	}
 	i := &Interest{
 		Name:        si.NameV,
@@ -175,9 +177,15 @@ func dataFrom(sd *spec.Data, wire []byte) (*Data, error) {
 			return nil, fmt.Errorf("%s: FreshnessPeriod overflows a time.Duration: %w", d.Name, ErrUnsupported)
 		}
 		if mi.FinalBlockID != nil {
-			r := enc.NewBufferView(mi.FinalBlockID)
-			c, err := r.ReadComponent()
-			if err != nil || !r.IsEOF() {
+			c, err := parseSafely(func() (Component, error) {
+				r := enc.NewBufferView(mi.FinalBlockID)
+				c, err := r.ReadComponent()
+				if err == nil && !r.IsEOF() {
+					err = errors.New("trailing bytes")
+				}
+				return c, err
+			})
+			if err != nil {
 				return nil, fmt.Errorf("%w: %s: FinalBlockId is not one name component", ErrMalformed, d.Name)
 			}
 			d.FinalBlockID, d.HasFinal = c, true
