@@ -36,4 +36,17 @@ type Counters struct {
 	// HopLimitDrops counts Interests dropped for HopLimit 0, on arrival
 	// from or before sending to a network face.
 	HopLimitDrops uint64
+
+	// Send failures reported with OnSendFailure (linkloss.go).
+	//
+	// LostInterests counts Interests reported lost while still awaited
+	// from that upstream; each was handled as a Nack Congestion from it.
+	LostInterests uint64
+	// LostData counts Data reported lost for which a Nack Congestion went
+	// to the downstream (also counted in OutNacks).
+	LostData uint64
+	// UnmatchedLosses counts reports that led to nothing: a lost Nack, an
+	// Interest no longer awaited (answered, retried or expired), a Data
+	// whose Interest is not remembered (see EnableLossNacks).
+	UnmatchedLosses uint64
 }

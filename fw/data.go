@@ -2,10 +2,13 @@ package fw
 
 import "github.com/ndncc/ndncc/ndn"
 
-// downstream is a face a Data goes to, with the CongestionMark it carries.
+// downstream is a face a Data goes to, with the CongestionMark it carries
+// and the Interest of that downstream it answers (kept for loss Nacks, see
+// EnableLossNacks).
 type downstream struct {
 	face FaceID
 	mark uint64
+	it   *ndn.Interest
 }
 
 // onData is the incoming-Data pipeline: PIT matching (unsolicited Data is
@@ -34,33 +37,37 @@ func (f *Forwarder) onData(in FaceID, p ndn.Packet) {
 		for i := range e.in {
 			r := &e.in[i]
 			if r.Expiry > now && r.Face != in {
-				ds = addDownstream(ds, r.Face, max(p.CongestionMark, r.Mark))
+				ds = addDownstream(ds, r.Face, max(p.CongestionMark, r.Mark), r.Interest)
 			}
 		}
 		f.finalize(e, true, d.Freshness)
 	}
 	clear(f.matches)
 	for _, x := range ds {
-		f.sendData(x.face, d, x.mark)
+		f.sendData(x.face, d, x.mark, x.it)
 	}
 	f.downstreams = ds[:0]
 }
 
 // addDownstream adds face to ds once, keeping the largest mark.
-func addDownstream(ds []downstream, face FaceID, mark uint64) []downstream {
+func addDownstream(ds []downstream, face FaceID, mark uint64, it *ndn.Interest) []downstream {
 	for i := range ds {
 		if ds[i].face == face {
 			ds[i].mark = max(ds[i].mark, mark)
 			return ds
 		}
 	}
-	return append(ds, downstream{face: face, mark: mark})
+	return append(ds, downstream{face: face, mark: mark, it: it})
 }
 
-// sendData is the outgoing-Data pipeline.
-func (f *Forwarder) sendData(out FaceID, d *ndn.Data, mark uint64) {
+// sendData is the outgoing-Data pipeline; it answers the downstream's
+// Interest it.
+func (f *Forwarder) sendData(out FaceID, d *ndn.Data, mark uint64, it *ndn.Interest) {
 	if !f.send(out, ndn.Packet{Data: d, CongestionMark: mark}) {
 		return
+	}
+	if r := f.faces[out].sent; r != nil { // remembered for a loss Nack (linkloss.go)
+		r.add(d, it)
 	}
 	f.counters.OutData++
 	if mark > 0 {

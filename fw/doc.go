@@ -16,9 +16,20 @@
 // NDNLPv2 CongestionMark when forwarded downstream, and the reply to an
 // Interest that arrived marked is sent downstream marked.
 //
+// Besides NFD's best-route and multicast, the strategies include PCON's
+// multipath forwarding adaptation (pcon.go: per-prefix forwarding shares
+// moved by congestion marks, readable with Forwarder.ForwardingShares) and
+// the two baselines of its evaluation, least pending Interests (pi.go) and
+// weighted choice by pending Interests (cf.go). PCON's local link-loss
+// detection is LinkLoss (linkloss.go), a shim the runtime puts at each end
+// of a link; Forwarder.OnSendFailure turns a packet a face lost (on the
+// link, or in its output queue) into PCON's unmarked or marked Nack.
+// linkloss.go's LinkLoss doc says how to wire both.
+//
 // Output queues and active queue management live in fw/aqm and sit behind
 // a face (the link transmits from them); the forwarder does not see them.
 //
-// This package must not import sim, live, consumer or producer, must never
-// read the wall clock, start goroutines or touch sockets.
+// This package may import cc (for RFC 6298's estimator) but must not
+// import sim, live, consumer or producer, must never read the wall clock,
+// start goroutines or touch sockets.
 package fw

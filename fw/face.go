@@ -34,6 +34,13 @@ func (k FaceKind) String() string {
 type face struct {
 	out  ndn.Face // nil once the face is removed
 	kind FaceKind
+	// pending counts the out-records on this face still awaiting a reply
+	// (added for the pi and cf strategies; see PendingInterests).
+	pending int
+	// sent remembers which downstream Interest each recent Data sent on
+	// this face answered, so that a reported Data loss can be Nacked (nil
+	// unless EnableLossNacks was called; see linkloss.go).
+	sent *sentDataRing
 }
 
 // AddFace adds a face whose outgoing packets go to out.Send and returns its
@@ -66,4 +73,17 @@ func (f *Forwarder) send(id FaceID, p ndn.Packet) bool {
 	}
 	f.faces[id].out.Send(p)
 	return true
+}
+
+// PendingInterests returns the number of Interests outstanding on face id:
+// out-records on that face, in PIT entries that still exist, that have
+// received neither Data (which removes the entry) nor a Nack. An
+// out-record whose Interest lifetime ran out while its entry lives on
+// (renewed by a downstream) still counts, once, until the entry goes. The
+// pi and cf strategies choose by it.
+func (f *Forwarder) PendingInterests(id FaceID) int {
+	if id == 0 || int(id) >= len(f.faces) {
+		return 0
+	}
+	return f.faces[id].pending
 }

@@ -52,6 +52,10 @@ type Forwarder struct {
 
 	counters Counters
 	hasher   nameHasher
+	// auxHasher serves strategies' own FIB lookups (Actions.fibEntry), so
+	// they never overwrite the prefix hashes a pipeline holds across a
+	// strategy call.
+	auxHasher nameHasher
 
 	busy    bool      // a pipeline is running
 	backlog []arrival // packets received while busy
@@ -64,6 +68,9 @@ type Forwarder struct {
 type arrival struct {
 	face FaceID
 	pkt  ndn.Packet
+	// loss is non-zero for a send-failure report queued by OnSendFailure
+	// (linkloss.go) rather than a received packet.
+	loss LossCause
 }
 
 // New returns a forwarder with no faces and no routes, driven by s, whose
@@ -94,6 +101,7 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 		fib:        newFIB(),
 		choice:     newStrategyChoice(),
 		hasher:     newNameHasher(),
+		auxHasher:  newNameHasher(),
 	}
 	maps.Copy(f.strategies, cfg.Strategies)
 	def := cfg.DefaultStrategy
@@ -115,7 +123,7 @@ func (f *Forwarder) Name() string { return f.name }
 // Receive processes packet p that arrived on face in.
 func (f *Forwarder) Receive(in FaceID, p ndn.Packet) {
 	if f.busy {
-		f.backlog = append(f.backlog, arrival{in, p})
+		f.backlog = append(f.backlog, arrival{face: in, pkt: p})
 		return
 	}
 	f.busy = true
@@ -128,6 +136,10 @@ func (f *Forwarder) drain() {
 	for i := 0; i < len(f.backlog); i++ {
 		a := f.backlog[i]
 		f.backlog[i] = arrival{}
+		if a.loss != 0 { // a send failure reported while busy (linkloss.go)
+			f.onSendFailure(a.face, a.pkt, a.loss)
+			continue
+		}
 		f.dispatch(a.face, a.pkt)
 	}
 	f.backlog = f.backlog[:0]

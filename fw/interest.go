@@ -37,7 +37,7 @@ func (f *Forwarder) onInterest(in FaceID, p ndn.Packet) {
 		if f.cs.enabled() {
 			if d := f.cs.find(it, hs, now); d != nil {
 				f.counters.CSHits++
-				f.sendData(in, d, p.CongestionMark)
+				f.sendData(in, d, p.CongestionMark, it)
 				return
 			}
 			f.counters.CSMisses++
@@ -72,6 +72,9 @@ func (f *Forwarder) sendInterest(e *PitEntry, out FaceID, it *ndn.Interest) bool
 	if f.faces[out].kind == FaceNetwork && it.HasHopLimit && it.HopLimit == 0 {
 		f.counters.HopLimitDrops++
 		return false
+	}
+	if o := e.OutRecord(out); o == nil || o.Nack != ndn.NackNone {
+		f.faces[out].pending++ // a new outstanding Interest (see PendingInterests)
 	}
 	e.insertOutRecord(out, it, f.sched.Now())
 	f.counters.OutInterests++
@@ -127,6 +130,11 @@ func (f *Forwarder) finalize(e *PitEntry, satisfied bool, freshness time.Duratio
 	if e.timer != nil {
 		e.timer.Stop()
 		e.timer = nil
+	}
+	for i := range e.out { // their Interests are no longer outstanding (see PendingInterests)
+		if e.out[i].Nack == ndn.NackNone {
+			f.faces[e.out[i].Face].pending--
+		}
 	}
 	if !satisfied || (e.mustBeFresh && freshness < f.dnl.lifetime) {
 		now := f.sched.Now()

@@ -18,6 +18,16 @@ func (f *Forwarder) onNack(in FaceID, p ndn.Packet) {
 		f.counters.DroppedNacks++
 		return
 	}
+	f.upstreamNack(e, o, in, p)
+}
+
+// upstreamNack records Nack p from upstream in (out-record o of e) and lets
+// the strategy decide. A send failure of the Interest (linkloss.go) comes
+// here too, as a Nack Congestion from the upstream it was sent to.
+func (f *Forwarder) upstreamNack(e *PitEntry, o *OutRecord, in FaceID, p ndn.Packet) {
+	if o.Nack == ndn.NackNone {
+		f.faces[in].pending-- // answered (see PendingInterests)
+	}
 	o.Nack, o.NackMark = p.Nack, p.CongestionMark
 	e.strategy.AfterReceiveNack(e, in, p)
 }

@@ -41,14 +41,22 @@ type StrategyConstructor func(a Actions) Strategy
 const (
 	StrategyBestRoute = "best-route"
 	StrategyMulticast = "multicast"
+	// The multipath strategies of PCON's evaluation (pcon.go, pi.go, cf.go).
+	StrategyPCON = "pcon"
+	StrategyPI   = "pi"
+	StrategyCF   = "cf"
 )
 
 // BuiltinStrategies returns a new map of the strategies this package
-// provides, by name. Config.Strategies adds to it.
+// provides, by name, pcon with DefaultPCONParams. Config.Strategies adds
+// to it (for example pcon with other parameters, see NewPCON).
 func BuiltinStrategies() map[string]StrategyConstructor {
 	return map[string]StrategyConstructor{
 		StrategyBestRoute: NewBestRoute,
 		StrategyMulticast: NewMulticast,
+		StrategyPCON:      newPCONConstructor(DefaultPCONParams()),
+		StrategyPI:        NewPI,
+		StrategyCF:        NewCF,
 	}
 }
 
@@ -105,6 +113,23 @@ func (a Actions) Suppressed(e *PitEntry) {
 	if e.live {
 		a.f.counters.SuppressedRetx++
 	}
+}
+
+// PendingInterests returns the number of Interests outstanding on face id
+// (see Forwarder.PendingInterests).
+func (a Actions) PendingInterests(id FaceID) int { return a.f.PendingInterests(id) }
+
+// fibEntry returns the FIB entry that name's longest match is: its prefix,
+// the prefix's hash and its nexthops (lowest cost first; the caller must
+// not modify them). ok is false without a route. Multipath strategies key
+// their per-prefix state by it.
+func (a Actions) fibEntry(name ndn.Name) (prefix ndn.Name, h uint64, nexthops []NextHop, ok bool) {
+	hs := a.f.auxHasher.prefixes(name)
+	n := a.f.fib.t.longest(name, hs)
+	if n == nil {
+		return nil, 0, nil, false
+	}
+	return n.name, hs[len(n.name)], n.val, true
 }
 
 // eligible reports whether nexthop face may be used for an Interest that
