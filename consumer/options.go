@@ -63,6 +63,11 @@ type Options struct {
 	Lifetime time.Duration
 	// MustBeFresh sets MustBeFresh on every Interest.
 	MustBeFresh bool
+	// LinkLossNacks makes an unmarked Congestion Nack mean "lost on a
+	// lossy link": retransmit without decreasing the window (PCON's local
+	// link-loss detection). A marked one still decreases. Default false:
+	// every Congestion Nack is congestion, as ndn-tools' consumers treat it.
+	LinkLossNacks bool
 	// PostponeRetx holds retransmissions back until no new segment is
 	// left to send or the lost Interest's lifetime has run out (seed 001's
 	// NDN-Vegas). Default true for ndn-vegas, false otherwise.
@@ -166,6 +171,7 @@ func pipelineParams() []param {
 		intParam("retries", "15", "retransmissions of one segment before the fetch fails (-1: unlimited)", func(o *Options) *int { return &o.MaxRetries }),
 		durationParam("lifetime", "4s", "InterestLifetime", func(o *Options) *time.Duration { return &o.Lifetime }),
 		boolParam("must-be-fresh", "false", "set MustBeFresh on Interests", func(o *Options) *bool { return &o.MustBeFresh }),
+		boolParam("link-loss-nacks", "false", "unmarked Congestion Nacks report link losses: retransmit without a decrease (PCON)", func(o *Options) *bool { return &o.LinkLossNacks }),
 		boolParam("postpone-retx", "false (true for ndn-vegas)", "send new segments before retransmissions (seed 001)", func(o *Options) *bool { return &o.PostponeRetx }),
 	}
 }

@@ -49,6 +49,8 @@ type segment struct {
 	rto     time.Duration
 	order   uint64 // transmission order of the latest Interest
 	nonce   uint32 // nonce of the latest Interest
+	// holdUntil delays a retransmission (after a NoRoute Nack).
+	holdUntil time.Duration
 }
 
 // Config binds a pipeline to its environment.
@@ -225,6 +227,9 @@ func (p *Pipeline) nextRetx() (uint64, bool) {
 			p.retxQ.pop() // satisfied meanwhile (late Data)
 			continue
 		}
+		if st.holdUntil > p.s.Now() {
+			return 0, false // the head waits; later losses queue behind it
+		}
 		if p.opt.PostponeRetx && p.canSendNew() && p.s.Now()-st.sentAt < p.opt.Lifetime {
 			return 0, false
 		}
@@ -243,6 +248,7 @@ func (p *Pipeline) send(seg uint64, retx bool) {
 		p.stats.Retransmissions++
 	}
 	st.status = segInFlight
+	st.holdUntil = 0
 	st.sentAt = now
 	st.rto = p.currentRTO()
 	st.order = p.sendOrder
@@ -424,7 +430,11 @@ func (p *Pipeline) onNack(pkt ndn.Packet) {
 	p.stats.NacksByReason[nackIndex(pkt.Nack)]++
 	switch pkt.Nack {
 	case ndn.NackCongestion:
-		p.decrease(now, cc.CauseNack)
+		if pkt.CongestionMark > 0 || !p.opt.LinkLossNacks {
+			p.decrease(now, cc.CauseNack)
+		} else {
+			p.stats.LinkLossNacks++
+		}
 		p.lose(seg, st)
 	case ndn.NackDuplicate:
 		p.lose(seg, st)
@@ -432,7 +442,8 @@ func (p *Pipeline) onNack(pkt ndn.Packet) {
 		// No route (or unknown): wait one RTO before retrying so that a
 		// route that appears later is used, and the retry budget bounds it.
 		p.lose(seg, st)
-		st.sentAt = now // postponed retx waits from here
+		st.sentAt = now
+		st.holdUntil = now + p.currentRTO()
 	}
 	p.traceCwnd()
 	p.schedule()
@@ -473,7 +484,9 @@ func (p *Pipeline) checkTimeouts() {
 	}
 	if timedOut {
 		p.traceCwnd()
-		p.schedule()
+	}
+	if timedOut || p.retxQ.len() > 0 {
+		p.schedule() // also releases retransmissions that were held back
 	}
 	p.rate.flush(now)
 	p.check = p.s.After(p.opt.CheckInterval, p.checkFn)

@@ -368,7 +368,6 @@ func TestNacks(t *testing.T) {
 }
 
 func TestNoRouteNackWaitsBeforeRetrying(t *testing.T) {
-	t.Skip("bug: consumer/pipeline.go onNack (NoRoute branch) sets st.sentAt = now 'to wait one RTO before retrying', but schedule() retransmits from the queue at once unless PostponeRetx; a NoRoute Nack is retried immediately and burns the retry budget in Nack round trips")
 	f := newFetch(t, "fixed", map[string]string{"window": "4"}, 3, func(seg uint64, attempt int) action {
 		if seg == 2 && attempt == 0 {
 			return action{delay: ms(10), nack: ndn.NackNoRoute}

@@ -27,6 +27,7 @@ type Stats struct {
 	Marks           uint64    // Data carrying a congestion mark
 	Nacks           uint64    // Nacks received for outstanding Interests
 	NacksByReason   [4]uint64 // Congestion, Duplicate, NoRoute, other
+	LinkLossNacks   uint64    // unmarked Congestion Nacks taken as link losses
 
 	RTTMin, RTTAvg, RTTMax time.Duration // over unambiguous samples
 

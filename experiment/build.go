@@ -45,6 +45,7 @@ func transfer(name, topoFile string, limit time.Duration, flows ...flowSpec) (*s
 	for _, f := range flows {
 		sc.Producers = append(sc.Producers, scenario.Producer{
 			Node: f.producer, Prefix: f.prefix, FileSize: f.size, SegmentSize: 1024, Signature: "rsa2048",
+			Freshness: scenario.DefaultFreshness,
 		})
 		params := map[string]string{}
 		for k, v := range f.params {

@@ -138,20 +138,27 @@ func aggregateFlows(runs []sim.FlowResult) (mean, lo, hi sim.FlowResult) {
 			setNum(lv.Field(f), min)
 			setNum(hv.Field(f), max)
 		case reflect.Bool:
-			all := true
+			all, any := true, false
 			for _, r := range runs {
-				all = all && reflect.ValueOf(r).Field(f).Bool()
+				b := reflect.ValueOf(r).Field(f).Bool()
+				all, any = all && b, any || b
 			}
 			mv.Field(f).SetBool(all)
+			lv.Field(f).SetBool(all)
+			hv.Field(f).SetBool(any)
 		}
 	}
-	mean.Decreases = map[string]int64{}
+	mean.Decreases, lo.Decreases, hi.Decreases = map[string]int64{}, map[string]int64{}, map[string]int64{}
 	for k := range runs[0].Decreases {
 		var sum int64
+		mn, mx := runs[0].Decreases[k], runs[0].Decreases[k]
 		for _, r := range runs {
-			sum += r.Decreases[k]
+			x := r.Decreases[k]
+			sum += x
+			mn, mx = min(mn, x), max(mx, x)
 		}
 		mean.Decreases[k] = int64(math.Round(float64(sum) / n))
+		lo.Decreases[k], hi.Decreases[k] = mn, mx
 	}
 	return mean, lo, hi
 }

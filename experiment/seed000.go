@@ -50,8 +50,8 @@ func seed000Linear() *Experiment {
 		Seed:  "000",
 		Title: "conservative loss recovery, Designs #0–#3, linear topology (10 MiB)",
 		Description: `Design #0 is the fixed-window baseline; #1 is AIMD reacting to every timeout; #2 reacts to one
-loss event per RTT (recPoint); #3 also takes one RTT sample per RTT. Timeout % is timeouts per
-segment. Seed order: #0 fastest, then #3, #2, #1.`,
+loss event per RTT (recPoint); #3 also takes one RTT sample per RTT. Timeout % is the seed's: loss events detected by
+timeout per 100 segments. Seed order: #0 fastest, then #3, #2, #1.`,
 		Columns: seed000Columns,
 		Runs:    1,
 	}

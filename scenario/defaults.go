@@ -33,8 +33,10 @@ const (
 	// DefaultSignature is what ndnputchunks uses with its default identity
 	// (an RSA-2048 key), the signature size the seeds measured with.
 	DefaultSignature = SigRSA2048
-	// DefaultFreshness is no FreshnessPeriod.
-	DefaultFreshness time.Duration = 0
+	// DefaultFreshness is ndnputchunks' FreshnessPeriod (10 s); with it
+	// and the default rsa2048 signature a 1024-byte segment is 1405 bytes,
+	// 1449 on the wire, as seed 003 measured.
+	DefaultFreshness time.Duration = 10 * time.Second
 	// DefaultStart starts a consumer at the beginning of the run.
 	DefaultStart time.Duration = 0
 )

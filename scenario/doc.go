@@ -57,7 +57,7 @@
 //	file-size = "10MiB"         # required: integer bytes, or a string with B, KB, KiB, MB, MiB, GB, GiB
 //	segment-size = 1024         # payload bytes per Data, default 1024
 //	signature = "rsa2048"       # rsa2048 (default), digest, ecdsa, ed25519, hmac
-//	freshness = "0s"            # default "0s"
+//	freshness = "10s"           # default "10s" (ndnputchunks)
 //
 //	[[consumer]]                # at least one
 //	id = "c1"                   # default: the node name; unique

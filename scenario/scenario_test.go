@@ -48,7 +48,7 @@ func TestLoadLinearExample(t *testing.T) {
 			QueueParams: map[string]string{}, Set: SetAll, Pos: at(13)},
 		NodeRouters: map[string]RouterSettings{},
 		Producers: []Producer{{Node: "producer1", Prefix: "/example/file", FileSize: 10485760,
-			SegmentSize: 1024, Signature: "rsa2048", Pos: at(18)}},
+			SegmentSize: 1024, Signature: "rsa2048", Freshness: DefaultFreshness, Pos: at(18)}},
 		Consumers: []Consumer{{ID: "consumer1", Node: "consumer1", Prefix: "/example/file",
 			Pipeline: "fixed", Params: map[string]string{"window": "32"},
 			ParamPos: map[string]topology.Pos{"window": at(30)}, Pos: at(25)}},
@@ -194,7 +194,7 @@ func TestParseInline(t *testing.T) {
 	}
 	wantProducers := []Producer{
 		{Node: "p", Prefix: "/a", FileSize: 1500, SegmentSize: 500, Signature: "ed25519", Freshness: time.Second, Pos: at(40)},
-		{Node: "r2", Prefix: "/a/b", FileSize: 2048, SegmentSize: 1024, Signature: "rsa2048", Pos: at(48)},
+		{Node: "r2", Prefix: "/a/b", FileSize: 2048, SegmentSize: 1024, Signature: "rsa2048", Freshness: DefaultFreshness, Pos: at(48)},
 	}
 	if !reflect.DeepEqual(s.Producers, wantProducers) {
 		t.Errorf("producers\n got %+v\nwant %+v", s.Producers, wantProducers)

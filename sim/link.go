@@ -104,7 +104,9 @@ func (c *Channel) Send(p ndn.Packet) {
 		c.stats.TailDrops++
 		return
 	}
-	if l := c.queue.Len(); l > c.stats.MaxQueue {
+	// A packet that an idle transmitter takes at once never waits: it
+	// counts towards the queue only while the transmitter is busy.
+	if l := c.queue.Len(); c.busy && l > c.stats.MaxQueue {
 		c.stats.MaxQueue = l
 	}
 	if c.observer != nil {

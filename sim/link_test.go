@@ -289,7 +289,6 @@ func TestChannelCountsPacketKinds(t *testing.T) {
 }
 
 func TestChannelMaxQueueIgnoresPacketSentStraightAway(t *testing.T) {
-	t.Skip("bug: Channel.Send records MaxQueue after Enqueue and before the idle transmitter dequeues, so a lone packet on an idle link counts as queue length 1 (links that never queue report max_queue 1)")
 	s, c, _ := testChannel(t, LinkParams{Bandwidth: 10e6, Delay: time.Millisecond, HeaderOverhead: 44}, aqm.Limits{Packets: 32}, nil)
 	c.Send(ndn.Packet{Data: seedData(t, 1000)})
 	s.RunUntil(time.Hour, nil)

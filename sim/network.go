@@ -91,6 +91,7 @@ type Flow struct {
 // Network is a simulated NDN network built from a scenario.
 type Network struct {
 	Scenario  *scenario.Scenario
+	Seed      uint64 // the seed in effect (Options.Seed or the scenario's)
 	Sched     *Scheduler
 	Sizer     *ndn.Sizer
 	Nodes     map[string]*Node
@@ -113,7 +114,7 @@ type Options struct {
 	// Trace records time series (cwnd, RTT/RTO, rate, queues) for Write.
 	Trace bool
 	// ProcessingJitter bounds each forwarder's per-packet processing time,
-	// drawn uniformly from [0, ProcessingJitter) (default 50 µs; negative
+	// drawn uniformly from [0, ProcessingJitter) (default 200 µs; negative
 	// disables). StartJitter delays each consumer's start by a uniform
 	// [0, StartJitter) (default 10 ms; negative disables). Both are drawn
 	// from the run's seed: different seeds give runs that differ the way
@@ -151,6 +152,7 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 	}
 	n := &Network{
 		Scenario:  sc,
+		Seed:      seed,
 		Sched:     NewScheduler(),
 		Sizer:     ndn.NewSizer(),
 		Nodes:     map[string]*Node{},

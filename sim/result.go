@@ -105,7 +105,7 @@ func kbps(bytes uint64, d time.Duration) float64 {
 
 func (n *Network) result(wall time.Duration) *Result {
 	now := n.Sched.Now()
-	r := &Result{Scenario: n.Scenario.Name, Seed: n.Scenario.Seed, SimTimeS: round(secs(now), 6)}
+	r := &Result{Scenario: n.Scenario.Name, Seed: n.Seed, SimTimeS: round(secs(now), 6)}
 	for _, f := range n.Flows {
 		st := f.P.Stats()
 		done, err := f.P.Done()
