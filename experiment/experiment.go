@@ -68,6 +68,16 @@ func Catalog() []*Experiment {
 	return all
 }
 
+// Variant returns the variant called name.
+func (e *Experiment) Variant(name string) (Variant, bool) {
+	for _, v := range e.Variants {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return Variant{}, false
+}
+
 // Lookup finds an experiment by name.
 func Lookup(name string) (*Experiment, error) {
 	var names []string

@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ndncc/ndncc/experiment"
+	"github.com/ndncc/ndncc/report"
+	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/sim"
 )
 
 func newExperimentCmd() *cobra.Command {
@@ -72,6 +76,11 @@ variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}.`,
 				}
 				if err := writeJSONFile(filepath.Join(out, "report.json"), rep); err != nil {
 					return err
+				}
+				if sh.Count <= 1 {
+					if err := writeExperimentPage(out, e, rep); err != nil {
+						return err
+					}
 				}
 			}
 			if sh.Count > 1 {
@@ -149,12 +158,17 @@ unsharded run would have (apart from timing). Every shard of the same experiment
 					return err
 				}
 			}
-			if asJSON {
-				return rep.WriteJSON(cmd.OutOrStdout())
-			}
 			e, err := experiment.Lookup(rep.Experiment)
 			if err != nil {
 				return err
+			}
+			if out != "" {
+				if err := writeExperimentPage(out, e, rep); err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				return rep.WriteJSON(cmd.OutOrStdout())
 			}
 			rep.PrintTable(cmd.OutOrStdout(), e)
 			return nil
@@ -163,4 +177,58 @@ unsharded run would have (apart from timing). Every shard of the same experiment
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document instead of the table")
 	cmd.Flags().StringVar(&out, "out", "", "also write the merged report.json into this directory")
 	return cmd
+}
+
+// writeExperimentPage writes the summary charts, one traced run per
+// variant (the first run's seed, so its numbers are those of runs[0]) with
+// its plots, and DIR/index.html.
+func writeExperimentPage(out string, e *experiment.Experiment, rep *experiment.Report) error {
+	page := report.NewPage(e, rep)
+	page.Version, page.GoVersion = version(), runtime.Version()
+	sum, err := report.SummaryCharts(out, rep, e.Columns)
+	if err != nil {
+		return fmt.Errorf("summary charts: %w", err)
+	}
+	page.Summary = sum
+	for _, vr := range rep.Variants {
+		v, ok := e.Variant(vr.Name)
+		if !ok {
+			continue
+		}
+		sc, err := v.Scenario()
+		if err != nil {
+			return err
+		}
+		if len(page.Parameters) == 0 {
+			page.Parameters = scenarioParams(sc)
+		}
+		net, err := sim.Build(sc, sim.Options{Seed: rep.BaseSeed, Trace: true})
+		if err != nil {
+			return err
+		}
+		net.Run()
+		dir := filepath.Join(out, vr.Name)
+		if err := net.WriteTraces(dir); err != nil {
+			return err
+		}
+		files, err := report.PlotRun(dir, report.PlotOptions{Title: vr.Name})
+		if err != nil {
+			return fmt.Errorf("plots of %s: %w", vr.Name, err)
+		}
+		page.Variants = append(page.Variants, report.VariantPlots{Name: vr.Name, Files: files})
+	}
+	return report.WriteHTML(out, page)
+}
+
+// scenarioParams summarises a scenario for the report page.
+func scenarioParams(sc *scenario.Scenario) []report.Param {
+	ps := []report.Param{{Key: "header overhead", Value: fmt.Sprintf("%d bytes", sc.HeaderOverhead)}}
+	for _, l := range sc.Topology.Links {
+		ps = append(ps, report.Param{Key: "link " + l.A + "—" + l.B,
+			Value: fmt.Sprintf("%.3g Mbit/s, %v, queue %d packets, loss %.3g%%", l.Bandwidth/1e6, l.Delay, l.QueuePackets, l.Loss*100)})
+	}
+	for _, p := range sc.Producers {
+		ps = append(ps, report.Param{Key: "producer " + p.Node, Value: fmt.Sprintf("%s, %d bytes in %d-byte segments, %s", p.Prefix, p.FileSize, p.SegmentSize, p.Signature)})
+	}
+	return ps
 }

@@ -6,10 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ndncc/ndncc/report"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
 )
@@ -19,6 +22,7 @@ func newSimCmd() *cobra.Command {
 		asJSON bool
 		out    string
 		seed   uint64
+		links  []string
 	)
 	cmd := &cobra.Command{
 		Use:   "sim SCENARIO.toml",
@@ -47,6 +51,16 @@ the same results (except the "timing" section).`,
 				if err := writeJSONFile(filepath.Join(out, "result.json"), res); err != nil {
 					return err
 				}
+				files, err := report.PlotRun(out, report.PlotOptions{Title: sc.Name, Links: links})
+				if err != nil {
+					return fmt.Errorf("plots: %w", err)
+				}
+				page := report.Page{Title: sc.Name, Description: sc.Description, Version: version(), GoVersion: runtime.Version(),
+					Parameters: []report.Param{{Key: "scenario", Value: args[0]}, {Key: "seed", Value: fmt.Sprint(res.Seed)}},
+					Variants:   []report.VariantPlots{{Name: sc.Name, Files: files}}}
+				if err := report.WriteHTML(out, page); err != nil {
+					return err
+				}
 			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), res)
@@ -58,6 +72,7 @@ the same results (except the "timing" section).`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document instead of a table")
 	cmd.Flags().StringVar(&out, "out", "", "write traces (CSV) and result.json into this directory")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "override the scenario's random seed (0: keep it)")
+	cmd.Flags().StringSliceVar(&links, "links", nil, "with --out, plot the queues of these link directions (FROM-TO; default: every link that queued)")
 	return cmd
 }
 
@@ -112,4 +127,18 @@ func printResult(w io.Writer, r *sim.Result) {
 			fmt.Fprintf(w, "\nflow %s: %s\n", f.ID, f.Error)
 		}
 	}
+}
+
+// version is the ndncc module version this binary was built from.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v := bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " (" + s.Value[:12] + ")"
+			}
+		}
+		return v
+	}
+	return "unknown"
 }

@@ -1,0 +1,241 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"image/png"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ndncc/ndncc/experiment"
+)
+
+//go:embed page.html.tmpl
+var pageTemplate string
+
+// Page is everything index.html shows. Images are files (PNG or SVG, as
+// PlotRun and SummaryCharts return them) that WriteHTML embeds; when both
+// NAME.png and NAME.svg are listed, the PNG is embedded and the SVG linked.
+type Page struct {
+	// Title heads the page.
+	Title string
+	// Experiment is the catalog name, e.g. "seed000-linear".
+	Experiment string
+	// SeedDocument names the seed document reproduced, e.g. "000".
+	SeedDocument string
+	// Description says what is run and what to look for.
+	Description string
+	// Parameters describe the scenario, in the order given.
+	Parameters []Param
+	// Version is ndncc's version; GoVersion the Go toolchain's.
+	Version, GoVersion string
+	// Report supplies the table, the runs and the seeds; nil for a page
+	// of plots without a table.
+	Report *experiment.Report
+	// Columns of the table, as the experiment prints them.
+	Columns []experiment.Column
+	// Summary lists the summary charts, shown after the table.
+	Summary []string
+	// Variants lists each variant's trace plots, shown last, one section
+	// per variant under its name.
+	Variants []VariantPlots
+}
+
+// Param is one scenario parameter.
+type Param struct{ Key, Value string }
+
+// VariantPlots are one variant's trace plots (PlotRun's files for a
+// traced run of that variant).
+type VariantPlots struct {
+	Name  string
+	Files []string
+}
+
+// NewPage fills a Page's description of an experiment and its table from
+// the catalog entry and its report; the caller adds Parameters, versions
+// and plots.
+func NewPage(e *experiment.Experiment, rep *experiment.Report) Page {
+	return Page{
+		Title:        fmt.Sprintf("%s — %s", e.Name, e.Title),
+		Experiment:   e.Name,
+		SeedDocument: e.Seed,
+		Description:  e.Description,
+		Report:       rep,
+		Columns:      e.Columns,
+	}
+}
+
+// pageData is what the template renders.
+type pageData struct {
+	Title, Experiment, SeedDocument, Description string
+	Parameters                                   []Param
+	Version, GoVersion                           string
+	Runs                                         int
+	Seeds                                        string
+	Table                                        *table
+	Summary                                      []figureData
+	Groups                                       []groupData
+}
+
+type groupData struct {
+	Name, Description string
+	Figures           []figureData
+}
+
+type figureData struct {
+	Src           template.URL // a data: URI built here
+	Name          string
+	SVG           string // relative link to the SVG version, if any
+	Width, Height int    // PNG size in pixels (0 for SVG)
+}
+
+// WriteHTML writes dir/index.html: one self-contained page (inline CSS,
+// images as data: URIs, no network needed) with what was run, the table
+// beside the seed's figures, the summary charts and each variant's plots.
+func WriteHTML(dir string, page Page) error {
+	tmpl, err := template.New("page").Parse(pageTemplate)
+	if err != nil {
+		return fmt.Errorf("html report: %w", err)
+	}
+	data := pageData{
+		Title: page.Title, Experiment: page.Experiment, SeedDocument: page.SeedDocument,
+		Description: page.Description, Parameters: page.Parameters,
+		Version: page.Version, GoVersion: page.GoVersion,
+	}
+	if data.Title == "" {
+		data.Title = "ndncc report"
+	}
+	descriptions := map[string]string{}
+	if rep := page.Report; rep != nil {
+		data.Runs = rep.Runs
+		data.Seeds = seedList(rep)
+		t := buildTable(rep, page.Columns)
+		data.Table = &t
+		for _, v := range rep.Variants {
+			descriptions[v.Name] = v.Description
+		}
+	}
+	if data.Summary, err = figures(dir, page.Summary); err != nil {
+		return err
+	}
+	for _, v := range page.Variants {
+		figs, err := figures(dir, v.Files)
+		if err != nil {
+			return err
+		}
+		data.Groups = append(data.Groups, groupData{Name: v.Name, Description: descriptions[v.Name], Figures: figs})
+	}
+	var buf bytes.Buffer
+	if err := tmpl.Execute(&buf, data); err != nil {
+		return fmt.Errorf("html report: %w", err)
+	}
+	return writeFileAtomic(filepath.Join(dir, "index.html"), buf.Bytes())
+}
+
+// figures embeds image files; an SVG whose PNG is also listed becomes
+// that PNG's link instead.
+func figures(dir string, files []string) ([]figureData, error) {
+	listed := map[string]bool{}
+	for _, f := range files {
+		listed[f] = true
+	}
+	var out []figureData
+	for _, f := range files {
+		ext := strings.ToLower(filepath.Ext(f))
+		stem := strings.TrimSuffix(f, filepath.Ext(f))
+		if ext == ".svg" && listed[stem+".png"] {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("html report: %w", err)
+		}
+		fd := figureData{Name: filepath.Base(stem)}
+		switch ext {
+		case ".png":
+			cfg, err := png.DecodeConfig(bytes.NewReader(b))
+			if err != nil {
+				return nil, fmt.Errorf("html report: %s: %w", f, err)
+			}
+			fd.Width, fd.Height = cfg.Width, cfg.Height
+			fd.Src = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(b))
+			if listed[stem+".svg"] {
+				if rel, err := filepath.Rel(dir, stem+".svg"); err == nil {
+					fd.SVG = filepath.ToSlash(rel)
+				}
+			}
+		case ".svg":
+			fd.Src = template.URL("data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(b))
+		default:
+			return nil, fmt.Errorf("html report: %s: not a PNG or SVG image", f)
+		}
+		out = append(out, fd)
+	}
+	return out, nil
+}
+
+// seedList lists the seeds of every run, with consecutive ones as ranges
+// ("1–5, 9"); a report without per-run records uses BaseSeed and Runs.
+func seedList(rep *experiment.Report) string {
+	seen := map[uint64]bool{}
+	var seeds []uint64
+	for _, v := range rep.Variants {
+		for _, r := range v.Runs {
+			if !seen[r.Seed] {
+				seen[r.Seed] = true
+				seeds = append(seeds, r.Seed)
+			}
+		}
+	}
+	if len(seeds) == 0 {
+		for i := 0; i < rep.Runs; i++ {
+			seeds = append(seeds, rep.BaseSeed+uint64(i))
+		}
+	}
+	sort.Slice(seeds, func(i, j int) bool { return seeds[i] < seeds[j] })
+	var parts []string
+	for i := 0; i < len(seeds); {
+		j := i
+		for j+1 < len(seeds) && seeds[j+1] == seeds[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, fmt.Sprint(seeds[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d–%d", seeds[i], seeds[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// writeFileAtomic writes b to path through a temporary file and a rename.
+func writeFileAtomic(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*.html")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,198 @@
+package report
+
+import (
+	"context"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeTestPage renders a page from the synthetic report, its summary
+// charts and the synthetic run's plots (as variant "aimd", in a
+// subdirectory as `ndncc experiment --out` lays them out) into a fresh
+// directory, and returns it.
+func writeTestPage(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	e, rep := testExperiment(), testReport()
+	summary, err := SummaryCharts(dir, rep, e.Columns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runDir := filepath.Join(dir, "aimd")
+	if err := os.Mkdir(runDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeRunTraces(t, runDir)
+	traces, err := PlotRun(runDir, PlotOptions{Title: "aimd"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := NewPage(e, rep)
+	page.Parameters = []Param{{"topology", "linear.conf"}, {"bottleneck", "5 Mbit/s, 10 ms, queue 32 packets"}}
+	page.Version, page.GoVersion = "v0.0.0-test", "go1.26"
+	page.Summary = summary
+	page.Variants = []VariantPlots{{Name: "aimd", Files: traces}}
+	if err := WriteHTML(dir, page); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestWriteHTML(t *testing.T) {
+	dir := writeTestPage(t)
+	b, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	for _, s := range []string{
+		"<title>test-exp — a test experiment</title>",
+		"Two variants &amp; one &lt;tricky&gt; description.",
+		"<dt>Seeds</dt><dd>7–9</dd>",
+		"<dt>ndncc</dt><dd>v0.0.0-test</dd>",
+		`<th scope="row">bottleneck</th><td>5 Mbit/s, 10 ms, queue 32 packets</td>`,
+		`<th colspan="2">time (s)</th>`,
+		`<th scope="rowgroup" rowspan="2">aimd</th><th scope="row">c1</th><td>24.7 (24.5–25.0)</td><td class="seed">24.5–25.0</td>`,
+		`<a href="aimd/cwnd.svg">SVG</a>`,
+		`<a href="summary-fairness.svg">SVG</a>`,
+	} {
+		if !strings.Contains(html, s) {
+			t.Errorf("index.html lacks %q", s)
+		}
+	}
+	// 3 summary charts and 5 trace charts, each embedded once as a PNG.
+	imgs := regexp.MustCompile(`<img src="([^"]{0,40})`).FindAllStringSubmatch(html, -1)
+	if len(imgs) != 8 {
+		t.Errorf("%d images, want 8", len(imgs))
+	}
+	for _, m := range imgs {
+		if !strings.HasPrefix(m[1], "data:image/png;base64,") {
+			t.Errorf("image source %q is not an embedded PNG", m[1])
+		}
+	}
+	if strings.Contains(html, "http://") || strings.Contains(html, "https://") {
+		t.Error("index.html refers to the network")
+	}
+}
+
+func TestWriteHTMLErrors(t *testing.T) {
+	dir := t.TempDir()
+	txt := writeFile(t, dir, "notes.txt", "x")
+	svg := writeFile(t, dir, "only.svg", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>`)
+	if err := WriteHTML(dir, Page{Summary: []string{svg}}); err != nil {
+		t.Errorf("an SVG without PNG: %v", err)
+	}
+	tests := []struct {
+		name string
+		page Page
+		err  string
+	}{
+		{"missing image", Page{Summary: []string{filepath.Join(dir, "gone.png")}},
+			"html report: open " + filepath.Join(dir, "gone.png") + ": no such file or directory"},
+		{"not an image", Page{Variants: []VariantPlots{{Name: "v", Files: []string{txt}}}},
+			"html report: " + txt + ": not a PNG or SVG image"},
+		{"corrupt PNG", Page{Summary: []string{writeFile(t, dir, "bad.png", "not a png")}},
+			"html report: " + filepath.Join(dir, "bad.png") + ": png: invalid format: not a PNG file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := WriteHTML(dir, tt.page); err == nil || err.Error() != tt.err {
+				t.Errorf("error = %v\nwant    %s", err, tt.err)
+			}
+		})
+	}
+}
+
+// TestHTMLInChromium opens the page in headless Chromium and checks what
+// the page's own load-time script recorded: every image decoded, and the
+// table's rows. Without a Chromium binary the test is skipped, except in
+// CI (CI=true), where it fails. NDNCC_REPORT_SCREENSHOT=FILE.png keeps the
+// screenshot it takes for people to look at.
+func TestHTMLInChromium(t *testing.T) {
+	browser := findChromium()
+	if browser == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no chromium binary in PATH; CI must install Debian's chromium package")
+		}
+		t.Skip("no chromium binary in PATH (apt-get install chromium); skipping the headless-browser check")
+	}
+	dir := writeTestPage(t)
+	url := "file://" + filepath.Join(dir, "index.html")
+
+	dom := runChromium(t, browser, "--dump-dom", url)
+	body := regexp.MustCompile(`<body[^>]*>`).FindString(dom)
+	if !strings.Contains(body, `data-images-ok="8/8"`) || !strings.Contains(body, `data-table-rows="3"`) {
+		t.Errorf("rendered page reports %s, want data-images-ok=\"8/8\" and data-table-rows=\"3\"", body)
+	}
+	if !strings.Contains(dom, "24.7 (24.5–25.0)") {
+		t.Error("rendered DOM lacks the table cell 24.7 (24.5–25.0)")
+	}
+
+	shot := os.Getenv("NDNCC_REPORT_SCREENSHOT")
+	if shot == "" {
+		shot = filepath.Join(t.TempDir(), "index.png")
+	}
+	runChromium(t, browser, "--screenshot="+shot, "--window-size=1200,3000", url)
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != 3000 {
+		t.Errorf("screenshot is %dx%d, want 1200x3000", b.Dx(), b.Dy())
+	}
+	colours := map[uint32]bool{}
+	for y := 0; y < img.Bounds().Dy(); y += 7 {
+		for x := 0; x < img.Bounds().Dx(); x += 7 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			colours[r>>11<<10|g>>11<<5|b>>11] = true
+		}
+	}
+	if len(colours) < 20 {
+		t.Errorf("screenshot has %d distinct colours; the page did not render its charts", len(colours))
+	}
+	t.Logf("screenshot: %s", shot)
+}
+
+func findChromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// runChromium runs headless Chromium with a throw-away profile, no
+// network services, and returns its standard output.
+func runChromium(t *testing.T, browser string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + t.TempDir()}
+	cmd := exec.CommandContext(ctx, browser, append(base, args...)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", browser, strings.Join(args, " "), err, lastLines(stderr.String(), 20))
+	}
+	return string(out)
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
