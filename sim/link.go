@@ -30,7 +30,9 @@ type Channel struct {
 	sizer    *ndn.Sizer
 	rng      *rand.Rand
 	deliver  Receiver
-	observer func(now time.Duration, c *Channel)
+	// deliverExt receives the non-NDN frames (Ext) this direction carries.
+	deliverExt func(ext any)
+	observer   func(now time.Duration, c *Channel)
 
 	busy     bool
 	inFlight []flight // packets propagating, in arrival order
@@ -46,6 +48,7 @@ type Channel struct {
 
 type flight struct {
 	pkt    ndn.Packet
+	ext    any
 	arrive time.Duration
 }
 
@@ -62,6 +65,7 @@ type ChannelStats struct {
 	DataPkts  uint64
 	Interests uint64
 	NackPkts  uint64
+	ExtPkts   uint64 // non-NDN frames (TCP segments)
 }
 
 // Drops is the total number of packets lost on this direction.
@@ -97,10 +101,20 @@ func (c *Channel) Queue() aqm.Queue { return c.queue }
 
 // Send implements ndn.Face: the packet joins the output queue.
 func (c *Channel) Send(p ndn.Packet) {
+	c.enqueue(aqm.Item{Pkt: p, Size: c.sizer.PacketSize(&p) + c.params.HeaderOverhead})
+}
+
+// SendExt queues a non-NDN frame of size bytes on the wire (header
+// overhead included), e.g. a TCP segment sharing the link with NDN.
+func (c *Channel) SendExt(ext any, size int) {
+	c.enqueue(aqm.Item{Ext: ext, Size: size})
+}
+
+func (c *Channel) enqueue(it aqm.Item) {
 	now := c.sched.Now()
-	size := c.sizer.PacketSize(&p) + c.params.HeaderOverhead
+	it.Enqueued = now
 	c.accountQueue(now)
-	if !c.queue.Enqueue(aqm.Item{Pkt: p, Size: size, Enqueued: now}, now) {
+	if !c.queue.Enqueue(it, now) {
 		c.stats.TailDrops++
 		return
 	}
@@ -141,6 +155,8 @@ func (c *Channel) startNext() {
 	c.stats.Packets++
 	c.stats.Bytes += uint64(it.Size)
 	switch {
+	case it.Ext != nil:
+		c.stats.ExtPkts++
 	case it.Pkt.Data != nil:
 		c.stats.DataPkts++
 	case it.Pkt.IsNack():
@@ -152,7 +168,7 @@ func (c *Channel) startNext() {
 	if c.params.Loss > 0 && c.rng.Float64() < c.params.Loss {
 		c.stats.LossDrops++
 	} else {
-		c.inFlight = append(c.inFlight, flight{pkt: it.Pkt, arrive: done + c.params.Delay})
+		c.inFlight = append(c.inFlight, flight{pkt: it.Pkt, ext: it.Ext, arrive: done + c.params.Delay})
 		c.sched.at(done+c.params.Delay, c.arriveFn)
 	}
 	c.sched.at(done, c.txDoneFn)
@@ -171,6 +187,12 @@ func (c *Channel) arrive() {
 		n := copy(c.inFlight, c.inFlight[c.head:])
 		c.inFlight = c.inFlight[:n]
 		c.head = 0
+	}
+	if f.ext != nil {
+		if c.deliverExt != nil {
+			c.deliverExt(f.ext)
+		}
+		return
 	}
 	c.deliver(f.pkt)
 }

@@ -27,6 +27,20 @@ type Node struct {
 	FW    *fw.Forwarder
 	faces map[string]fw.FaceID // neighbour name -> face
 	cpu   *processor
+	out   map[string]*Channel // neighbour name -> channel towards it
+	// ext handles non-NDN frames (TCP segments) arriving from a
+	// neighbour; nil drops them.
+	ext func(from string, frame any)
+}
+
+// SetExtHandler installs the handler of non-NDN frames arriving at the
+// node (the simulator's TCP/IP layer).
+func (nd *Node) SetExtHandler(h func(from string, frame any)) { nd.ext = h }
+
+// Out returns the channel from this node to a neighbour.
+func (nd *Node) Out(neighbour string) (*Channel, bool) {
+	c, ok := nd.out[neighbour]
+	return c, ok
 }
 
 // processor models a forwarder's single packet-processing thread: packets
@@ -168,7 +182,7 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 			return nil, fmt.Errorf("%s: node %s: %w", rs.Pos, nd.Name, err)
 		}
 		cpu := newProcessor(n.Sched, rng(seed, "cpu/"+nd.Name), orDefault(opt.ProcessingJitter, DefaultProcessingJitter))
-		n.Nodes[nd.Name] = &Node{Name: nd.Name, FW: f, faces: map[string]fw.FaceID{}, cpu: cpu}
+		n.Nodes[nd.Name] = &Node{Name: nd.Name, FW: f, faces: map[string]fw.FaceID{}, cpu: cpu, out: map[string]*Channel{}}
 	}
 	if err := n.buildLinks(sc, seed); err != nil {
 		return nil, err
@@ -206,6 +220,18 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 		a.faces[l.B], b.faces[l.A] = fa, fb
 		ch[0].deliver = func(p ndn.Packet) { b.cpu.receive(b.FW, fb, p) }
 		ch[1].deliver = func(p ndn.Packet) { a.cpu.receive(a.FW, fa, p) }
+		a.out[l.B], b.out[l.A] = ch[0], ch[1]
+		from0, from1 := l.A, l.B
+		ch[0].deliverExt = func(e any) {
+			if b.ext != nil {
+				b.ext(from0, e)
+			}
+		}
+		ch[1].deliverExt = func(e any) {
+			if a.ext != nil {
+				a.ext(from1, e)
+			}
+		}
 	}
 	return nil
 }

@@ -30,6 +30,10 @@ type Item struct {
 	// Enqueued is the time the packet entered the queue. Enqueue sets
 	// it to its now argument; any value the caller put there is replaced.
 	Enqueued time.Duration
+	// Ext, when non-nil, is a non-NDN frame the runtime carries through
+	// the same queue (the simulator's TCP segments); Pkt is then empty.
+	// Disciplines treat it as any packet of Size bytes.
+	Ext any
 }
 
 // Queue is an output queue with its discipline.
