@@ -63,6 +63,7 @@ func Catalog() []*Experiment {
 		pipelines(),
 		seed000LinearMarks(),
 		seed002Marking(),
+		seed004Wireless(),
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all

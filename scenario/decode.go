@@ -437,7 +437,7 @@ func (d *decoder) routerSettings(m map[string]any, path string) RouterSettings {
 
 // linkQueue decodes one [[links]] entry.
 func (d *decoder) linkQueue(m map[string]any, path string) LinkQueue {
-	d.known(m, path, "from", "to", "between", "queue", "queue-params")
+	d.known(m, path, "from", "to", "between", "queue", "queue-params", "loss-detection")
 	lq := LinkQueue{Pos: d.at(path)}
 	hasFrom := d.str(m, path, "from", &lq.From)
 	hasTo := d.str(m, path, "to", &lq.To)
@@ -465,6 +465,17 @@ func (d *decoder) linkQueue(m map[string]any, path string) LinkQueue {
 		d.errorf(joinKey(path, "queue"), "must not be empty")
 	}
 	lq.QueueParams, _, _ = d.params(m, path, "queue-params")
+	if v, ok := m["loss-detection"]; ok {
+		b, isBool := v.(bool)
+		switch {
+		case !isBool:
+			d.errorf(joinKey(path, "loss-detection"), "want true or false, got %v", v)
+		case !lq.Both:
+			d.errorf(joinKey(path, "loss-detection"), "a link-loss shim runs at both ends: name the link with between")
+		default:
+			lq.LossDetection = b
+		}
+	}
 	return lq
 }
 

@@ -48,8 +48,9 @@
 //	[[links]]                   # per-link-direction queue override, applied in order
 //	from = "router1"            # one direction: from and to;
 //	to = "router2"              # or both: between = ["router1", "router2"]
-//	queue = "codel-mark"        # at least one of queue, queue-params
+//	queue = "codel-mark"        # at least one of queue, queue-params, loss-detection
 //	queue-params = { target = "5ms", interval = "100ms" }
+//	# loss-detection = true     # with between only: PCON's link-loss shim at both ends
 //
 //	[[producer]]
 //	node = "producer1"          # required

@@ -88,7 +88,22 @@ type LinkQueue struct {
 	// QueueParams are merged into the direction's parameters (see
 	// QueueFor).
 	QueueParams map[string]string
-	Pos         topology.Pos
+	// LossDetection runs PCON's local link-loss detection (an NDNLPv2
+	// sequence/ack shim) on both ends of the link (between only): lost
+	// Interests and Data are reported downstream as unmarked Congestion
+	// Nacks instead of waiting for the consumer's RTO.
+	LossDetection bool
+	Pos           topology.Pos
+}
+
+// LossDetection reports whether the link a—b runs the link-loss shim.
+func (s *Scenario) LossDetection(a, b string) bool {
+	for _, lq := range s.LinkQueues {
+		if lq.Both && lq.LossDetection && (lq.From == a && lq.To == b || lq.From == b && lq.To == a) {
+			return true
+		}
+	}
+	return false
 }
 
 // Producer serves one object, segmented, under a name prefix.

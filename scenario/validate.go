@@ -165,8 +165,9 @@ func (v *validator) linkQueue(path string, lq LinkQueue) {
 			v.errorf(path, lq.Pos, "no link joins %q and %q in the topology", lq.From, lq.To)
 		}
 	}
-	if lq.Queue == "" && len(lq.QueueParams) == 0 {
-		v.errorf(path, lq.Pos, "sets neither queue nor queue-params")
+	if lq.Queue == "" && len(lq.QueueParams) == 0 && !lq.LossDetection {
+		v.errorf(path, lq.Pos, "sets none of queue, queue-params, loss-detection")
+
 	}
 	v.params(path+".queue-params", lq.QueueParams, lq.Pos)
 }

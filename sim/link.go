@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/ndn"
 )
@@ -32,7 +33,12 @@ type Channel struct {
 	deliver  Receiver
 	// deliverExt receives the non-NDN frames (Ext) this direction carries.
 	deliverExt func(ext any)
-	observer   func(now time.Duration, c *Channel)
+	// With link-loss detection: txShim numbers what the sender transmits,
+	// rxShim (the receiver's end) acknowledges and filters arrivals, and
+	// dropped reports packets the output queue dropped.
+	txShim, rxShim *fw.LinkLoss
+	dropped        func(p ndn.Packet)
+	observer       func(now time.Duration, c *Channel)
 
 	busy     bool
 	inFlight []flight // packets propagating, in arrival order
@@ -116,6 +122,9 @@ func (c *Channel) enqueue(it aqm.Item) {
 	c.accountQueue(now)
 	if !c.queue.Enqueue(it, now) {
 		c.stats.TailDrops++
+		if c.dropped != nil && it.Ext == nil {
+			c.dropped(it.Pkt)
+		}
 		return
 	}
 	// A packet that an idle transmitter takes at once never waits: it
@@ -152,6 +161,10 @@ func (c *Channel) startNext() {
 		return
 	}
 	c.busy = true
+	if c.txShim != nil && it.Ext == nil {
+		c.txShim.OnSend(&it.Pkt) // sequence number and piggybacked acks
+		it.Size = c.sizer.PacketSize(&it.Pkt) + c.params.HeaderOverhead
+	}
 	c.stats.Packets++
 	c.stats.Bytes += uint64(it.Size)
 	switch {
@@ -193,6 +206,9 @@ func (c *Channel) arrive() {
 			c.deliverExt(f.ext)
 		}
 		return
+	}
+	if c.rxShim != nil && !c.rxShim.OnReceive(f.pkt) {
+		return // an IDLE ack or a duplicate
 	}
 	c.deliver(f.pkt)
 }

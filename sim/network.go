@@ -221,6 +221,11 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 		ch[0].deliver = func(p ndn.Packet) { b.cpu.receive(b.FW, fb, p) }
 		ch[1].deliver = func(p ndn.Packet) { a.cpu.receive(a.FW, fa, p) }
 		a.out[l.B], b.out[l.A] = ch[0], ch[1]
+		if sc.LossDetection(l.A, l.B) {
+			if err := n.addLossDetection(a, b, fa, fb, ch[0], ch[1]); err != nil {
+				return fmt.Errorf("%s: link %s: %w", sc.File, l, err)
+			}
+		}
 		from0, from1 := l.A, l.B
 		ch[0].deliverExt = func(e any) {
 			if b.ext != nil {
@@ -233,6 +238,32 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 			}
 		}
 	}
+	return nil
+}
+
+// addLossDetection runs PCON's link-loss shim on both ends of a link:
+// losses on the wire become unmarked Congestion Nacks, drops in the
+// sender's output queue marked ones.
+func (n *Network) addLossDetection(a, b *Node, fa, fb fw.FaceID, a2b, b2a *Channel) error {
+	cfg := fw.DefaultLinkLossConfig()
+	la, err := fw.NewLinkLoss(cfg, n.Sched, a2b.Send, func(p ndn.Packet) { a.FW.OnSendFailure(fa, p, fw.CauseLinkLoss) })
+	if err != nil {
+		return err
+	}
+	lb, err := fw.NewLinkLoss(cfg, n.Sched, b2a.Send, func(p ndn.Packet) { b.FW.OnSendFailure(fb, p, fw.CauseLinkLoss) })
+	if err != nil {
+		return err
+	}
+	if err := a.FW.EnableLossNacks(fa, cfg.Window); err != nil {
+		return err
+	}
+	if err := b.FW.EnableLossNacks(fb, cfg.Window); err != nil {
+		return err
+	}
+	a2b.txShim, a2b.rxShim = la, lb
+	b2a.txShim, b2a.rxShim = lb, la
+	a2b.dropped = func(p ndn.Packet) { a.FW.OnSendFailure(fa, p, fw.CauseQueueDrop) }
+	b2a.dropped = func(p ndn.Packet) { b.FW.OnSendFailure(fb, p, fw.CauseQueueDrop) }
 	return nil
 }
 
