@@ -330,6 +330,11 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	if st.status == segInFlight {
 		p.inFlight--
 	}
+	if st.status == segRetxWait {
+		// Lost by the pipeline's reckoning, yet here before it was asked
+		// again: the timeout (or Nack) was spurious.
+		p.stats.LateData++
+	}
 	outOfOrder := p.outOfOrder(st.order)
 	st.status = segReceived
 	p.rcvd++

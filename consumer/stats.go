@@ -28,6 +28,10 @@ type Stats struct {
 	Nacks           uint64    // Nacks received for outstanding Interests
 	NacksByReason   [4]uint64 // Congestion, Duplicate, NoRoute, other
 	LinkLossNacks   uint64    // unmarked Congestion Nacks taken as link losses
+	// LateData counts Data that arrived for a segment already declared
+	// lost but not yet retransmitted: certainly spurious timeouts (a late
+	// Data after the retransmission left cannot be told from its answer).
+	LateData uint64
 
 	RTTMin, RTTAvg, RTTMax time.Duration // over unambiguous samples
 

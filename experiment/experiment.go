@@ -64,6 +64,8 @@ func Catalog() []*Experiment {
 		seed000LinearMarks(),
 		seed002Marking(),
 		seed004Wireless(),
+		seed004Multipath(),
+		seed004Caching(),
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all

@@ -2,9 +2,11 @@ package experiment
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/sim"
 	"github.com/ndncc/ndncc/topology"
 )
 
@@ -97,6 +99,182 @@ plain has no shim, so every loss is found by the consumer's RTO and cuts its win
 				Scenario: wireless("link-loss-nack", true)},
 			{Name: "plain", Description: "no shim: losses are found by timeout",
 				Scenario: wireless("plain", false)},
+		},
+	}
+}
+
+// multipathCase is one of PCON's multipath scenarios: two paths from the
+// branching router r1 to the producer.
+type multipathCase struct {
+	name         string
+	desc         string
+	aMbps, bMbps float64       // path capacities (the shorter path is a)
+	aDelay       time.Duration // per-link delay on path a
+	bDelay       time.Duration // per-link delay on path b
+}
+
+func multipathCases() []multipathCase {
+	return []multipathCase{
+		{"equal", "two equal paths, 10 Mbit/s and 5 ms per link each", 10, 10, 5 * time.Millisecond, 5 * time.Millisecond},
+		{"delay", "equal rates, path b three times the delay", 10, 10, 5 * time.Millisecond, 15 * time.Millisecond},
+		{"bw", "equal delays, path a 10 Mbit/s, path b 5 Mbit/s", 10, 5, 5 * time.Millisecond, 5 * time.Millisecond},
+	}
+}
+
+func multipath(name string, mc multipathCase, strategy string) func() (*scenario.Scenario, error) {
+	return func() (*scenario.Scenario, error) {
+		sc := scenario.Default()
+		sc.Name, sc.File = name, "experiment:"+name
+		sc.Duration = 600 * time.Second
+		sc.Topology = graph(
+			link("consumer1", "r1", 100, 2*time.Millisecond, 200, 0),
+			link("r1", "a", mc.aMbps, mc.aDelay, 100, 0),
+			link("a", "producer1", mc.aMbps, mc.aDelay, 100, 0),
+			link("r1", "b", mc.bMbps, mc.bDelay, 100, 0),
+			link("b", "producer1", mc.bMbps, mc.bDelay, 100, 0),
+		)
+		sc.Routers.Queue = "codel-mark"
+		sc.NodeRouters["r1"] = scenario.RouterSettings{Strategy: strategy, Set: scenario.SetStrategy}
+		sc.Producers = []scenario.Producer{scenario.NewProducer("producer1", "/example/file", Seed004FileSize)}
+		c := scenario.NewConsumer("consumer1", "/example/file", "aimd")
+		c.ID, c.Params = "c1", pconConsumer()
+		sc.Consumers = []scenario.Consumer{c}
+		return sc, nil
+	}
+}
+
+// splitExtra measures how r1 split the Interests between the paths and
+// how much of the two paths' capacity the flow used.
+func splitExtra(mc multipathCase) func(net *sim.Network, r *sim.Result) map[string]float64 {
+	return func(net *sim.Network, r *sim.Result) map[string]float64 {
+		var toA, toB float64
+		for _, l := range r.Links {
+			switch {
+			case l.From == "r1" && l.To == "a":
+				toA = float64(l.Interests)
+			case l.From == "r1" && l.To == "b":
+				toB = float64(l.Interests)
+			}
+		}
+		split := 0.0
+		if toA+toB > 0 {
+			split = toA / (toA + toB)
+		}
+		optimal := mc.aMbps / (mc.aMbps + mc.bMbps)
+		capacity := 0.0
+		if len(r.Flows) > 0 {
+			capacity = r.Flows[0].ThroughputKbps / ((mc.aMbps + mc.bMbps) * 1000)
+		}
+		return map[string]float64{
+			"split_ratio":         split,
+			"optimal_split_ratio": optimal,
+			"split_error_pp":      math.Abs(split-optimal) * 100,
+			"capacity_fraction":   capacity,
+		}
+	}
+}
+
+// seed004Multipath is PCON's multipath evaluation: the share of Interests
+// the branching router sends on each of two paths (split ratio) under
+// PCON's mark-driven adaptation, least pending Interests (PI) and
+// weighted round robin by pending Interests (CF).
+func seed004Multipath() *Experiment {
+	e := &Experiment{
+		Name:  "seed004-multipath",
+		Seed:  "004",
+		Title: "multipath forwarding: PCON vs PI vs CF on two paths (20 MiB)",
+		Description: `consumer1 --(100 Mbit/s)-- r1, then two paths r1--a--producer1 and r1--b--producer1; every
+router queue marks with CoDel; the consumer is PCON's AIMD. r1 runs the strategy under test.
+split_ratio is the share of r1's Interests sent on path a, optimal_split_ratio the share of
+path a in the total capacity, split_error_pp their difference in percentage points and
+capacity_fraction the flow's throughput (wire bytes) over the sum of the path capacities.
+The seed shows these as plots only: PCON reaches the optimal split, PI and CF are biased
+against the longer and the faster path.`,
+		Columns: []Column{
+			{Key: "split_ratio", Header: "split ratio", Format: "%.3f"},
+			{Key: "optimal_split_ratio", Header: "optimal", Format: "%.3f"},
+			{Key: "split_error_pp", Header: "error (pp)", Format: "%.1f"},
+			{Key: "capacity_fraction", Header: "capacity used", Format: "%.3f"},
+			{Key: "throughput_kbps", Header: "throughput (kbps)", Format: "%.0f"},
+			{Key: "rtt_avg_ms", Header: "mean RTT (ms)", Format: "%.1f"},
+		},
+		Runs: 1,
+	}
+	for _, mc := range multipathCases() {
+		for _, st := range []string{"pcon", "pi", "cf"} {
+			name := mc.name + "-" + st
+			e.Variants = append(e.Variants, Variant{Name: name, Description: mc.desc + "; r1 runs " + st,
+				Scenario: multipath(name, mc, st), Extra: splitExtra(mc)})
+		}
+	}
+	return e
+}
+
+// caching is PCON's caching scenario: consumer2 starts 5 s after
+// consumer1 and fetches the same object, first from router1's cache
+// (short RTTs) then from the producer (long RTTs).
+func caching(name string, pcon bool) func() (*scenario.Scenario, error) {
+	return func() (*scenario.Scenario, error) {
+		sc := scenario.Default()
+		sc.Name, sc.File = name, "experiment:"+name
+		sc.Duration = 600 * time.Second
+		sc.Topology = graph(
+			link("consumer1", "router1", 10, 2*time.Millisecond, 100, 0),
+			link("consumer2", "router1", 10, 2*time.Millisecond, 100, 0),
+			link("router1", "router2", 5, 10*time.Millisecond, 100, 0),
+			link("router2", "producer1", 10, 10*time.Millisecond, 100, 0),
+		)
+		sc.Routers.CSCapacity = 65536 // NFD's default
+		params := map[string]string{}
+		if pcon {
+			sc.Routers.Queue = "codel-mark"
+			params = pconConsumer("fixed-rto", Seed004FixedRTO.String())
+		} else {
+			sc.Routers.Queue = "codel-drop"
+		}
+		sc.Producers = []scenario.Producer{scenario.NewProducer("producer1", "/example/file", 10*MiB)}
+		for i, node := range []string{"consumer1", "consumer2"} {
+			c := scenario.NewConsumer(node, "/example/file", "aimd")
+			c.ID = fmt.Sprintf("c%d", i+1)
+			c.Start = time.Duration(i) * 5 * time.Second
+			for k, v := range params {
+				c.Params[k] = v
+			}
+			sc.Consumers = append(sc.Consumers, c)
+		}
+		return sc, nil
+	}
+}
+
+// Seed004FixedRTO is PCON's fixed, higher RTO: with marks instead of
+// drops, timeouts only mean real loss, so the RTO need not chase the RTT.
+const Seed004FixedRTO = time.Second
+
+// seed004Caching compares PCON with CoDel dropping when a second consumer
+// fetches cached data: the standard RTO, trained on cache hits, fires
+// spuriously when the Data start coming from the producer.
+func seed004Caching() *Experiment {
+	return &Experiment{
+		Name:  "seed004-caching",
+		Seed:  "004",
+		Title: "caching: PCON (marks, fixed 1 s RTO) vs CoDel dropping (standard RTO), 2 x 10 MiB",
+		Description: `consumer1 and consumer2 share router1 (Content Store on) and the 5 Mbit/s router1-router2 link;
+consumer2 starts 5 s later and fetches the same object. "late Data" counts Data that arrived
+after their segment timed out but before it was retransmitted: timeouts that were certainly
+spurious (a late Data after the retransmission cannot be told from the retransmission's answer). With CoDel dropping the consumer's RTO, learnt from short cache-hit
+RTTs, fires while the Data come from the producer; PCON marks instead of dropping and so
+can use a fixed RTO of 1 s.`,
+		Columns: []Column{
+			{Key: "download_time_s", Header: "time (s)", Format: "%.1f"},
+			{Key: "goodput_kbps", Header: "goodput (kbps)", Format: "%.0f"},
+			{Key: "timeouts", Header: "timeouts", Format: "%.0f"},
+			{Key: "retransmissions", Header: "retx", Format: "%.0f"},
+			{Key: "late_data", Header: "late Data", Format: "%.0f"},
+		},
+		Runs: 1,
+		Variants: []Variant{
+			{Name: "pcon", Description: "CoDel marking, PCON consumer with a fixed 1 s RTO", Scenario: caching("pcon", true)},
+			{Name: "codel-drop", Description: "CoDel dropping, AIMD with the RFC 6298 RTO", Scenario: caching("codel-drop", false)},
 		},
 	}
 }

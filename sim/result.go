@@ -55,10 +55,13 @@ type FlowResult struct {
 	Marks                 uint64           `json:"marks"`
 	Nacks                 uint64           `json:"nacks"`
 	Duplicates            uint64           `json:"duplicates"`
-	RTTMinMs              float64          `json:"rtt_min_ms"`
-	RTTAvgMs              float64          `json:"rtt_avg_ms"`
-	RTTMaxMs              float64          `json:"rtt_max_ms"`
-	Error                 string           `json:"error,omitempty"`
+	// LateData counts Data that arrived after their segment had timed
+	// out but before it was retransmitted: certainly spurious timeouts.
+	LateData uint64  `json:"late_data"`
+	RTTMinMs float64 `json:"rtt_min_ms"`
+	RTTAvgMs float64 `json:"rtt_avg_ms"`
+	RTTMaxMs float64 `json:"rtt_max_ms"`
+	Error    string  `json:"error,omitempty"`
 }
 
 // LinkResult is one link direction's counters.
@@ -72,6 +75,9 @@ type LinkResult struct {
 	AQMDrops  uint64  `json:"aqm_drops"`
 	LossDrops uint64  `json:"loss_drops"`
 	Marks     uint64  `json:"marks"`
+	Interests uint64  `json:"interests"` // Interests transmitted
+	Data      uint64  `json:"data"`      // Data transmitted
+	Nacks     uint64  `json:"nacks"`     // Nacks transmitted
 	MaxQueue  int     `json:"max_queue"`
 	MeanQueue float64 `json:"mean_queue"`
 	// Utilization is bytes sent / (bandwidth x simulated time).
@@ -132,6 +138,7 @@ func (n *Network) result(wall time.Duration) *Result {
 			Marks:           st.Marks,
 			Nacks:           st.Nacks,
 			Duplicates:      st.Duplicates,
+			LateData:        st.LateData,
 			RTTMinMs:        round(ms(st.RTTMin), 3),
 			RTTAvgMs:        round(ms(st.RTTAvg), 3),
 			RTTMaxMs:        round(ms(st.RTTMax), 3),
@@ -158,7 +165,7 @@ func (n *Network) result(wall time.Duration) *Result {
 		lr := LinkResult{
 			From: c.From, To: c.To, Packets: st.Packets, Bytes: st.Bytes,
 			Drops: st.Drops(), TailDrops: st.TailDrops, AQMDrops: st.AQMDrops, LossDrops: st.LossDrops,
-			Marks: st.Marks, MaxQueue: st.MaxQueue, MeanQueue: round(st.MeanQueue, 4),
+			Marks: st.Marks, Interests: st.Interests, Data: st.DataPkts, Nacks: st.NackPkts, MaxQueue: st.MaxQueue, MeanQueue: round(st.MeanQueue, 4),
 		}
 		if bw := c.params.Bandwidth; bw > 0 && now > 0 {
 			lr.Utilization = round(float64(st.Bytes)*8/bw/now.Seconds(), 6)
