@@ -29,6 +29,9 @@ type Experiment struct {
 	Columns []Column
 	// Runs is the default number of runs per variant.
 	Runs int
+	// Notes explain where our figures and the seed's differ, and why
+	// (docs/reproduction.md).
+	Notes string
 }
 
 // Variant is one configuration of an experiment.
@@ -50,6 +53,14 @@ type Column struct {
 	Key    string // FlowResult JSON field or an Extra key
 	Header string
 	Format string // fmt verb for our value, e.g. "%.1f"
+}
+
+// Fmt is the column's fmt verb, "%.2f" when it names none.
+func (c Column) Fmt() string {
+	if c.Format == "" {
+		return "%.2f"
+	}
+	return c.Format
 }
 
 // Catalog returns every built-in experiment, sorted by name.

@@ -187,8 +187,9 @@ func setNum(v reflect.Value, x float64) {
 	}
 }
 
-// flowField returns a FlowResult field by its JSON name.
-func flowField(f sim.FlowResult, key string) (float64, bool) {
+// FlowField returns a numeric (or boolean, as 0/1) FlowResult field by
+// its JSON name.
+func FlowField(f sim.FlowResult, key string) (float64, bool) {
 	v := reflect.ValueOf(f)
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
@@ -281,7 +282,7 @@ func (r *Report) PrintTable(w io.Writer, e *Experiment) {
 		for i, f := range v.Flows {
 			row := []string{v.Name, f.ID}
 			for _, c := range e.Columns {
-				row = append(row, v.cell(c, i, r.Runs), v.seedFigure(c.Key, i))
+				row = append(row, v.Cell(c, i, r.Runs), v.SeedFigure(c.Key, i))
 			}
 			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 		}
@@ -292,34 +293,36 @@ func (r *Report) PrintTable(w io.Writer, e *Experiment) {
 	}
 }
 
-func (v *VariantResult) cell(c Column, flow, runs int) string {
-	format := c.Format
-	if format == "" {
-		format = "%.2f"
-	}
+// Cell formats our figure for column c of flow: the mean over runs, then
+// "(min–max)" when the runs differ at the column's precision.
+func (v *VariantResult) Cell(c Column, flow, runs int) string {
+	format := c.Fmt()
 	if x, ok := v.Extra[c.Key]; ok {
-		s := fmt.Sprintf(format, x)
-		if runs > 1 && v.ExtraMin[c.Key] != v.ExtraMax[c.Key] {
-			s += fmt.Sprintf(" ("+format+"–"+format+")", v.ExtraMin[c.Key], v.ExtraMax[c.Key])
-		}
-		return s
+		return withRange(format, x, v.ExtraMin[c.Key], v.ExtraMax[c.Key], runs)
 	}
-	x, ok := flowField(v.Flows[flow], c.Key)
+	x, ok := FlowField(v.Flows[flow], c.Key)
 	if !ok {
 		return "-"
 	}
-	s := fmt.Sprintf(format, x)
+	lo, _ := FlowField(v.FlowsMin[flow], c.Key)
+	hi, _ := FlowField(v.FlowsMax[flow], c.Key)
+	return withRange(format, x, lo, hi, runs)
+}
+
+// withRange formats a mean, followed by its range over runs when the
+// range shows at the column's precision.
+func withRange(format string, mean, lo, hi float64, runs int) string {
+	s := fmt.Sprintf(format, mean)
 	if runs > 1 {
-		lo, _ := flowField(v.FlowsMin[flow], c.Key)
-		hi, _ := flowField(v.FlowsMax[flow], c.Key)
-		if lo != hi {
-			s += fmt.Sprintf(" ("+format+"–"+format+")", lo, hi)
+		if l, h := fmt.Sprintf(format, lo), fmt.Sprintf(format, hi); l != h {
+			s += " (" + l + "–" + h + ")"
 		}
 	}
 	return s
 }
 
-func (v *VariantResult) seedFigure(key string, flow int) string {
+// SeedFigure is the seed document's figure for column key of flow, or "-".
+func (v *VariantResult) SeedFigure(key string, flow int) string {
 	figs := v.SeedFigures[key]
 	if flow < len(figs) && figs[flow] != "" {
 		return figs[flow]

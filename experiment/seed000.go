@@ -54,6 +54,14 @@ loss event per RTT (recPoint); #3 also takes one RTT sample per RTT. Timeout % i
 timeout per 100 segments. Seed order: #0 fastest, then #3, #2, #1.`,
 		Columns: seed000Columns,
 		Runs:    1,
+		Notes: `Our Design #0 runs at the ideal rate: 10,240 Data of 1449 bytes through 5 Mbit/s take 23.74 s,
+plus one RTT. The seed measured a one-packet RTT of 73.2 ms on Mini-NDN; our minimum is 65.6 ms,
+because we model NFD's per-packet processing only as 0-200 µs of jitter. Design #2 is slower
+than Design #3 only when the RTO floor sits below the base RTT. The seed does not state its
+floor: with 200 ms, Designs #2 and #3 are identical (24.2 s), so we run all AIMD designs with
+min-rto 50 ms. The seed's "timeout percentage" counts loss events found by timeout (seed 000
+calls it the packet loss rate, loss bursts per packet). Every RTO expiry is in
+timeouts_per_segment_pct: with conservative adaptation one burst holds several.`,
 	}
 	for _, d := range seed000Designs("32") {
 		e.Variants = append(e.Variants, Variant{
@@ -80,6 +88,10 @@ Design #0 uses a fixed window of 16 per flow. Jain's fairness index of the two t
 reported as "fairness".`,
 		Columns: append(append([]Column(nil), seed000Columns...), Column{Key: "fairness", Header: "Jain fairness", Format: "%.3f"}),
 		Runs:    1,
+		Notes: `The two flows start within 10 ms of each other (start jitter) and share the 32-packet queue.
+Both take the same path through router1-router2, so they see the same drops. Fairness stays
+near 1, as the seed observed ("the two consumers share the bottleneck evenly most of the
+time"). The RTO floor is the same choice as in seed000-linear.`,
 	}
 	for _, d := range seed000Designs("16") {
 		e.Variants = append(e.Variants, Variant{

@@ -94,6 +94,11 @@ plain has no shim, so every loss is found by the consumer's RTO and cuts its win
 			{Key: "loss_events", Header: "decreases", Format: "%.0f"},
 		},
 		Runs: 1,
+		Notes: `PCON's talk shows this scenario (IP overlay and wireless links, against hop-by-hop Interest
+shaping) only as plots. We reproduce its claim: local loss detection avoids the timeouts and
+window cuts that random loss otherwise causes. The shim is NDNLPv2-like: sequence numbers,
+piggybacked acks, and a loss declared after 3 later frames are acked or after an RTO. The
+hop-by-hop shaper baselines are not implemented.`,
 		Variants: []Variant{
 			{Name: "link-loss-nack", Description: "link-loss shim on the lossy link; unmarked Nacks retransmit without a decrease",
 				Scenario: wireless("link-loss-nack", true)},
@@ -199,6 +204,12 @@ against the longer and the faster path.`,
 			{Key: "rtt_avg_ms", Header: "mean RTT (ms)", Format: "%.1f"},
 		},
 		Runs: 1,
+		Notes: `PCON's talk gives split ratios as a plot: PCON near optimal, PI and CF biased against the
+higher-delay and the higher-bandwidth path. Our PCON shifts 2% of a face's share per mark,
+probes unused faces with 0.1%, and drifts back to the shortest path after 2 s without marks.
+On the bandwidth case it lands within 2 percentage points of the optimum. PI is biased
+against the faster path; in our runs CF is biased against it even more. In the delay case,
+PI sends too much on the short path.`,
 	}
 	for _, mc := range multipathCases() {
 		for _, st := range []string{"pcon", "pi", "cf"} {
@@ -272,6 +283,12 @@ can use a fixed RTO of 1 s.`,
 			{Key: "late_data", Header: "late Data", Format: "%.0f"},
 		},
 		Runs: 1,
+		Notes: `PCON's talk shows this only as plots: TCP-style timers cause spurious retransmissions when
+RTTs mix cache hits and producer fetches. We count the timeouts that were certainly spurious
+(Data that arrived before the retransmission left). With CoDel dropping and RFC 6298 there
+are tens of them; PCON, with marks and a fixed 1 s RTO, has none. The talk's Table 1 (PCON vs
+ICP with route labels and RAAQM, five consumers) is not reproduced: ICP's route labelling and
+RAAQM are not implemented.`,
 		Variants: []Variant{
 			{Name: "pcon", Description: "CoDel marking, PCON consumer with a fixed 1 s RTO", Scenario: caching("pcon", true)},
 			{Name: "codel-drop", Description: "CoDel dropping, AIMD with the RFC 6298 RTO", Scenario: caching("codel-drop", false)},

@@ -53,7 +53,7 @@ func SummaryCharts(dir string, rep *experiment.Report, cols []experiment.Column)
 
 // summaryBars collects the bars of column c, in the table's order.
 func summaryBars(rep *experiment.Report, c experiment.Column) []bar {
-	format := cellFormat(c)
+	format := c.Fmt()
 	multiFlow := false
 	for _, v := range rep.Variants {
 		multiFlow = multiFlow || len(v.Flows) > 1

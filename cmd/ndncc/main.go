@@ -30,7 +30,7 @@ deterministic simulator and over real NFD/YaNFD forwarders.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimCmd(), newExperimentCmd())
+	root.AddCommand(newSimCmd(), newExperimentCmd(), newReproduceCmd())
 	return root
 }
 
