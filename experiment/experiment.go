@@ -74,6 +74,7 @@ func Catalog() []*Experiment {
 		pipelines(),
 		seed000LinearMarks(),
 		seed002Marking(),
+		seed003TCP(),
 		seed004Wireless(),
 		seed004Multipath(),
 		seed004Caching(),

@@ -45,6 +45,7 @@ type RunResult struct {
 	Seed  uint64             `json:"seed"`
 	Flows []sim.FlowResult   `json:"flows"`
 	Links []sim.LinkResult   `json:"links"`
+	TCP   []sim.TCPResult    `json:"tcp,omitempty"`
 	Extra map[string]float64 `json:"extra,omitempty"`
 }
 
@@ -68,7 +69,7 @@ func (v VariantResult) MarshalJSON() ([]byte, error) {
 }
 
 func (v *VariantResult) add(r *sim.Result, extra map[string]float64) {
-	v.Runs = append(v.Runs, RunResult{Seed: r.Seed, Flows: r.Flows, Links: r.Links, Extra: extra})
+	v.Runs = append(v.Runs, RunResult{Seed: r.Seed, Flows: r.Flows, Links: r.Links, TCP: r.TCP, Extra: extra})
 }
 
 // finish computes means, minima and maxima over the runs, in seed order.

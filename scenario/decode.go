@@ -253,7 +253,7 @@ func (d *decoder) scenario(m map[string]any) *Scenario {
 		s.Name = strings.TrimSuffix(filepath.Base(d.file), filepath.Ext(d.file))
 	}
 	d.known(m, "", "name", "description", "seed", "duration", "header-overhead",
-		"topology", "routers", "links", "producer", "consumer")
+		"topology", "routers", "links", "producer", "consumer", "tcp")
 	d.str(m, "", "name", &s.Name)
 	d.str(m, "", "description", &s.Description)
 	var seed int64
@@ -279,6 +279,9 @@ func (d *decoder) scenario(m map[string]any) *Scenario {
 	}
 	for i, t := range d.tables(m, "", "consumer") {
 		s.Consumers = append(s.Consumers, d.consumer(t, joinIndex("consumer", i)))
+	}
+	for i, t := range d.tables(m, "", "tcp") {
+		s.TCP = append(s.TCP, d.tcp(t, joinIndex("tcp", i)))
 	}
 	return s
 }

@@ -60,13 +60,22 @@
 //	signature = "rsa2048"       # rsa2048 (default), digest, ecdsa, ed25519, hmac
 //	freshness = "10s"           # default "10s" (ndnputchunks)
 //
-//	[[consumer]]                # at least one
+//	[[consumer]]                # at least one, or a [[tcp]] flow
 //	id = "c1"                   # default: the node name; unique
 //	node = "consumer1"          # required
 //	prefix = "/example/file"    # required; some producer's prefix must be a prefix of it
 //	start = "0s"                # default "0s", before duration
 //	pipeline = "fixed"          # required
 //	params = { window = 32, rtt-sampling = "every-data" }   # passed on as strings
+//
+//	[[tcp]]                     # a bulk TCP transfer sharing the network (the TCP baseline)
+//	id = "t1"                   # default: the to node's name; unique among TCP flows and consumers
+//	from = "producer2"          # required: the sender
+//	to = "consumer2"            # required: the receiver, reachable from the sender
+//	size = "10MiB"              # required: bytes, as file-size
+//	algorithm = "reno"          # reno (default: NewReno) or cubic
+//	start = "0s"                # default "0s", before duration
+//	mss = 1448                  # payload bytes per segment, 1..65483, default 1448
 //
 // # Merging
 //

@@ -36,7 +36,7 @@ func edit(t *testing.T, old, new string) string {
 }
 
 func TestParseErrors(t *testing.T) {
-	allKeys := "name, description, seed, duration, header-overhead, topology, routers, links, producer, consumer"
+	allKeys := "name, description, seed, duration, header-overhead, topology, routers, links, producer, consumer, tcp"
 	tests := []struct {
 		name, file, doc, want string
 	}{
@@ -153,7 +153,7 @@ func TestParseErrors(t *testing.T) {
 		{"consumer params type", "", errBase + "params = { window = { x = 1 } }\n",
 			`f.toml:14: consumer[0].params.window: expected a string, number or boolean, got a table`},
 		{"no consumer", "", edit(t, "[[consumer]]\nnode = \"c\"\nprefix = \"/x\"\npipeline = \"fixed\"\n", ""),
-			`f.toml: consumer: the scenario has no consumer (add a [[consumer]])`},
+			`f.toml: consumer: the scenario has no consumer (add a [[consumer]] or a [[tcp]] flow)`},
 		// Several errors come back together, in line order.
 		{"several", "", "seed = -1\n" + errBase + "widow = 1\nstart = 5\n",
 			"f.toml:1: seed: must not be negative, got -1\n" +

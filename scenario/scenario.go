@@ -40,6 +40,8 @@ type Scenario struct {
 	LinkQueues []LinkQueue
 	Producers  []Producer
 	Consumers  []Consumer
+	// TCP are bulk TCP transfers sharing the network ([[tcp]]).
+	TCP []TCPFlow
 
 	// keyPos maps TOML key paths ("consumer[0].node") to their position;
 	// nil for a scenario built in Go.
@@ -260,6 +262,7 @@ func (s *Scenario) Clone() *Scenario {
 		c.Consumers[i].Params = maps.Clone(c.Consumers[i].Params)
 		c.Consumers[i].ParamPos = maps.Clone(c.Consumers[i].ParamPos)
 	}
+	c.TCP = slices.Clone(s.TCP)
 	c.keyPos = maps.Clone(s.keyPos)
 	return &c
 }

@@ -10,9 +10,10 @@ import (
 )
 
 // Validate checks s: the settings are in range, every node that producers,
-// consumers, router overrides and link queues name exists, consumer IDs
-// are unique, and every consumer's prefix is served by a producer it can
-// reach. Every problem is reported, as "file:line: field: message" (the
+// consumers, TCP flows, router overrides and link queues name exists,
+// consumer and TCP flow IDs are unique, every consumer's prefix is served
+// by a producer it can reach, and every TCP receiver is reachable from its
+// sender. Every problem is reported, as "file:line: field: message" (the
 // position of the offending key when s was read from a file), joined in
 // line order.
 func (s *Scenario) Validate() error {
@@ -48,8 +49,9 @@ func (s *Scenario) Validate() error {
 		}
 		v.consumer(path, c)
 	}
-	if len(s.Consumers) == 0 {
-		v.errorf("consumer", topology.Pos{}, "the scenario has no consumer (add a [[consumer]])")
+	v.tcpFlows(ids)
+	if len(s.Consumers) == 0 && len(s.TCP) == 0 {
+		v.errorf("consumer", topology.Pos{}, "the scenario has no consumer (add a [[consumer]] or a [[tcp]] flow)")
 	}
 	return topology.JoinErrors(v.errs)
 }

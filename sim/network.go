@@ -112,7 +112,10 @@ type Network struct {
 	Channels  []*Channel
 	Flows     []*Flow
 	Producers map[string]*producer.Producer
-	trace     *traceSet
+	// TCP are the scenario's TCP flows (tcp.go), in scenario order.
+	TCP   []*TCPFlow
+	first Completion // see FirstCompletion
+	trace *traceSet
 }
 
 // Defaults of the run-to-run variation (see Options).
@@ -196,6 +199,9 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 		if err := n.addConsumer(c, seed, orDefault(opt.StartJitter, DefaultStartJitter)); err != nil {
 			return nil, err
 		}
+	}
+	if err := n.addTCPFlows(seed, orDefault(opt.StartJitter, DefaultStartJitter)); err != nil {
+		return nil, err
 	}
 	return n, nil
 }
@@ -385,14 +391,16 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time
 	return nil
 }
 
-// allDone reports whether every flow has ended.
+// allDone reports whether every flow, NDN and TCP, has ended; it also
+// records the first flow to end (FirstCompletion).
 func (n *Network) allDone() bool {
+	n.noteCompletion()
 	for _, f := range n.Flows {
 		if done, _ := f.P.Done(); !done {
 			return false
 		}
 	}
-	return true
+	return n.tcpDone()
 }
 
 // Run simulates until every flow has ended or the scenario's time limit.

@@ -10,12 +10,46 @@ import (
 // Result is the outcome of one simulated run. Everything but Timing is a
 // pure function of the scenario and the seed.
 type Result struct {
-	Scenario string       `json:"scenario"`
-	Seed     uint64       `json:"seed"`
-	SimTimeS float64      `json:"sim_time_s"`
-	Flows    []FlowResult `json:"flows"`
-	Links    []LinkResult `json:"links"`
-	Timing   Timing       `json:"timing"`
+	Scenario string  `json:"scenario"`
+	Seed     uint64  `json:"seed"`
+	SimTimeS float64 `json:"sim_time_s"`
+	// Flows summarises every transfer: the NDN consumers in scenario
+	// order, then the TCP flows (pipeline "tcp-reno" or "tcp-cubic"; see
+	// tcpFlowResult), so that tables and reports show both alike.
+	Flows []FlowResult `json:"flows"`
+	// TCP details the TCP flows, with the counters only TCP has.
+	TCP    []TCPResult  `json:"tcp,omitempty"`
+	Links  []LinkResult `json:"links"`
+	Timing Timing       `json:"timing"`
+}
+
+// TCPResult summarises one TCP flow. Rates are in kbit/s (1000 bit/s).
+type TCPResult struct {
+	ID        string `json:"id"`
+	From      string `json:"from"` // the sender's node
+	To        string `json:"to"`   // the receiver's node
+	Algorithm string `json:"algorithm"`
+	MSS       int    `json:"mss"`
+	Segments  uint64 `json:"segments"` // distinct data segments received
+	Bytes     uint64 `json:"bytes"`    // payload delivered in order
+	Complete  bool   `json:"complete"`
+	// DownloadTimeS runs from the sender's start to the arrival of the
+	// last byte in order (or to the end of the run when incomplete).
+	DownloadTimeS float64 `json:"download_time_s"`
+	// GoodputKbps is payload bits per second.
+	GoodputKbps float64 `json:"goodput_kbps"`
+	// ThroughputKbps counts every data segment received (duplicates
+	// included) at its wire size with IP, TCP and link headers.
+	ThroughputKbps  float64 `json:"throughput_kbps"`
+	SegmentsSent    uint64  `json:"segments_sent"` // retransmissions included
+	Retransmissions uint64  `json:"retransmissions"`
+	Timeouts        uint64  `json:"timeouts"`         // RTO expiries
+	FastRetransmits uint64  `json:"fast_retransmits"` // on three duplicate ACKs
+	DupAcks         uint64  `json:"dup_acks"`
+	RTTMinMs        float64 `json:"rtt_min_ms"`
+	RTTAvgMs        float64 `json:"rtt_avg_ms"`
+	RTTMaxMs        float64 `json:"rtt_max_ms"`
+	Error           string  `json:"error,omitempty"`
 }
 
 // FlowResult summarises one consumer's fetch. Rates are in kbit/s
@@ -160,6 +194,7 @@ func (n *Network) result(wall time.Duration) *Result {
 		}
 		r.Flows = append(r.Flows, fr)
 	}
+	n.tcpResults(r, now)
 	for _, c := range n.sortedChannels() {
 		st := c.Stats()
 		lr := LinkResult{
@@ -179,4 +214,75 @@ func (n *Network) result(wall time.Duration) *Result {
 		r.Timing.Speedup = round(now.Seconds()/wall.Seconds(), 2)
 	}
 	return r
+}
+
+// tcpResults adds the TCP flows to r.TCP, and to r.Flows as
+// tcpFlowResult describes.
+func (n *Network) tcpResults(r *Result, now time.Duration) {
+	for _, f := range n.TCP {
+		st := f.Stats()
+		end := st.End
+		if !st.Complete {
+			end = now
+		}
+		dur := max(end-f.Start, 0)
+		tr := TCPResult{
+			ID: f.ID, From: f.From, To: f.To, Algorithm: f.Algorithm, MSS: f.MSS,
+			Segments: st.Segments, Bytes: st.PayloadBytes, Complete: st.Complete,
+			DownloadTimeS:   round(secs(dur), 6),
+			GoodputKbps:     round(kbps(st.PayloadBytes, dur), 3),
+			ThroughputKbps:  round(kbps(st.WireBytes, dur), 3),
+			SegmentsSent:    st.SegmentsSent,
+			Retransmissions: st.Retransmissions,
+			Timeouts:        st.Timeouts,
+			FastRetransmits: st.FastRetransmits,
+			DupAcks:         st.DupAcks,
+			RTTMinMs:        round(ms(st.RTTMin), 3),
+			RTTAvgMs:        round(ms(st.RTTAvg), 3),
+			RTTMaxMs:        round(ms(st.RTTMax), 3),
+		}
+		if !st.Complete {
+			tr.Error = "time limit reached"
+		}
+		r.TCP = append(r.TCP, tr)
+		r.Flows = append(r.Flows, tcpFlowResult(tr, st, dur))
+	}
+}
+
+// tcpFlowResult is a TCP flow as a FlowResult: consumer is the receiver,
+// producer the sender, pipeline "tcp-" + the algorithm; segments, bytes,
+// times, rates, timeouts, retransmissions and RTTs mean what they mean in
+// TCPResult; effective_throughput_kbps counts each segment once;
+// decreases counts fast retransmits as "hole" (seed 003's name for the
+// NDN analogue, a sequence hole) and first RTO expiries as "timeout";
+// timeout_pct is the latter per 100 segments; loss_rate_pct is
+// retransmissions per data segment received; duplicates are data segments
+// received again; interests, marks and nacks are 0.
+func tcpFlowResult(tr TCPResult, st TCPStats, dur time.Duration) FlowResult {
+	fr := FlowResult{
+		ID: tr.ID, Consumer: tr.To, Producer: tr.From, Pipeline: "tcp-" + tr.Algorithm,
+		Segments: tr.Segments, Bytes: tr.Bytes, Complete: tr.Complete,
+		DownloadTimeS: tr.DownloadTimeS, GoodputKbps: tr.GoodputKbps, ThroughputKbps: tr.ThroughputKbps,
+		EffectiveKbps:   round(kbps(st.UniqueWireBytes, dur), 3),
+		Timeouts:        tr.Timeouts,
+		Retransmissions: tr.Retransmissions,
+		LossEvents:      st.TimeoutDecreases + st.FastRetransmits,
+		Decreases:       map[string]int64{},
+		Duplicates:      st.Duplicates,
+		RTTMinMs:        tr.RTTMinMs, RTTAvgMs: tr.RTTAvgMs, RTTMaxMs: tr.RTTMaxMs,
+		Error: tr.Error,
+	}
+	for c := 0; c < cc.NumCauses; c++ {
+		fr.Decreases[cc.Cause(c).String()] = 0
+	}
+	fr.Decreases[cc.CauseTimeout.String()] = int64(st.TimeoutDecreases)
+	fr.Decreases[cc.CauseHole.String()] = int64(st.FastRetransmits)
+	if st.Segments > 0 {
+		fr.TimeoutPct = round(float64(st.TimeoutDecreases)/float64(st.Segments)*100, 4)
+		fr.TimeoutsPerSegmentPct = round(float64(st.Timeouts)/float64(st.Segments)*100, 4)
+	}
+	if st.DataReceived > 0 {
+		fr.LossRatePct = round(float64(st.Retransmissions)/float64(st.DataReceived)*100, 4)
+	}
+	return fr
 }
