@@ -128,6 +128,24 @@ type Shard struct {
 	Count int `json:"count"`
 }
 
+// PlannedRuns is the number of runs Run will simulate with opt.
+func (e *Experiment) PlannedRuns(opt Options) int {
+	runs := opt.Runs
+	if runs <= 0 {
+		runs = max(e.Runs, 1)
+	}
+	n := 0
+	for _, v := range e.Variants {
+		if len(opt.Variants) == 0 || contains(opt.Variants, v.Name) {
+			n += runs
+		}
+	}
+	if k, i := opt.Shard.Count, opt.Shard.Index; k > 1 {
+		return (n - i + k - 1) / k // pairs p < n with p mod k == i
+	}
+	return n
+}
+
 // job is one (variant, run) pair.
 type job struct {
 	v    int

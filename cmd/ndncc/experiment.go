@@ -3,12 +3,15 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"text/tabwriter"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/ndncc/ndncc/experiment"
 	"github.com/ndncc/ndncc/report"
@@ -66,7 +69,11 @@ variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}.`,
 			if sh.Count > 1 && out == "" {
 				return &exitError{2, fmt.Errorf("--shard needs --out DIR for its partial results")}
 			}
-			rep, err := e.Run(experiment.Options{Runs: runs, BaseSeed: seed, Variants: variants, Jobs: jobs, Shard: sh})
+			opt := experiment.Options{Runs: runs, BaseSeed: seed, Variants: variants, Jobs: jobs, Shard: sh}
+			bar := newRunBar(cmd.ErrOrStderr(), !asJSON, e.PlannedRuns(opt), e.Name)
+			opt.OnRun = func(string, int) { bar.Add(1) }
+			rep, err := e.Run(opt)
+			bar.Finish()
 			if err != nil {
 				return err
 			}
@@ -231,4 +238,38 @@ func scenarioParams(sc *scenario.Scenario) []report.Param {
 		ps = append(ps, report.Param{Key: "producer " + p.Node, Value: fmt.Sprintf("%s, %d bytes in %d-byte segments, %s", p.Prefix, p.FileSize, p.SegmentSize, p.Signature)})
 	}
 	return ps
+}
+
+// runBar is a progress bar on standard error when it is a terminal.
+type runBar struct{ bar *progressbar.ProgressBar }
+
+// newProgress shows a bar of total steps when enabled and w is a
+// terminal; otherwise it draws nothing.
+func newRunBar(w io.Writer, enabled bool, total int, what string) runBar {
+	f, ok := w.(*os.File)
+	if !enabled || !ok || !term.IsTerminal(int(f.Fd())) || total <= 0 {
+		return runBar{}
+	}
+	return runBar{progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(f),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionClearOnFinish(),
+	)}
+}
+
+// Add advances the bar.
+func (p runBar) Add(n int) {
+	if p.bar != nil {
+		p.bar.Add(n)
+	}
+}
+
+// Finish removes the bar.
+func (p runBar) Finish() {
+	if p.bar != nil {
+		p.bar.Finish()
+	}
 }
