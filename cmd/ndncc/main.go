@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/spf13/cobra"
 )
@@ -30,7 +31,30 @@ deterministic simulator and over real NFD/YaNFD forwarders.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	var (
+		cpuProfile string
+		profile    *os.File
+	)
+	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the command to this file (go tool pprof)")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if cpuProfile == "" {
+			return nil
+		}
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return &exitError{2, fmt.Errorf("--cpuprofile: %w", err)}
+		}
+		profile = f
+		return pprof.StartCPUProfile(f)
+	}
+	root.PersistentPostRun = func(cmd *cobra.Command, args []string) {
+		if profile != nil {
+			pprof.StopCPUProfile()
+			profile.Close()
+		}
+	}
 	root.AddCommand(newSimCmd(), newExperimentCmd(), newReproduceCmd())
+	root.AddCommand(newFetchCmd(), newServeCmd())
 	return root
 }
 

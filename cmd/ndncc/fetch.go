@@ -1,0 +1,565 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	enc "github.com/named-data/ndnd/std/encoding"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/consumer"
+	"github.com/ndncc/ndncc/live"
+	"github.com/ndncc/ndncc/ndn"
+)
+
+// Exit codes of fetch (and serve).
+const (
+	exitFailure   = 1 // any other failure (I/O, ...)
+	exitUsage     = 2 // bad arguments
+	exitNotFound  = 3 // version discovery got no answer, or no route
+	exitTimedOut  = 4 // a segment's retries were exhausted
+	exitIntegrity = 5 // a Data failed its digest or signature check
+	exitNoForward = 6 // the forwarder cannot be reached, or the connection was lost
+)
+
+// exitCodeOf maps a live error to an exit code.
+func exitCodeOf(err error) int {
+	switch {
+	case errors.Is(err, live.ErrIntegrity):
+		return exitIntegrity
+	case errors.Is(err, live.ErrNotFound):
+		return exitNotFound
+	case errors.Is(err, live.ErrTimedOut):
+		return exitTimedOut
+	case errors.Is(err, live.ErrFaceDown):
+		return exitNoForward
+	}
+	return exitFailure
+}
+
+// ndngetDefaults are the defaults of ndn-tools' ndnget that differ from
+// the simulator's, applied when the flag is not given and the pipeline
+// has the parameter.
+var ndngetDefaults = []struct {
+	param, value string
+	pipelines    []string // nil: every pipeline with the parameter
+}{
+	{"init-cwnd", "2", nil},
+	{"fast-conv", "false", []string{"cubic"}},
+	{"rto-k", "8", nil},
+	{"max-rto", "60s", nil},
+}
+
+// durationParams take milliseconds (ndnget) or a Go duration.
+var durationParams = []string{"lifetime", "min-rto", "max-rto", "initial-rto", "fixed-rto", "rto-check-interval"}
+
+// paramFlag binds a command-line flag to a named pipeline parameter.
+type paramFlag struct {
+	flag, param string
+	invert      bool // the flag is the negation of a boolean parameter
+}
+
+// value converts a flag's value to the parameter's: the negation of an
+// inverted flag, milliseconds as a duration.
+func (b paramFlag) value(v string) (string, error) {
+	if b.invert {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return "", fmt.Errorf("--%s: %w", b.flag, err)
+		}
+		v = strconv.FormatBool(!on)
+	}
+	if slices.Contains(durationParams, b.param) {
+		if _, err := strconv.ParseUint(v, 10, 63); err == nil {
+			v += "ms"
+		}
+	}
+	return v, nil
+}
+
+// fetchFlags are fetch's flags that are not pipeline parameters.
+type fetchFlags struct {
+	pipeline    string
+	size        int
+	noDiscovery bool
+	output      string
+	verbose     bool
+	quiet       bool
+	transport   string
+	logCwnd     string
+	logRTT      string
+	cert        string
+	mtu         int
+	params      []paramFlag
+}
+
+func newFetchCmd() *cobra.Command {
+	var ff fetchFlags
+	cmd := &cobra.Command{
+		Use:   "fetch NAME",
+		Short: "Fetch a segmented object from the NDN network (like ndn-tools' ndnget)",
+		Long: `Fetch the segmented object NAME through the local forwarder (NFD, YaNFD or
+ndnd) with one of the pipelines of the simulator, and write it to stdout or
+to -o FILE (written to a temporary file and renamed once complete, so a
+failed fetch never leaves a partial file under that name).
+
+Unless NAME ends with a version component or -D is given, the version is
+discovered first with RDR (NAME/32=metadata), as ndnget does. Every Data is
+verified: a DigestSha256 by its digest, a signature with the certificate
+its KeyLocator names (fetched from the network and required to be validly
+self-signed, unless --cert pins the trusted certificate).
+
+The forwarder is --transport, else $NDN_CLIENT_TRANSPORT, else the
+transport= line of ~/.ndn/client.conf, /usr/local/etc/ndn/client.conf or
+/etc/ndn/client.conf, else unix:///run/nfd/nfd.sock.
+
+Durations (-l, --min-rto, ...) are milliseconds, as in ndnget, or Go
+durations such as 250ms or 4s. Flags and defaults follow ndnget where the
+concept is the same; the other parameters are the simulator's, with its
+defaults.
+
+Exit status: 0 success, 1 other failure, 2 bad arguments, 3 not found
+(no answer to version discovery, or no route), 4 timed out (a segment's
+retries exhausted), 5 integrity failure (a Data's digest or signature does
+not verify), 6 forwarder unreachable or connection lost.`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runFetch(cmd, &ff, args[0])
+		},
+	}
+	cmd.SetFlagErrorFunc(usageError)
+	fs := cmd.Flags()
+	fs.SortFlags = false
+	fs.StringVarP(&ff.pipeline, "pipeline-type", "p", "cubic", "pipeline: "+strings.Join(cc.Pipelines(), ", "))
+	fs.IntVarP(&ff.size, "pipeline-size", "s", 1, "window of the fixed pipeline, in segments")
+	fs.StringVarP(&ff.output, "output", "o", "", "write the object to this file (default: stdout)")
+	fs.BoolVarP(&ff.noDiscovery, "no-version-discovery", "D", false, "do not discover the version: request NAME/seg=N directly")
+	fs.BoolVarP(&ff.verbose, "verbose", "v", false, "report the transport, the version, and every congestion mark, timeout and Nack")
+	fs.BoolVarP(&ff.quiet, "quiet", "q", false, "print nothing but errors")
+	fs.StringVar(&ff.transport, "transport", "", "forwarder: unix:///path, tcp://host[:port] or udp://host[:port]")
+	fs.IntVar(&ff.mtu, "mtu", live.DefaultUDPMTU, "largest datagram on a UDP transport (larger packets are fragmented)")
+	fs.StringVar(&ff.cert, "cert", "", "trust only Data signed by the key of this certificate (PEM or TLV file)")
+	fs.StringVar(&ff.logCwnd, "log-cwnd", "", "write the window trace (ndnget's time\\tcwndsize) to this file")
+	fs.StringVar(&ff.logRTT, "log-rtt", "", "write the RTT trace (ndnget's segment\\trtt\\trttvar\\tsrtt\\trto) to this file")
+	ff.params = addParamFlags(fs)
+	return cmd
+}
+
+// addParamFlags defines a flag for every pipeline parameter (the
+// pipeline-level ones and every algorithm's) and returns the bindings.
+func addParamFlags(fs *pflag.FlagSet) []paramFlag {
+	fs.BoolP("fresh", "f", false, "set MustBeFresh on every Interest")
+	fs.StringP("lifetime", "l", "4000", "InterestLifetime (ms)")
+	fs.IntP("retries", "r", 15, "retransmissions of a segment before the fetch fails (-1: no limit)")
+	fs.Bool("ignore-marks", false, "count congestion marks but do not reduce the window")
+	fs.Bool("disable-cwa", false, "disable conservative window adaptation (reduce on every signal, not once per RTT)")
+	binds := []paramFlag{
+		{flag: "fresh", param: "must-be-fresh"},
+		{flag: "lifetime", param: "lifetime"},
+		{flag: "retries", param: "retries"},
+		{flag: "ignore-marks", param: "ignore-marks"},
+		{flag: "disable-cwa", param: "conservative", invert: true},
+	}
+	for _, p := range []struct{ name, def, doc string }{
+		{"rto-alpha", "0.125", "RTO estimator: SRTT gain"},
+		{"rto-beta", "0.25", "RTO estimator: RTTVAR gain"},
+		{"rto-k", "8", "RTO estimator: RTTVAR multiplier"},
+		{"min-rto", "200", "lower bound of the RTO (ms)"},
+		{"max-rto", "60000", "upper bound of the RTO (ms)"},
+		{"initial-rto", "1000", "RTO before the first RTT sample (ms)"},
+		{"rto-backoff", "2", "RTO multiplier on a timeout"},
+		{"fixed-rto", "0", "use this RTO instead of the estimator's (ms; 0: off)"},
+		{"rto-check-interval", "10", "period of the timeout check (ms)"},
+		{"rtt-sampling", "every-data", "RTT samples for the estimator: every-data or once-per-rtt"},
+		{"hole-detection", "false", "halve the window after too many out-of-order Data"},
+		{"hole-threshold", "5", "out-of-order Data tolerated before hole detection fires"},
+		{"postpone-retx", "false", "send new segments before retransmissions (default true for ndn-vegas)"},
+		{"link-loss-nacks", "false", "treat unmarked Congestion Nacks as link losses: retransmit without a decrease (PCON)"},
+	} {
+		if p.def == "false" {
+			fs.Bool(p.name, false, p.doc)
+		} else {
+			fs.String(p.name, p.def, p.doc)
+		}
+		binds = append(binds, paramFlag{flag: p.name, param: p.name})
+	}
+	for _, d := range algorithmParams() {
+		if d.Default == "true" || d.Default == "false" {
+			fs.Bool(d.Name, d.Default == "true", d.Doc)
+		} else {
+			fs.String(d.Name, d.Default, d.Doc)
+		}
+		binds = append(binds, paramFlag{flag: d.Name, param: d.Name})
+	}
+	return binds
+}
+
+// algorithmParams lists every algorithm parameter once (but the fixed
+// window, which is -s), documented with the pipelines that take it and
+// the default fetch applies.
+func algorithmParams() []cc.ParamDoc {
+	var out []cc.ParamDoc
+	users := map[string][]string{}
+	for _, p := range cc.Pipelines() {
+		for _, d := range cc.Describe(p) {
+			if p == "fixed" && d.Name == "window" {
+				continue
+			}
+			if users[d.Name] == nil {
+				out = append(out, d)
+			}
+			users[d.Name] = append(users[d.Name], p)
+		}
+	}
+	for i := range out {
+		d := &out[i]
+		for _, nd := range ndngetDefaults {
+			if nd.param == d.Name && nd.pipelines == nil {
+				d.Default = nd.value
+			}
+		}
+		d.Doc = fmt.Sprintf("%s (%s)", d.Doc, strings.Join(users[d.Name], ", "))
+		if d.Name == "fast-conv" {
+			d.Doc += "; default false for cubic as in ndnget, true for bic"
+			d.Default = "false"
+		}
+	}
+	return out
+}
+
+// pipelineParams collects the parameters given on the command line, plus
+// ndnget's defaults, for consumer.ParseParams.
+func (ff *fetchFlags) pipelineParams(fs *pflag.FlagSet) (map[string]string, error) {
+	params := map[string]string{}
+	if ff.pipeline == "fixed" {
+		if ff.size < 1 {
+			return nil, fmt.Errorf("-s/--pipeline-size must be at least 1, got %d", ff.size)
+		}
+		params["window"] = strconv.Itoa(ff.size)
+	} else if fs.Changed("pipeline-size") {
+		return nil, fmt.Errorf("-s/--pipeline-size applies to the fixed pipeline only (-p fixed), not %s", ff.pipeline)
+	}
+	for _, b := range ff.params {
+		if !fs.Changed(b.flag) {
+			continue
+		}
+		v, err := b.value(fs.Lookup(b.flag).Value.String())
+		if err != nil {
+			return nil, err
+		}
+		params[b.param] = v
+	}
+	takes := map[string]bool{"rto-k": true, "max-rto": true}
+	for _, name := range cc.ParamNames(ff.pipeline) {
+		takes[name] = true
+	}
+	for _, nd := range ndngetDefaults {
+		if _, set := params[nd.param]; set || !takes[nd.param] {
+			continue
+		}
+		if nd.pipelines == nil || slices.Contains(nd.pipelines, ff.pipeline) {
+			params[nd.param] = nd.value
+		}
+	}
+	return params, nil
+}
+
+func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
+	if ff.verbose && ff.quiet {
+		return usageError(cmd, errors.New("-v and -q exclude each other"))
+	}
+	name, err := enc.NameFromStr(nameArg)
+	if err != nil || len(name) == 0 {
+		return usageError(cmd, fmt.Errorf("invalid name %q: %v", nameArg, err))
+	}
+	params, err := ff.pipelineParams(cmd.Flags())
+	if err != nil {
+		return usageError(cmd, err)
+	}
+	opts, err := consumer.ParseParams(ff.pipeline, params)
+	if err != nil {
+		return usageError(cmd, err)
+	}
+	verifier := live.NewVerifier()
+	if ff.cert != "" {
+		if err := verifier.LoadTrustAnchor(ff.cert); err != nil {
+			return usageError(cmd, err)
+		}
+	}
+	stderr := cmd.ErrOrStderr()
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	conn, err := live.Connect(ctx, ff.transport, live.FaceConfig{MTU: ff.mtu, VerifyDigests: true})
+	if err != nil {
+		if errors.Is(err, live.ErrBadTransport) {
+			return usageError(cmd, err)
+		}
+		return &exitError{exitNoForward, err}
+	}
+	defer conn.Close()
+	if ff.verbose {
+		fmt.Fprintf(stderr, "Forwarder: %s (from %s)\n", conn.Transport, conn.Source)
+	}
+
+	out, err := openOutput(ff.output, cmd.OutOrStdout())
+	if err != nil {
+		return &exitError{exitFailure, err}
+	}
+	defer out.abort()
+
+	tracer, traces, err := ff.tracers(stderr)
+	if err != nil {
+		return &exitError{exitFailure, err}
+	}
+	defer traces.close()
+	cfg := live.FetchConfig{
+		Name:     name,
+		Options:  opts,
+		Discover: !ff.noDiscovery,
+		Output:   out,
+		Verifier: verifier,
+		Tracer:   tracer,
+	}
+	if log, ok := tracer.(*live.EventLog); ok {
+		cfg.OnPipeline = log.Attach
+	}
+	if ff.verbose {
+		cfg.OnVersion = func(n ndn.Name) { fmt.Fprintf(stderr, "Fetching %s\n", n) }
+	}
+	bar := newProgress(stderr, !ff.quiet && !ff.verbose)
+	cfg.OnProgress = bar.update
+
+	res, err := live.Fetch(ctx, conn.Loop, conn.Endpoint, cfg)
+	bar.finish(err == nil)
+	if terr := traces.finish(); terr != nil && err == nil {
+		err = terr
+	}
+	if err == nil {
+		err = out.commit()
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("interrupted: %w", err)
+		}
+		return &exitError{exitCodeOf(err), fmt.Errorf("fetch %s: %w", nameArg, err)}
+	}
+	if !ff.quiet {
+		live.WriteSummary(stderr, res.Stats, res.Bytes)
+	}
+	if ff.verbose {
+		writeFaceStats(stderr, res.Face)
+	}
+	return nil
+}
+
+// tracers opens the trace logs and wraps them for verbose output; finish
+// the returned files (flush and close) when the fetch ends.
+func (ff *fetchFlags) tracers(stderr io.Writer) (consumer.Tracer, *traceFiles, error) {
+	tf := &traceFiles{}
+	var cwnd, rtt io.Writer
+	for _, l := range []struct {
+		path string
+		w    *io.Writer
+	}{{ff.logCwnd, &cwnd}, {ff.logRTT, &rtt}} {
+		if l.path == "" {
+			continue
+		}
+		f, err := os.Create(l.path)
+		if err != nil {
+			tf.close()
+			return nil, nil, err
+		}
+		tf.files = append(tf.files, f)
+		*l.w = f
+	}
+	var tracer consumer.Tracer
+	if cwnd != nil || rtt != nil {
+		tf.logs = live.NewTraceLogs(cwnd, rtt)
+		tracer = tf.logs
+	}
+	if ff.verbose {
+		tracer = live.NewEventLog(stderr, tracer)
+	}
+	return tracer, tf, nil
+}
+
+// traceFiles are the open --log-cwnd and --log-rtt files.
+type traceFiles struct {
+	logs  *live.TraceLogs
+	files []*os.File
+}
+
+// finish flushes and closes the logs and returns the first error.
+func (tf *traceFiles) finish() error {
+	var err error
+	if tf.logs != nil {
+		err = tf.logs.Flush()
+	}
+	if cerr := tf.close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write trace logs: %w", err)
+	}
+	return nil
+}
+
+func (tf *traceFiles) close() error {
+	var err error
+	for _, f := range tf.files {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	tf.files = nil
+	return err
+}
+
+// output is where the object goes: stdout, or a temporary file renamed to
+// its final name only once the whole object is written.
+type output struct {
+	*bufio.Writer
+	file  *os.File // temporary file; nil for stdout
+	final string
+	done  bool
+}
+
+func openOutput(path string, stdout io.Writer) (*output, error) {
+	if path == "" || path == "-" {
+		return &output{Writer: bufio.NewWriterSize(stdout, 1<<20)}, nil
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".ndncc-*")
+	if err != nil {
+		return nil, fmt.Errorf("create output: %w", err)
+	}
+	return &output{Writer: bufio.NewWriterSize(f, 1<<20), file: f, final: path}, nil
+}
+
+// commit flushes the object and moves the file to its final name.
+func (o *output) commit() error {
+	if err := o.Flush(); err != nil {
+		return fmt.Errorf("write output: %w", err)
+	}
+	o.done = true
+	if o.file == nil {
+		return nil
+	}
+	err := o.file.Sync()
+	if cerr := o.file.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(o.file.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(o.file.Name(), o.final)
+	}
+	if err != nil {
+		os.Remove(o.file.Name())
+		return fmt.Errorf("write %s: %w", o.final, err)
+	}
+	return nil
+}
+
+// abort removes the temporary file of an uncommitted output.
+func (o *output) abort() {
+	if o.done || o.file == nil {
+		return
+	}
+	o.file.Close()
+	os.Remove(o.file.Name())
+}
+
+// progress draws a progress bar on a terminal.
+type progress struct {
+	bar     *progressbar.ProgressBar
+	w       io.Writer
+	started time.Time
+}
+
+func newProgress(w io.Writer, wanted bool) *progress {
+	f, ok := w.(*os.File)
+	if !wanted || !ok || !term.IsTerminal(int(f.Fd())) {
+		return &progress{}
+	}
+	return &progress{w: w, started: time.Now()}
+}
+
+func (p *progress) update(pr live.Progress) {
+	if p.w == nil {
+		return
+	}
+	if p.bar == nil {
+		if !pr.FinalKnown {
+			return
+		}
+		// The size is estimated from the first segment; it is exact but
+		// for the last one.
+		est := int64(pr.Bytes) * int64(pr.LastSegment+1) / int64(max(pr.Segments, 1))
+		p.bar = progressbar.NewOptions64(est,
+			progressbar.OptionSetWriter(p.w),
+			progressbar.OptionSetDescription("fetching"),
+			progressbar.OptionShowBytes(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionFullWidth(),
+		)
+	}
+	if pr.FinalKnown && pr.Segments == pr.LastSegment+1 {
+		p.bar.ChangeMax64(int64(pr.Bytes))
+	}
+	_ = p.bar.Set64(int64(pr.Bytes))
+}
+
+func (p *progress) finish(ok bool) {
+	if p.bar == nil {
+		return
+	}
+	if ok {
+		_ = p.bar.Finish()
+		return
+	}
+	_ = p.bar.Exit()
+	fmt.Fprintln(p.w)
+}
+
+// usageError marks err as a bad-arguments error (exit status 2).
+func usageError(_ *cobra.Command, err error) error {
+	return &exitError{exitUsage, err}
+}
+
+// usageArgs makes a positional-argument check a bad-arguments error.
+func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return usageError(cmd, err)
+		}
+		return nil
+	}
+}
+
+// writeFaceStats reports a face's counters (verbose mode).
+func writeFaceStats(w io.Writer, st live.FaceStats) {
+	fmt.Fprintf(w, "Face: %d packets in (%d frames, %d bytes), %d packets out (%d frames, %d bytes); dropped %d malformed, %d unsupported, %d fragments; %d send errors\n",
+		st.PacketsIn, st.FramesIn, st.BytesIn, st.PacketsOut, st.FramesOut, st.BytesOut,
+		st.Malformed, st.Unsupported, st.ReassemblyErrors, st.SendErrors)
+}

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	enc "github.com/named-data/ndnd/std/encoding"
+	"github.com/spf13/cobra"
+
+	"github.com/ndncc/ndncc/live"
+)
+
+// serveFlags are serve's flags.
+type serveFlags struct {
+	segmentSize  int
+	freshness    string
+	printVersion bool
+	sign         string
+	key          string
+	noRegister   bool
+	transport    string
+	mtu          int
+	verbose      bool
+	quiet        bool
+}
+
+func newServeCmd() *cobra.Command {
+	var sf serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve NAME [FILE|-]",
+		Short: "Serve a file as a segmented, versioned object (like ndn-tools' ndnputchunks)",
+		Long: `Serve FILE (or stdin, when FILE is - or absent) under NAME until interrupted.
+
+The object is named NAME/v=<version>/seg=<N> with the typed version and
+segment components of the NDN naming conventions; the version is NAME's
+last component if it is a version, else the current time in microseconds.
+Every segment carries the FinalBlockId and the freshness period; the RDR
+metadata packet (NAME/32=metadata) tells consumers such as ndnget and
+'ndnd cat' the version. A file is read segment by segment as Interests
+ask for it (stdin is read into memory first).
+
+Data are signed with a SHA-256 digest by default, or with an Ed25519 or
+ECDSA key: --key FILE (a key as 'ndnd sec keygen' writes it, with or
+without its certificate), or a fresh key of --sign's type. The key's
+certificate (self-signed if the file has none) is served too.
+
+The prefix NAME is registered with the forwarder through NFD management
+(the signed rib/register command) unless --no-register is given. The
+forwarder is found as for fetch (--transport, $NDN_CLIENT_TRANSPORT,
+client.conf, unix:///run/nfd/nfd.sock).
+
+Exit status: 0 after an interrupt, 1 failure, 2 bad arguments, 6 forwarder
+unreachable or connection lost.`,
+		Args: usageArgs(cobra.RangeArgs(1, 2)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runServe(cmd, &sf, args)
+		},
+	}
+	cmd.SetFlagErrorFunc(usageError)
+	fs := cmd.Flags()
+	fs.SortFlags = false
+	fs.IntVarP(&sf.segmentSize, "size", "s", 8000, "payload size of a segment, in bytes")
+	fs.StringVarP(&sf.freshness, "freshness", "f", "10000", "FreshnessPeriod of every segment (ms, or a Go duration)")
+	fs.BoolVarP(&sf.printVersion, "print-data-version", "p", false, "print the versioned name on stdout")
+	fs.StringVar(&sf.sign, "sign", "", "signature: digest (default), ed25519 or ecdsa")
+	fs.StringVar(&sf.key, "key", "", "sign with this key file (from 'ndnd sec keygen', PEM or TLV)")
+	fs.BoolVar(&sf.noRegister, "no-register", false, "do not register the prefix with the forwarder")
+	fs.StringVar(&sf.transport, "transport", "", "forwarder: unix:///path, tcp://host[:port] or udp://host[:port]")
+	fs.IntVar(&sf.mtu, "mtu", live.DefaultUDPMTU, "largest datagram on a UDP transport (larger packets are fragmented)")
+	fs.BoolVarP(&sf.verbose, "verbose", "v", false, "report the transport, the routes and the counters at exit")
+	fs.BoolVarP(&sf.quiet, "quiet", "q", false, "print nothing but errors")
+	return cmd
+}
+
+func runServe(cmd *cobra.Command, sf *serveFlags, args []string) error {
+	name, err := enc.NameFromStr(args[0])
+	if err != nil || len(name) == 0 {
+		return usageError(cmd, fmt.Errorf("invalid name %q: %v", args[0], err))
+	}
+	freshness, err := parseMillis(sf.freshness)
+	if err != nil {
+		return usageError(cmd, fmt.Errorf("-f/--freshness: %w", err))
+	}
+	if sf.segmentSize < 1 || sf.segmentSize > live.MaxPacketSize {
+		return usageError(cmd, fmt.Errorf("-s/--size must be between 1 and %d, got %d", live.MaxPacketSize, sf.segmentSize))
+	}
+	if !name[len(name)-1].IsVersion() {
+		name = name.Append(live.NewVersion(time.Now()))
+	}
+	identity := name[:len(name)-1]
+	signing, err := live.LoadSigning(sf.sign, sf.key, identity)
+	if err != nil {
+		return usageError(cmd, err)
+	}
+	path := "-"
+	if len(args) == 2 {
+		path = args[1]
+	}
+	content, size, closeContent, err := openContent(path, cmd.InOrStdin())
+	if err != nil {
+		return &exitError{exitFailure, err}
+	}
+	defer closeContent()
+
+	stderr := cmd.ErrOrStderr()
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	conn, err := live.Connect(ctx, sf.transport, live.FaceConfig{MTU: sf.mtu})
+	if err != nil {
+		if errors.Is(err, live.ErrBadTransport) {
+			return usageError(cmd, err)
+		}
+		return &exitError{exitNoForward, err}
+	}
+	defer conn.Close()
+
+	srv, err := live.NewServer(conn.Endpoint, live.ServeConfig{
+		Name: name, Content: content, Size: size, SegmentSize: sf.segmentSize,
+		Freshness: freshness, Signing: signing, Register: !sf.noRegister,
+	})
+	if err != nil {
+		return usageError(cmd, err)
+	}
+	conn.Endpoint.Face().OnDown(func(err error) { conn.Loop.Stop(err) })
+	conn.Loop.After(0, func() {
+		srv.Start(func(err error) {
+			if err != nil {
+				conn.Loop.Stop(err)
+				return
+			}
+			sf.announce(cmd, conn, srv, name)
+		})
+	})
+	err = conn.Loop.Run(ctx)
+	if sf.verbose {
+		st := srv.Stats()
+		fmt.Fprintf(stderr, "Interests: %d, Data sent: %d (%d payload bytes), metadata: %d, certificates: %d, unknown: %d\n",
+			st.Interests+st.Metadata+st.Certificates+st.PrefixProbes, st.DataSent+st.PrefixProbes, st.PayloadBytes,
+			st.Metadata, st.Certificates, st.Unknown)
+		writeFaceStats(stderr, conn.Endpoint.Face().Stats())
+	}
+	if err == nil || (errors.Is(err, live.ErrStopped) && ctx.Err() != nil) {
+		return nil // interrupted: the normal end of serving
+	}
+	return &exitError{exitCodeOf(err), fmt.Errorf("serve %s: %w", name, err)}
+}
+
+// announce reports that the object is being served.
+func (sf *serveFlags) announce(cmd *cobra.Command, conn *live.Conn, srv *live.Server, name enc.Name) {
+	if sf.printVersion {
+		fmt.Fprintln(cmd.OutOrStdout(), name)
+	}
+	if sf.quiet {
+		return
+	}
+	stderr := cmd.ErrOrStderr()
+	if sf.verbose {
+		fmt.Fprintf(stderr, "Forwarder: %s (from %s)\n", conn.Transport, conn.Source)
+		if c := srv.Certificate(); c != nil {
+			fmt.Fprintf(stderr, "Signing with %s, certificate %s\n", srv.SignatureScheme(), c.Name)
+		} else {
+			fmt.Fprintf(stderr, "Signing with %s\n", srv.SignatureScheme())
+		}
+		for _, r := range srv.Routes() {
+			if !sf.noRegister {
+				fmt.Fprintf(stderr, "Registered route %s\n", r.Prefix)
+			}
+		}
+	}
+	fmt.Fprintf(stderr, "Serving %s (%d segments)\n", name, srv.Segments())
+}
+
+// openContent opens the object: a file read on demand, or stdin read
+// into memory.
+func openContent(path string, stdin io.Reader) (io.ReaderAt, int64, func(), error) {
+	if path == "-" {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, 0, nil, fmt.Errorf("read stdin: %w", err)
+		}
+		return bytes.NewReader(b), int64(len(b)), func() {}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, nil, fmt.Errorf("%s is not a regular file (pipe it to stdin instead)", path)
+	}
+	return f, st.Size(), func() { f.Close() }, nil
+}
+
+// parseMillis parses milliseconds (as ndn-tools takes durations) or a Go
+// duration.
+func parseMillis(s string) (time.Duration, error) {
+	if n, err := strconv.ParseUint(s, 10, 63); err == nil {
+		if n > uint64(math.MaxInt64/int64(time.Millisecond)) {
+			return 0, fmt.Errorf("%s ms is too long", s)
+		}
+		return time.Duration(n) * time.Millisecond, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("want milliseconds or a duration like 10s, got %q", s)
+	}
+	return d, nil
+}

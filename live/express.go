@@ -1,0 +1,146 @@
+package live
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/sched"
+)
+
+// Errors a one-shot Interest ends with.
+var (
+	// ErrNoReply reports an Interest that got no Data within its
+	// lifetime, however often it was retransmitted.
+	ErrNoReply = errors.New("no reply")
+	// ErrNacked reports an Interest the network answered with a Nack.
+	ErrNacked = errors.New("Nack")
+)
+
+// Request is a one-shot Interest, retransmitted until a Data answers it.
+type Request struct {
+	// Name is what the Data's name must start with (the Interest's name).
+	Name        ndn.Name
+	CanBePrefix bool
+	MustBeFresh bool
+	// Lifetime is the InterestLifetime and the wait before a retry.
+	// 0 means 1 s.
+	Lifetime time.Duration
+	// Retries is how often the Interest is sent again after a timeout.
+	Retries int
+	// Wire, if set, returns the encoded Interest for each attempt (for
+	// signed command Interests); Name then only selects the answer.
+	Wire func() ([]byte, error)
+}
+
+// Endpoint shares one Face between a long-lived handler (a pipeline, a
+// producer) and one-shot Interests: each incoming Data or Nack is first
+// offered to the outstanding requests, then to the handler. It implements
+// ndn.Face, so the core sends through it. Use it on the loop goroutine.
+type Endpoint struct {
+	loop    *Loop
+	face    *Face
+	rand    *rand.Rand
+	handler func(ndn.Packet)
+	pending []*request
+}
+
+type request struct {
+	Request
+	done     func(*ndn.Data, error)
+	attempts int
+	timer    sched.Timer
+}
+
+// NewEndpoint takes over f's packet handler.
+func NewEndpoint(loop *Loop, f *Face, r *rand.Rand) *Endpoint {
+	e := &Endpoint{loop: loop, face: f, rand: r}
+	f.OnPacket(e.receive)
+	return e
+}
+
+// Face returns the underlying face.
+func (e *Endpoint) Face() *Face { return e.face }
+
+// Handle sets the handler of packets no request claims.
+func (e *Endpoint) Handle(fn func(ndn.Packet)) { e.handler = fn }
+
+// Send implements ndn.Face.
+func (e *Endpoint) Send(p ndn.Packet) { e.face.Send(p) }
+
+// Express sends a one-shot Interest and calls done once with the Data
+// that answers it, or with an error wrapping ErrNoReply, ErrNacked or the
+// encoding failure.
+func (e *Endpoint) Express(r Request, done func(*ndn.Data, error)) {
+	if r.Lifetime <= 0 {
+		r.Lifetime = time.Second
+	}
+	q := &request{Request: r, done: done}
+	e.pending = append(e.pending, q)
+	e.send(q)
+}
+
+func (e *Endpoint) send(q *request) {
+	q.attempts++
+	var err error
+	if q.Wire != nil {
+		var b []byte
+		if b, err = q.Wire(); err == nil {
+			err = e.face.SendWire(b)
+		}
+	} else {
+		in := &ndn.Interest{Name: q.Name, CanBePrefix: q.CanBePrefix, MustBeFresh: q.MustBeFresh,
+			Lifetime: q.Lifetime, Nonce: e.rand.Uint32()}
+		e.face.Send(ndn.Packet{Interest: in})
+		err = e.face.Err()
+	}
+	if err != nil {
+		e.finish(q, nil, fmt.Errorf("send Interest %s: %w", q.Name, err))
+		return
+	}
+	q.timer = e.loop.After(q.Lifetime, func() { e.expire(q) })
+}
+
+func (e *Endpoint) expire(q *request) {
+	if q.attempts <= q.Retries {
+		e.send(q)
+		return
+	}
+	e.finish(q, nil, fmt.Errorf("Interest %s: %w after %d attempts of %v", q.Name, ErrNoReply, q.attempts, q.Lifetime))
+}
+
+func (e *Endpoint) finish(q *request, d *ndn.Data, err error) {
+	for i, p := range e.pending {
+		if p == q {
+			e.pending = append(e.pending[:i], e.pending[i+1:]...)
+			break
+		}
+	}
+	if q.timer != nil {
+		q.timer.Stop()
+	}
+	q.done(d, err)
+}
+
+// receive offers a packet to the pending requests, then to the handler.
+func (e *Endpoint) receive(p ndn.Packet) {
+	name := p.Name()
+	for _, q := range e.pending {
+		if !q.Name.IsPrefix(name) {
+			continue
+		}
+		switch {
+		case p.Data != nil:
+			e.finish(q, p.Data, nil)
+			return
+		case p.IsNack():
+			e.finish(q, nil, fmt.Errorf("Interest %s: %w, reason %s", q.Name, ErrNacked, p.Nack))
+			return
+		}
+	}
+	if e.handler != nil {
+		e.handler(p)
+	}
+}

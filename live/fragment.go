@@ -1,0 +1,193 @@
+package live
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ndncc/ndncc/ndn"
+)
+
+// lpHeaderBudget is the room left in each fragment for the LpPacket
+// header: LpPacket T+L (4), Sequence (10), FragIndex (10), FragCount (10),
+// Nack with a reason (3+1+3+1+8), CongestionMark (3+1+8), Fragment T+L (4),
+// rounded up.
+const lpHeaderBudget = 72
+
+// maxFragments bounds the fragments of one packet that a reassembler
+// accepts (MaxPacketSize in fragments of 128 bytes or more).
+const maxFragments = 70
+
+// fragmentFrames encodes p as one frame if it fits in mtu, or as NDNLPv2
+// fragments of at most mtu bytes otherwise (see fragmentWire).
+func fragmentFrames(p *ndn.Packet, mtu int, seq *uint64) ([][]byte, error) {
+	if p.TxSeq != 0 || len(p.Acks) > 0 {
+		return nil, errors.New("live: link-reliability fields (TxSequence, Ack) are not supported on this face")
+	}
+	whole, err := ndn.EncodeFrame(p)
+	if err != nil {
+		return nil, err
+	}
+	if len(whole) <= mtu {
+		return [][]byte{whole}, nil
+	}
+	net := whole
+	if p.Nack != ndn.NackNone || p.CongestionMark != 0 {
+		bare := ndn.Packet{Interest: p.Interest, Data: p.Data}
+		if net, err = ndn.EncodeFrame(&bare); err != nil {
+			return nil, err
+		}
+	}
+	return fragmentWire(net, p.Nack, p.CongestionMark, mtu, seq)
+}
+
+// fragmentWire splits the network packet net into NDNLPv2 fragments of at
+// most mtu bytes. Fragments use consecutive sequence numbers starting at
+// *seq (advanced past them); the per-hop fields travel in the first
+// fragment.
+func fragmentWire(net []byte, nack ndn.NackReason, mark uint64, mtu int, seq *uint64) ([][]byte, error) {
+	if mtu <= lpHeaderBudget {
+		return nil, fmt.Errorf("live: MTU %d leaves no room for a fragment", mtu)
+	}
+	room := mtu - lpHeaderBudget
+	count := (len(net) + room - 1) / room
+	frames := make([][]byte, 0, count)
+	for i := range count {
+		f := ndn.LpFrame{
+			Sequence: *seq + uint64(i), HasSequence: true,
+			FragIndex: uint64(i), FragCount: uint64(count),
+			Fragment: net[i*room : min((i+1)*room, len(net))],
+		}
+		if i == 0 {
+			f.Nack, f.CongestionMark = nack, mark
+		}
+		b, err := ndn.EncodeLp(&f)
+		if err != nil {
+			return nil, fmt.Errorf("live: fragment %d of %d: %w", i, count, err)
+		}
+		if len(b) > mtu {
+			return nil, fmt.Errorf("live: fragment %d of %d is %d bytes, over the MTU %d", i, count, len(b), mtu)
+		}
+		frames = append(frames, b)
+	}
+	*seq += uint64(count)
+	return frames, nil
+}
+
+// Reassembly errors; a reassembler's caller counts and drops the frame.
+var (
+	errFragCount    = errors.New("fragment count changed within a packet")
+	errFragTooMany  = errors.New("too many fragments")
+	errFragSequence = errors.New("sequence below the fragment index")
+	errFragTooLarge = errors.New("reassembled packet exceeds the size limit")
+)
+
+// reassembler collects NDNLPv2 fragments into whole packets. Fragments of
+// one packet share a base sequence (Sequence - FragIndex). A partial
+// packet is dropped when it is older than timeout or when more than
+// maxPending packets are partial. It is used by one goroutine (a face's
+// reader) and takes the time as an argument.
+type reassembler struct {
+	timeout    time.Duration
+	maxPending int
+	maxSize    int
+	partial    map[uint64]*partialPacket
+	order      []uint64 // base sequences, oldest first (may hold stale ones)
+}
+
+type partialPacket struct {
+	first   ndn.LpFrame // header fields of fragment 0
+	frags   [][]byte
+	got     int
+	size    int
+	started time.Duration
+}
+
+func newReassembler(timeout time.Duration, maxPending, maxSize int) *reassembler {
+	return &reassembler{timeout: timeout, maxPending: maxPending, maxSize: maxSize, partial: map[uint64]*partialPacket{}}
+}
+
+// pending returns the number of partial packets held.
+func (r *reassembler) pending() int { return len(r.partial) }
+
+// add takes one fragment (FragCount > 1). When it completes its packet,
+// add returns the first fragment's frame with Fragment set to the whole
+// network packet and done true. The fragment's bytes are kept, not
+// copied.
+func (r *reassembler) add(f ndn.LpFrame, now time.Duration) (whole ndn.LpFrame, done bool, err error) {
+	r.expire(now)
+	if f.FragCount > maxFragments {
+		return ndn.LpFrame{}, false, fmt.Errorf("%w: %d", errFragTooMany, f.FragCount)
+	}
+	if f.Sequence < f.FragIndex {
+		return ndn.LpFrame{}, false, fmt.Errorf("%w: sequence %d, index %d", errFragSequence, f.Sequence, f.FragIndex)
+	}
+	base := f.Sequence - f.FragIndex
+	p := r.partial[base]
+	if p == nil {
+		p = &partialPacket{frags: make([][]byte, f.FragCount), started: now}
+		r.partial[base] = p
+		r.order = append(r.order, base)
+		r.evict()
+	}
+	if uint64(len(p.frags)) != f.FragCount {
+		delete(r.partial, base)
+		return ndn.LpFrame{}, false, fmt.Errorf("%w: %d, then %d (base sequence %d)", errFragCount, len(p.frags), f.FragCount, base)
+	}
+	if p.frags[f.FragIndex] != nil {
+		return ndn.LpFrame{}, false, nil // duplicate
+	}
+	p.size += len(f.Fragment)
+	if p.size > r.maxSize {
+		delete(r.partial, base)
+		return ndn.LpFrame{}, false, fmt.Errorf("%w: over %d bytes (base sequence %d)", errFragTooLarge, r.maxSize, base)
+	}
+	p.frags[f.FragIndex] = f.Fragment
+	if f.FragIndex == 0 {
+		p.first = f
+	}
+	p.got++
+	if p.got < len(p.frags) {
+		return ndn.LpFrame{}, false, nil
+	}
+	delete(r.partial, base)
+	buf := make([]byte, 0, p.size)
+	for _, b := range p.frags {
+		buf = append(buf, b...)
+	}
+	whole = p.first
+	whole.Fragment = buf
+	whole.FragIndex, whole.FragCount = 0, 1
+	return whole, true, nil
+}
+
+// expire drops partial packets older than the timeout.
+func (r *reassembler) expire(now time.Duration) {
+	for len(r.order) > 0 {
+		base := r.order[0]
+		p := r.partial[base]
+		if p != nil && now-p.started < r.timeout {
+			return
+		}
+		delete(r.partial, base)
+		r.order = r.order[1:]
+	}
+	r.order = r.order[:0:0]
+}
+
+// evict keeps at most maxPending partial packets, dropping the oldest.
+func (r *reassembler) evict() {
+	for len(r.partial) > r.maxPending && len(r.order) > 0 {
+		delete(r.partial, r.order[0])
+		r.order = r.order[1:]
+	}
+	if len(r.order) > 4*r.maxPending {
+		live := r.order[:0]
+		for _, b := range r.order {
+			if r.partial[b] != nil {
+				live = append(live, b)
+			}
+		}
+		r.order = live
+	}
+}

@@ -1,0 +1,194 @@
+package live
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/ndncc/ndncc/ndn"
+)
+
+// signedData returns an encoded Data of n payload bytes.
+func signedData(t testing.TB, name string, n int) *ndn.Data {
+	t.Helper()
+	d := &ndn.Data{Name: mustName(t, name), Content: randomBytes(n, uint64(n))}
+	if _, err := ndn.EncodeData(d, nil); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestFragmentRoundTrip(t *testing.T) {
+	d := signedData(t, "/frag/test/seg=1", 8000)
+	tests := []struct {
+		name      string
+		pkt       ndn.Packet
+		mtu       int
+		wantFrags int
+	}{
+		{"fits", ndn.Packet{Data: d}, 9000, 1},
+		{"ndnd's UDP MTU", ndn.Packet{Data: d}, 1420, 6},
+		{"marked", ndn.Packet{Data: d, CongestionMark: 1}, 1420, 6},
+		{"small MTU", ndn.Packet{Data: d}, 576, 17},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			seq := uint64(100)
+			frames, err := fragmentFrames(&tc.pkt, tc.mtu, &seq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(frames) != tc.wantFrags {
+				t.Fatalf("%d frames, want %d", len(frames), tc.wantFrags)
+			}
+			r := newReassembler(time.Second, 8, MaxPacketSize)
+			var got ndn.Packet
+			for i, b := range frames {
+				if len(b) > tc.mtu {
+					t.Fatalf("frame %d is %d bytes, over the MTU", i, len(b))
+				}
+				if len(frames) == 1 {
+					if got, err = ndn.DecodeFrame(b); err != nil {
+						t.Fatal(err)
+					}
+					break
+				}
+				lp, err := ndn.DecodeLp(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				whole, done, err := r.add(lp, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if done != (i == len(frames)-1) {
+					t.Fatalf("frame %d: done %t", i, done)
+				}
+				if done {
+					if got, err = whole.Packet(); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if got.Data == nil || !bytes.Equal(got.Data.Wire, d.Wire) {
+				t.Fatal("reassembled Data differs")
+			}
+			if got.CongestionMark != tc.pkt.CongestionMark {
+				t.Errorf("mark %d, want %d", got.CongestionMark, tc.pkt.CongestionMark)
+			}
+			if want := uint64(100 + tc.wantFrags); tc.wantFrags > 1 && seq != want {
+				t.Errorf("next sequence %d, want %d", seq, want)
+			}
+			if r.pending() != 0 {
+				t.Errorf("%d partial packets left", r.pending())
+			}
+		})
+	}
+}
+
+// frag builds a fragment frame.
+func frag(seq, idx, count uint64, b []byte) ndn.LpFrame {
+	return ndn.LpFrame{Sequence: seq, HasSequence: true, FragIndex: idx, FragCount: count, Fragment: b}
+}
+
+func TestReassemblerOutOfOrderAndDuplicates(t *testing.T) {
+	r := newReassembler(time.Second, 8, MaxPacketSize)
+	steps := []struct {
+		f    ndn.LpFrame
+		done bool
+	}{
+		{frag(12, 2, 3, []byte("c")), false},
+		{frag(10, 0, 3, []byte("a")), false},
+		{frag(10, 0, 3, []byte("x")), false}, // duplicate: ignored
+		{frag(11, 1, 3, []byte("b")), true},
+	}
+	for i, s := range steps {
+		whole, done, err := r.add(s.f, 0)
+		if err != nil || done != s.done {
+			t.Fatalf("step %d: done %t, err %v", i, done, err)
+		}
+		if done && string(whole.Fragment) != "abc" {
+			t.Fatalf("reassembled %q, want abc", whole.Fragment)
+		}
+	}
+}
+
+func TestReassemblerRejects(t *testing.T) {
+	tests := []struct {
+		name  string
+		first ndn.LpFrame
+		then  ndn.LpFrame
+		want  error
+	}{
+		{"count changes", frag(10, 0, 3, []byte("a")), frag(11, 1, 4, []byte("b")), errFragCount},
+		{"too many fragments", frag(10, 0, 3, []byte("a")), frag(200, 0, maxFragments+1, []byte("b")), errFragTooMany},
+		{"sequence below index", frag(10, 0, 3, []byte("a")), frag(1, 2, 3, []byte("b")), errFragSequence},
+		{"too large", frag(10, 0, 2, make([]byte, 5000)), frag(11, 1, 2, make([]byte, 5000)), errFragTooLarge},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newReassembler(time.Second, 8, MaxPacketSize)
+			if _, _, err := r.add(tc.first, 0); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := r.add(tc.then, 0); !errors.Is(err, tc.want) {
+				t.Fatalf("got %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestReassemblerExpiresAndEvicts(t *testing.T) {
+	r := newReassembler(time.Second, 2, MaxPacketSize)
+	r.add(frag(10, 0, 2, []byte("a")), 0)
+	r.add(frag(20, 0, 2, []byte("a")), 500*time.Millisecond)
+	r.add(frag(30, 0, 2, []byte("a")), 600*time.Millisecond) // evicts base 10
+	if r.pending() != 2 {
+		t.Fatalf("%d pending, want 2", r.pending())
+	}
+	if _, done, _ := r.add(frag(11, 1, 2, []byte("b")), 700*time.Millisecond); done {
+		t.Fatal("completed an evicted packet")
+	}
+	// At 1.6 s, base 20 (500 ms) and 30 (600 ms) have expired; base 10
+	// was restarted at 700 ms and is still pending.
+	r.add(frag(40, 0, 2, []byte("a")), 1600*time.Millisecond)
+	if r.pending() != 2 {
+		t.Fatalf("%d pending after expiry, want 2 (bases 11 and 40)", r.pending())
+	}
+}
+
+// FuzzReassembler feeds arbitrary LpPacket bytes (cut into datagrams) to
+// the decoder and the reassembler: nothing may panic, and a reassembled
+// packet must never exceed the size limit.
+func FuzzReassembler(f *testing.F) {
+	d := signedData(f, "/fuzz/seg=0", 3000)
+	seq := uint64(1)
+	frames, err := fragmentFrames(&ndn.Packet{Data: d}, 1000, &seq)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(bytes.Join(frames, nil), uint16(1000))
+	f.Add(frames[0], uint16(50))
+	f.Fuzz(func(t *testing.T, stream []byte, size uint16) {
+		n := int(size)%2000 + 1
+		r := newReassembler(time.Second, 4, 2048)
+		for i := 0; len(stream) > 0; i++ {
+			k := min(n, len(stream))
+			b := stream[:k]
+			stream = stream[k:]
+			lp, err := ndn.DecodeLp(b)
+			if err != nil || lp.FragCount <= 1 {
+				continue
+			}
+			whole, done, err := r.add(lp, time.Duration(i)*time.Millisecond)
+			if err != nil || !done {
+				continue
+			}
+			if len(whole.Fragment) > 2048 {
+				t.Fatalf("reassembled %d bytes over the limit", len(whole.Fragment))
+			}
+			_, _ = whole.Packet()
+		}
+	})
+}

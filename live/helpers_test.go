@@ -1,0 +1,174 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	enc "github.com/named-data/ndnd/std/encoding"
+
+	"github.com/ndncc/ndncc/consumer"
+	"github.com/ndncc/ndncc/ndn"
+)
+
+// mustName parses a name or fails the test.
+func mustName(t testing.TB, s string) ndn.Name {
+	t.Helper()
+	n, err := enc.NameFromStr(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// randomBytes returns n deterministic pseudo-random bytes.
+func randomBytes(n int, seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	b := make([]byte, n)
+	for i := 0; i+8 <= n; i += 8 {
+		v := r.Uint64()
+		for j := range 8 {
+			b[i+j] = byte(v >> (8 * j))
+		}
+	}
+	for i := n - n%8; i < n; i++ {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// connect dials the forwarder at uri with a new loop, with a face that
+// verifies digests in its reader.
+func connect(t testing.TB, uri string) (*Loop, *Endpoint) {
+	t.Helper()
+	return connectWith(t, uri, FaceConfig{VerifyDigests: true})
+}
+
+// connectWith dials the forwarder at uri with a new loop.
+func connectWith(t testing.TB, uri string, cfg FaceConfig) (*Loop, *Endpoint) {
+	t.Helper()
+	tr, err := ParseTransport(uri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop := NewLoop()
+	face, err := Dial(context.Background(), loop, tr, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { face.Close() })
+	return loop, NewEndpoint(loop, face, rand.New(rand.NewPCG(1, 2)))
+}
+
+// serving is a server running on its own loop goroutine.
+type serving struct {
+	name   ndn.Name // versioned
+	server *Server
+	loop   *Loop
+	stop   context.CancelFunc
+	ended  chan error
+}
+
+// serve starts a server for content under prefix (a fresh version) and
+// waits until its route is registered.
+func serve(t testing.TB, uri string, prefix string, content []byte, signing Signing, segSize int) *serving {
+	t.Helper()
+	loop, e := connect(t, uri)
+	if signing.Signer == nil {
+		var err error
+		if signing, err = LoadSigning(SignDigest, "", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	name := mustName(t, prefix).Append(NewVersion(time.Now()))
+	srv, err := NewServer(e, ServeConfig{
+		Name: name, Content: bytes.NewReader(content), Size: int64(len(content)),
+		SegmentSize: segSize, Freshness: 10 * time.Second, Signing: signing, Register: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &serving{name: name, server: srv, loop: loop, stop: cancel, ended: make(chan error, 1)}
+	ready := make(chan error, 1)
+	loop.After(0, func() { srv.Start(func(err error) { ready <- err }) })
+	go func() { s.ended <- loop.Run(ctx) }()
+	select {
+	case err := <-ready:
+		if err != nil {
+			t.Fatalf("register: %v", err)
+		}
+	case err := <-s.ended:
+		t.Fatalf("server loop ended before registration: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("registration timed out")
+	}
+	t.Cleanup(func() {
+		cancel()
+		<-s.ended
+	})
+	return s
+}
+
+// fetched is the outcome of one fetch.
+type fetched struct {
+	data []byte
+	res  FetchResult
+	err  error
+}
+
+// fetchObject runs one fetch of name through the forwarder at uri.
+func fetchObject(t testing.TB, uri string, name ndn.Name, opt consumer.Options, cfg FetchConfig) fetched {
+	t.Helper()
+	return fetchObjectWith(t, uri, FaceConfig{VerifyDigests: true}, name, opt, cfg)
+}
+
+// fetchObjectWith is fetchObject with a face configuration.
+func fetchObjectWith(t testing.TB, uri string, fc FaceConfig, name ndn.Name, opt consumer.Options, cfg FetchConfig) fetched {
+	t.Helper()
+	loop, e := connectWith(t, uri, fc)
+	var out bytes.Buffer
+	cfg.Name, cfg.Options, cfg.Output = name, opt, &out
+	if cfg.Rand == nil {
+		cfg.Rand = rand.New(rand.NewPCG(3, 4))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := Fetch(ctx, loop, e, cfg)
+	return fetched{data: out.Bytes(), res: res, err: err}
+}
+
+// options returns a pipeline's options with parameters by name.
+func options(t testing.TB, pipeline string, params map[string]string) consumer.Options {
+	t.Helper()
+	o, err := consumer.ParseParams(pipeline, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// expressOnce sends one Interest through the forwarder at uri and returns
+// the Data that answers it.
+func expressOnce(t testing.TB, uri string, r Request) (*ndn.Data, error) {
+	t.Helper()
+	loop, e := connect(t, uri)
+	var (
+		got *ndn.Data
+		err error
+	)
+	loop.After(0, func() {
+		e.Express(r, func(d *ndn.Data, e error) {
+			got, err = d, e
+			loop.Stop(nil)
+		})
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if runErr := loop.Run(ctx); runErr != nil {
+		return nil, runErr
+	}
+	return got, err
+}

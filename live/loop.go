@@ -1,0 +1,237 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/sched"
+)
+
+// inboxSize bounds the batches of packets socket readers may queue for
+// the loop before they block (and the kernel's socket buffers take over).
+const inboxSize = 256
+
+// maxBatch is how many queued batches the loop handles before it runs due
+// timers and flushes its faces.
+const maxBatch = 16
+
+// Loop is a real-time sched.Scheduler: one goroutine (the one that calls
+// Run) runs every timer callback and every packet handler, one at a time.
+//
+// Now may be called from any goroutine. After, Timer.Stop and all Face
+// methods but Close must be called on the loop goroutine (from a callback,
+// or before Run starts). Other goroutines hand work to the loop with Post.
+type Loop struct {
+	start  time.Time
+	timers timerHeap
+	seq    uint64
+
+	inbox   chan inboxEvent
+	posted  chan func()
+	faces   []*Face // faces with buffered output to flush
+	frames  framePool
+	recycle [][]byte // frames to return to the pool after this iteration
+	stopped atomic.Bool
+	wake    *time.Timer
+	err     error
+}
+
+// inboxEvent is a batch of decoded packets from one face (those one read
+// from its socket gave), or the end of its input.
+type inboxEvent struct {
+	face *Face
+	pkts []received
+	err  error // the face went down
+}
+
+// received is a decoded packet and what the reader found of its digest.
+type received struct {
+	pkt    ndn.Packet
+	digest digestCheck
+}
+
+// digestCheck is the outcome of a reader's DigestSha256 verification.
+type digestCheck int8
+
+const (
+	digestUnchecked digestCheck = iota
+	digestOK
+	digestBad
+)
+
+// NewLoop returns a loop whose clock starts now.
+func NewLoop() *Loop {
+	return &Loop{
+		start:  time.Now(),
+		inbox:  make(chan inboxEvent, inboxSize),
+		posted: make(chan func(), 64),
+	}
+}
+
+// Now returns the time elapsed since NewLoop.
+func (l *Loop) Now() time.Duration { return time.Since(l.start) }
+
+// After runs fn on the loop goroutine once d has elapsed.
+func (l *Loop) After(d time.Duration, fn func()) sched.Timer {
+	if d < 0 {
+		d = 0
+	}
+	t := &timer{when: l.Now() + d, seq: l.seq, fn: fn, loop: l}
+	l.seq++
+	l.timers.push(t)
+	return t
+}
+
+// Post runs fn on the loop goroutine as soon as possible. It may be called
+// from any goroutine; it blocks while the loop is busy and its queue full.
+func (l *Loop) Post(fn func()) {
+	l.posted <- fn
+}
+
+// Stop makes Run return after the current callback with err (nil for a
+// normal end). Only the first Stop's error is kept. Call it on the loop
+// goroutine; from elsewhere, Post it.
+func (l *Loop) Stop(err error) {
+	if l.stopped.Swap(true) {
+		return
+	}
+	l.err = err
+}
+
+// ErrStopped is what Run returns when its context ends.
+var ErrStopped = errors.New("live: event loop stopped")
+
+// Run runs the loop on the calling goroutine until Stop is called or ctx
+// ends, and returns Stop's error, or ctx's wrapped in ErrStopped.
+func (l *Loop) Run(ctx context.Context) error {
+	l.wake = time.NewTimer(time.Hour)
+	defer l.wake.Stop()
+	for !l.stopped.Load() {
+		l.runDue()
+		l.flush()
+		if l.stopped.Load() {
+			break
+		}
+		l.armWake()
+		select {
+		case ev := <-l.inbox:
+			l.handle(ev)
+			l.drain()
+		case fn := <-l.posted:
+			fn()
+		case <-l.wake.C:
+		case <-ctx.Done():
+			l.Stop(errors.Join(ErrStopped, ctx.Err()))
+		}
+	}
+	l.flush()
+	return l.err
+}
+
+// drain handles the events already queued, up to maxBatch, so that the
+// Interests they trigger leave in one write.
+func (l *Loop) drain() {
+	for range maxBatch {
+		if l.stopped.Load() {
+			return
+		}
+		select {
+		case ev := <-l.inbox:
+			l.handle(ev)
+		default:
+			return
+		}
+	}
+}
+
+func (l *Loop) handle(ev inboxEvent) {
+	for _, r := range ev.pkts {
+		if l.stopped.Load() {
+			return
+		}
+		ev.face.deliver(r)
+	}
+	if ev.err != nil {
+		ev.face.down(ev.err)
+	}
+}
+
+// runDue runs every timer whose time has come.
+func (l *Loop) runDue() {
+	now := l.Now()
+	for len(l.timers) > 0 && !l.stopped.Load() {
+		t := l.timers[0]
+		if t.when > now {
+			return
+		}
+		l.timers.pop()
+		fn := t.fn
+		t.fn = nil
+		fn()
+	}
+}
+
+// armWake sets the wake-up timer to the earliest pending timer.
+func (l *Loop) armWake() {
+	if !l.wake.Stop() {
+		select {
+		case <-l.wake.C:
+		default:
+		}
+	}
+	d := time.Hour
+	if len(l.timers) > 0 {
+		d = max(l.timers[0].when-l.Now(), 0)
+	}
+	l.wake.Reset(d)
+}
+
+// markDirty asks the loop to flush f's output before it next waits.
+func (l *Loop) markDirty(f *Face) {
+	l.faces = append(l.faces, f)
+}
+
+func (l *Loop) flush() {
+	for i, f := range l.faces {
+		f.flush()
+		l.faces[i] = nil
+	}
+	l.faces = l.faces[:0]
+	for i, b := range l.recycle {
+		l.frames.put(b)
+		l.recycle[i] = nil
+	}
+	l.recycle = l.recycle[:0]
+}
+
+// Recycle hands back the receive buffer of a Data the caller is done
+// with: nothing may use d, its name, payload or wire bytes (nor anything
+// else received in the same frame) once the current callback returns. The
+// buffer is reused after the current loop iteration.
+func (l *Loop) Recycle(d *ndn.Data) {
+	if d != nil {
+		l.recycle = append(l.recycle, d.Wire)
+	}
+}
+
+// timer is one pending callback of a Loop.
+type timer struct {
+	when  time.Duration
+	seq   uint64
+	fn    func()
+	index int // position in the heap; -1 once run or stopped
+	loop  *Loop
+}
+
+// Stop implements sched.Timer.
+func (t *timer) Stop() bool {
+	if t.index < 0 {
+		return false
+	}
+	t.loop.timers.remove(t.index)
+	t.fn = nil
+	return true
+}

@@ -1,0 +1,234 @@
+package live
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	enc "github.com/named-data/ndnd/std/encoding"
+
+	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/producer"
+)
+
+// ServeConfig describes an object to serve.
+type ServeConfig struct {
+	// Name is the object's versioned name (it must end with a version
+	// component); segment N is Name/seg=N.
+	Name ndn.Name
+	// Content supplies the object's bytes; Size is its length. Segments
+	// are read when asked for, never the whole object at once.
+	Content io.ReaderAt
+	Size    int64
+	// SegmentSize is the payload size of every segment but the last.
+	SegmentSize int
+	// Freshness is the FreshnessPeriod of every segment.
+	Freshness time.Duration
+	// Signing signs every Data (and the metadata); its certificate, if
+	// any, is served too.
+	Signing Signing
+	// Register registers the routes (the unversioned prefix, and the
+	// certificate's key name when outside it) with the forwarder.
+	Register bool
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+}
+
+// ServerStats are a server's counters.
+type ServerStats struct {
+	producer.Stats
+	Metadata     uint64 // RDR metadata requests answered
+	Certificates uint64 // certificate requests answered
+	PrefixProbes uint64 // CanBePrefix Interests answered with segment 0
+}
+
+// Server answers Interests for one object: its segments, its RDR metadata
+// (Name/32=metadata) and its signing certificate. Use it on the loop
+// goroutine.
+type Server struct {
+	cfg   ServeConfig
+	e     *Endpoint
+	prod  *producer.Producer
+	base  ndn.Name // Name without its version
+	meta  *ndn.Data
+	stats ServerStats
+	log   *slog.Logger
+}
+
+// NewServer prepares a server on e and starts answering Interests. It
+// checks that the largest segment fits in an NDN packet.
+func NewServer(e *Endpoint, cfg ServeConfig) (*Server, error) {
+	if len(cfg.Name) == 0 || !cfg.Name[len(cfg.Name)-1].IsVersion() {
+		return nil, fmt.Errorf("live: serve %s: the name must end with a version component", cfg.Name)
+	}
+	if cfg.Signing.Signer == nil {
+		return nil, errors.New("live: serve: no signer")
+	}
+	s := &Server{cfg: cfg, e: e, base: cfg.Name[:len(cfg.Name)-1], log: cfg.Logger}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	prod, err := producer.New(producer.Config{
+		Prefix:      cfg.Name,
+		Size:        cfg.Size,
+		SegmentSize: cfg.SegmentSize,
+		Freshness:   cfg.Freshness,
+		Content:     cfg.Content,
+		Finish:      s.sign,
+		Logger:      s.log,
+	}, e)
+	if err != nil {
+		return nil, fmt.Errorf("live: serve: %w", err)
+	}
+	s.prod = prod
+	if err := s.checkSize(); err != nil {
+		return nil, err
+	}
+	meta, err := MetadataData(Metadata{
+		Versioned:   cfg.Name,
+		LastSegment: prod.Segments() - 1,
+		SegmentSize: uint64(cfg.SegmentSize),
+		Size:        uint64(cfg.Size),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.sign(meta); err != nil {
+		return nil, fmt.Errorf("live: serve: sign metadata: %w", err)
+	}
+	s.meta = meta
+	e.Handle(s.onPacket)
+	return s, nil
+}
+
+// sign encodes and signs a Data (producer.Config.Finish).
+func (s *Server) sign(d *ndn.Data) error {
+	_, err := ndn.EncodeData(d, s.cfg.Signing.Signer)
+	return err
+}
+
+// checkSize encodes the first segment and requires it, with room for the
+// longest segment number, to fit in MaxPacketSize.
+func (s *Server) checkSize() error {
+	d, err := s.prod.Segment(0)
+	if err != nil {
+		return fmt.Errorf("live: serve: %w", err)
+	}
+	if err := s.sign(d); err != nil {
+		return fmt.Errorf("live: serve: sign segment 0: %w", err)
+	}
+	const segNumberRoom = 8 // a segment number grows by at most 8 bytes
+	if n := len(d.Wire) + segNumberRoom; n > MaxPacketSize {
+		return fmt.Errorf("live: serve: a %d-byte segment makes %d-byte Data packets, over the %d-byte NDN limit; lower the segment size",
+			s.cfg.SegmentSize, n, MaxPacketSize)
+	}
+	return nil
+}
+
+// Certificate returns the certificate the server serves, nil for
+// DigestSha256.
+func (s *Server) Certificate() *ndn.Data { return s.cfg.Signing.Cert }
+
+// SignatureScheme names how the server signs (digest, ed25519, ecdsa, rsa).
+func (s *Server) SignatureScheme() string { return schemeOf(s.cfg.Signing.Signer.Type()) }
+
+// Segments returns the number of segments of the object.
+func (s *Server) Segments() uint64 { return s.prod.Segments() }
+
+// Stats returns the counters.
+func (s *Server) Stats() ServerStats {
+	st := s.stats
+	st.Stats = s.prod.Stats()
+	return st
+}
+
+// Routes returns the routes the server registers.
+func (s *Server) Routes() []Route {
+	routes := []Route{{Prefix: s.base}}
+	if c := s.cfg.Signing.Cert; c != nil && !s.base.IsPrefix(c.Name) {
+		routes = append(routes, Route{Prefix: keyNameOf(c.Name)})
+	}
+	return routes
+}
+
+// Start registers the routes when configured to, and calls ready with nil
+// once all are registered (at once when not registering) or with the
+// first failure.
+func (s *Server) Start(ready func(error)) {
+	if !s.cfg.Register {
+		ready(nil)
+		return
+	}
+	routes := s.Routes()
+	var next func(i int)
+	next = func(i int) {
+		if i == len(routes) {
+			ready(nil)
+			return
+		}
+		s.e.Register(routes[i], func(err error) {
+			if err != nil {
+				ready(fmt.Errorf("register %s: %w", routes[i].Prefix, err))
+				return
+			}
+			s.log.Info("registered route", "prefix", routes[i].Prefix.String())
+			next(i + 1)
+		})
+	}
+	next(0)
+}
+
+// onPacket answers one Interest.
+func (s *Server) onPacket(p ndn.Packet) {
+	in := p.Interest
+	if in == nil || p.IsNack() {
+		return
+	}
+	switch {
+	case IsMetadataInterest(s.base, in.Name):
+		if matches(in, s.meta.Name) {
+			s.stats.Metadata++
+			s.e.Send(ndn.Packet{Data: s.meta})
+		}
+	case s.cfg.Signing.Cert != nil && in.Name.IsPrefix(s.cfg.Signing.Cert.Name) && !in.Name.IsPrefix(s.cfg.Name):
+		if matches(in, s.cfg.Signing.Cert.Name) {
+			s.stats.Certificates++
+			s.e.Send(ndn.Packet{Data: s.cfg.Signing.Cert})
+		}
+	case in.CanBePrefix && len(in.Name) <= len(s.cfg.Name) && in.Name.IsPrefix(s.cfg.Name):
+		s.answerProbe()
+	default:
+		s.prod.OnPacket(p)
+	}
+}
+
+// answerProbe answers a CanBePrefix Interest for the object's prefix
+// with segment 0, which tells the version and the final segment.
+func (s *Server) answerProbe() {
+	d, err := s.prod.Segment(0)
+	if err == nil {
+		err = s.sign(d)
+	}
+	if err != nil {
+		s.log.Warn("cannot produce segment 0", "err", err)
+		return
+	}
+	s.stats.PrefixProbes++
+	s.e.Send(ndn.Packet{Data: d})
+}
+
+// matches reports whether a Data named name satisfies the Interest.
+func matches(in *ndn.Interest, name ndn.Name) bool {
+	if in.CanBePrefix {
+		return in.Name.IsPrefix(name)
+	}
+	return in.Name.Equal(name)
+}
+
+// NewVersion returns a version component for now: microseconds since the
+// Unix epoch, as ndnd's tools version objects.
+func NewVersion(now time.Time) ndn.Component {
+	return enc.NewVersionComponent(uint64(now.UnixMicro()))
+}

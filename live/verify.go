@@ -1,0 +1,147 @@
+package live
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	ndnd "github.com/named-data/ndnd/std/ndn"
+	"github.com/named-data/ndnd/std/security"
+	"github.com/named-data/ndnd/std/security/signer"
+
+	"github.com/ndncc/ndncc/ndn"
+)
+
+// ErrIntegrity reports a Data whose digest or signature does not verify,
+// or that carries none.
+var ErrIntegrity = errors.New("integrity check failed")
+
+// Verifier checks every received Data against its signature, with ndnd's
+// validators: a DigestSha256 by recomputing the digest, an Ed25519, ECDSA
+// or RSA signature with the certificate of the key its KeyLocator names.
+//
+// With a trust anchor (a pinned certificate), only Data signed by that key
+// pass. Without one, a DigestSha256 proves integrity and a key signature is
+// checked against the certificate the network returns for its KeyLocator,
+// which must be a valid self-signed certificate: integrity, not
+// authenticity. Use a Verifier on one goroutine.
+type Verifier struct {
+	anchor ndn.Name             // key name of the pinned certificate; nil: none
+	certs  map[string]ndnd.Data // certificates by key name
+}
+
+// NewVerifier returns a verifier without a trust anchor.
+func NewVerifier() *Verifier {
+	return &Verifier{certs: map[string]ndnd.Data{}}
+}
+
+// LoadTrustAnchor pins the (first) certificate in a file (PEM or TLV, as
+// ndnd's tools write them): from then on only Data signed by its key pass.
+func (v *Verifier) LoadTrustAnchor(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read certificate: %w", err)
+	}
+	_, certs, err := security.DecodeFile(b)
+	if err != nil {
+		return fmt.Errorf("certificate file %s: %w", path, err)
+	}
+	if len(certs) == 0 {
+		return fmt.Errorf("certificate file %s holds no certificate", path)
+	}
+	d, err := decodeData(certs[0])
+	if err != nil {
+		return fmt.Errorf("certificate file %s: %w", path, err)
+	}
+	kn, err := v.addCert(d)
+	if err != nil {
+		return fmt.Errorf("certificate file %s: %w", path, err)
+	}
+	v.anchor = kn
+	return nil
+}
+
+// Check verifies d. It returns a non-nil key name, and no error, when d is
+// signed by a key whose certificate the verifier does not have yet: fetch
+// it (an Interest for that name with CanBePrefix), give it to AddCert, and
+// check d again.
+func (v *Verifier) Check(d *ndn.Data) (needKey ndn.Name, err error) {
+	return v.check(d, digestUnchecked)
+}
+
+// check is Check with the digest already verified by a face's reader
+// (digestOK or digestBad), or not (digestUnchecked).
+func (v *Verifier) check(d *ndn.Data, digest digestCheck) (ndn.Name, error) {
+	switch d.Sig.Type {
+	case ndn.SigNone:
+		return nil, fmt.Errorf("%w: %s carries no signature", ErrIntegrity, d.Name)
+	case ndn.SigDigestSHA256:
+		if v.anchor != nil {
+			return nil, fmt.Errorf("%w: %s carries only a digest, not a signature by %s", ErrIntegrity, d.Name, v.anchor)
+		}
+		switch digest {
+		case digestOK:
+			return nil, nil
+		case digestBad:
+			return nil, fmt.Errorf("%w: %s: %w", ErrIntegrity, d.Name, ndn.ErrBadSignature)
+		}
+		if err := ndn.VerifyDigest(d); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrIntegrity, err)
+		}
+		return nil, nil
+	}
+	if len(d.Sig.KeyLocator) == 0 {
+		return nil, fmt.Errorf("%w: %s is signed (type %d) without a KeyLocator", ErrIntegrity, d.Name, d.Sig.Type)
+	}
+	kn := keyNameOf(d.Sig.KeyLocator)
+	if v.anchor != nil && !v.anchor.Equal(kn) {
+		return nil, fmt.Errorf("%w: %s is signed by %s, not by the trusted %s", ErrIntegrity, d.Name, kn, v.anchor)
+	}
+	cert, ok := v.certs[nameKey(kn)]
+	if !ok {
+		return d.Sig.KeyLocator, nil
+	}
+	data, covered, err := ndn.NdndData(d)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrIntegrity, err)
+	}
+	if ok, err := signer.ValidateData(data, covered, cert); !ok {
+		return nil, fmt.Errorf("%w: %s: signature by %s does not verify: %v", ErrIntegrity, d.Name, kn, err)
+	}
+	return nil, nil
+}
+
+// AddCert accepts a certificate fetched for a key Check asked for: it must
+// be a valid, unexpired, self-signed certificate (or the trust anchor).
+func (v *Verifier) AddCert(d *ndn.Data) error {
+	if v.anchor != nil {
+		return fmt.Errorf("%w: certificate %s is not the trusted one", ErrIntegrity, d.Name)
+	}
+	_, err := v.addCert(d)
+	return err
+}
+
+func (v *Verifier) addCert(d *ndn.Data) (ndn.Name, error) {
+	kn, err := security.GetKeyNameFromCertName(d.Name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s is not a certificate name", ErrIntegrity, d.Name)
+	}
+	cert, covered, err := ndn.NdndData(d)
+	if err != nil {
+		return nil, fmt.Errorf("%w: certificate: %w", ErrIntegrity, err)
+	}
+	if ct, _ := cert.ContentType().Get(); ct != ndnd.ContentTypeKey {
+		return nil, fmt.Errorf("%w: %s is not a certificate (content type %d)", ErrIntegrity, d.Name, ct)
+	}
+	if security.CertIsExpired(cert) {
+		return nil, fmt.Errorf("%w: certificate %s is outside its validity period", ErrIntegrity, d.Name)
+	}
+	if !keyNameOf(d.Sig.KeyLocator).Equal(kn) {
+		return nil, fmt.Errorf("%w: certificate %s is not self-signed (signed by %s)", ErrIntegrity, d.Name, d.Sig.KeyLocator)
+	}
+	if ok, err := signer.ValidateData(cert, covered, cert); !ok {
+		return nil, fmt.Errorf("%w: certificate %s: self-signature does not verify: %v", ErrIntegrity, d.Name, err)
+	}
+	v.certs[nameKey(kn)] = cert
+	return kn, nil
+}

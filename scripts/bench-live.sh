@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# bench-live.sh: goodput of `ndncc fetch` against `ndnd cat` through one real
+# ndnd forwarder.
+#
+# It starts `ndnd fw` on a temporary Unix socket, serves one object (100 MB
+# of random bytes by default) with `ndncc serve`, then fetches it RUNS times
+# with each tool, alternating which goes first, and prints every goodput and
+# the median of the per-run ratios ndncc/ndnd. Goodput is object bytes over
+# the wall-clock time of the whole command (start to exit: connection,
+# version discovery, transfer, output), measured the same way for both.
+#
+# Usage: scripts/bench-live.sh [RUNS] [SIZE_MB]
+# Environment:
+#   NDND_BIN          ndnd binary (default: built from the ndnd module in go.mod)
+#   FETCH_ARGS        extra arguments for `ndncc fetch` (e.g. "-p aimd")
+#   KEEP=1            keep the work directory (logs, configuration)
+set -euo pipefail
+
+runs=${1:-5}
+size_mb=${2:-100}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d /tmp/ndncc-bench.XXXXXX)
+pids=()
+cleanup() {
+	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	if [ "${KEEP:-0}" = 1 ]; then echo "work directory kept: $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+echo "== building ndncc"
+(cd "$repo" && go build -o "$work/ndncc" ./cmd/ndncc)
+ndnd=${NDND_BIN:-}
+if [ -z "$ndnd" ]; then
+	echo "== building ndnd (set NDND_BIN to skip)"
+	moddir=$(cd "$repo" && go list -m -f '{{.Dir}}' github.com/named-data/ndnd)
+	(cd "$moddir" && go build -o "$work/ndnd" ./cmd/ndnd)
+	ndnd=$work/ndnd
+fi
+
+# A free UDP port for the forwarder (it always opens a UDP listener).
+port=$(( 20000 + RANDOM % 30000 ))
+cat >"$work/fw.yml" <<EOF
+core:
+  log_level: WARN
+faces:
+  congestion_marking: true
+  udp:
+    enabled_unicast: true
+    enabled_multicast: false
+    port_unicast: $port
+  tcp:
+    enabled: false
+  unix:
+    enabled: true
+    socket_path: $work/nfd.sock
+  websocket:
+    enabled: false
+EOF
+"$ndnd" fw run "$work/fw.yml" >"$work/fw.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do [ -S "$work/nfd.sock" ] && break; sleep 0.05; done
+[ -S "$work/nfd.sock" ] || { echo "ndnd fw did not start:"; cat "$work/fw.log"; exit 1; }
+export NDN_CLIENT_TRANSPORT="unix://$work/nfd.sock"
+
+echo "== serving ${size_mb} MB"
+head -c "$((size_mb * 1000 * 1000))" /dev/urandom >"$work/object.bin"
+bytes=$(stat -c %s "$work/object.bin")
+"$work/ndncc" serve /bench/object "$work/object.bin" >"$work/serve.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 200); do grep -q '^Serving' "$work/serve.log" && break; sleep 0.05; done
+grep -q '^Serving' "$work/serve.log" || { echo "ndncc serve did not start:"; cat "$work/serve.log"; exit 1; }
+
+# run_one TOOL: fetches the object once, checks it, prints the goodput in Mbit/s.
+run_one() {
+	local tool=$1 start end
+	start=$(date +%s.%N)
+	if [ "$tool" = ndncc ]; then
+		# shellcheck disable=SC2086
+		"$work/ndncc" fetch /bench/object -q ${FETCH_ARGS:-} >"$work/out.bin" 2>"$work/$tool.err"
+	else
+		"$ndnd" cat /bench/object >"$work/out.bin" 2>"$work/$tool.err"
+	fi
+	end=$(date +%s.%N)
+	cmp -s "$work/out.bin" "$work/object.bin" || { echo "$tool fetched a different object" >&2; cat "$work/$tool.err" >&2; exit 1; }
+	awk -v b="$bytes" -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", b * 8 / (e - s) / 1e6 }'
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "== $runs runs, alternating (goodput in Mbit/s, wall clock per command)"
+printf "%-4s %12s %12s %8s\n" run ndncc ndnd ratio
+ours=() theirs=() ratios=()
+for i in $(seq "$runs"); do
+	if [ $((i % 2)) = 1 ]; then
+		a=$(run_one ndncc); b=$(run_one ndnd)
+	else
+		b=$(run_one ndnd); a=$(run_one ndncc)
+	fi
+	r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')
+	ours+=("$a"); theirs+=("$b"); ratios+=("$r")
+	printf "%-4s %12s %12s %8s\n" "$i" "$a" "$b" "$r"
+done
+printf "%-4s %12s %12s %8s\n" median \
+	"$(printf '%s\n' "${ours[@]}" | median)" \
+	"$(printf '%s\n' "${theirs[@]}" | median)" \
+	"$(printf '%s\n' "${ratios[@]}" | median)"
