@@ -20,7 +20,8 @@ const (
 // dropped when the list is next used, so it needs no timers.
 type deadNonceList struct {
 	lifetime time.Duration
-	ring     []deadNonce
+	ring     []deadNonce // grows by doubling up to capacity
+	capacity int
 	head, n  int
 	set      map[uint64]int32 // key -> number of ring slots holding it
 }
@@ -33,7 +34,8 @@ type deadNonce struct {
 func newDeadNonceList(lifetime time.Duration, capacity int) deadNonceList {
 	return deadNonceList{
 		lifetime: lifetime,
-		ring:     make([]deadNonce, capacity),
+		ring:     make([]deadNonce, min(capacity, 64)),
+		capacity: capacity,
 		set:      make(map[uint64]int32),
 	}
 }
@@ -57,11 +59,24 @@ func (d *deadNonceList) has(key uint64, now time.Duration) bool {
 func (d *deadNonceList) add(key uint64, now time.Duration) {
 	d.expire(now)
 	if d.n == len(d.ring) {
-		d.pop()
+		if len(d.ring) < d.capacity {
+			d.grow()
+		} else {
+			d.pop()
+		}
 	}
 	d.ring[(d.head+d.n)%len(d.ring)] = deadNonce{key: key, at: now}
 	d.n++
 	d.set[key]++
+}
+
+// grow doubles the ring (up to capacity), keeping the entries in order.
+func (d *deadNonceList) grow() {
+	ring := make([]deadNonce, min(2*len(d.ring), d.capacity))
+	for i := 0; i < d.n; i++ {
+		ring[i] = d.ring[(d.head+i)%len(d.ring)]
+	}
+	d.ring, d.head = ring, 0
 }
 
 // size returns the number of pairs held.

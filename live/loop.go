@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ndncc/ndncc/internal/timerheap"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/sched"
 )
@@ -26,8 +27,7 @@ const maxBatch = 16
 // or before Run starts). Other goroutines hand work to the loop with Post.
 type Loop struct {
 	start  time.Time
-	timers timerHeap
-	seq    uint64
+	timers timerheap.Heap
 
 	inbox   chan inboxEvent
 	posted  chan func()
@@ -79,9 +79,8 @@ func (l *Loop) After(d time.Duration, fn func()) sched.Timer {
 	if d < 0 {
 		d = 0
 	}
-	t := &timer{when: l.Now() + d, seq: l.seq, fn: fn, loop: l}
-	l.seq++
-	l.timers.push(t)
+	t := &timerheap.Timer{At: l.Now() + d, Fn: fn, Owned: true}
+	l.timers.Push(t)
 	return t
 }
 
@@ -162,14 +161,14 @@ func (l *Loop) handle(ev inboxEvent) {
 // runDue runs every timer whose time has come.
 func (l *Loop) runDue() {
 	now := l.Now()
-	for len(l.timers) > 0 && !l.stopped.Load() {
-		t := l.timers[0]
-		if t.when > now {
+	for !l.stopped.Load() {
+		t := l.timers.Peek()
+		if t == nil || t.At > now {
 			return
 		}
-		l.timers.pop()
-		fn := t.fn
-		t.fn = nil
+		l.timers.Pop()
+		fn := t.Fn
+		t.Fn = nil
 		fn()
 	}
 }
@@ -183,8 +182,8 @@ func (l *Loop) armWake() {
 		}
 	}
 	d := time.Hour
-	if len(l.timers) > 0 {
-		d = max(l.timers[0].when-l.Now(), 0)
+	if t := l.timers.Peek(); t != nil {
+		d = max(t.At-l.Now(), 0)
 	}
 	l.wake.Reset(d)
 }
@@ -215,23 +214,4 @@ func (l *Loop) Recycle(d *ndn.Data) {
 	if d != nil {
 		l.recycle = append(l.recycle, d.Wire)
 	}
-}
-
-// timer is one pending callback of a Loop.
-type timer struct {
-	when  time.Duration
-	seq   uint64
-	fn    func()
-	index int // position in the heap; -1 once run or stopped
-	loop  *Loop
-}
-
-// Stop implements sched.Timer.
-func (t *timer) Stop() bool {
-	if t.index < 0 {
-		return false
-	}
-	t.loop.timers.remove(t.index)
-	t.fn = nil
-	return true
 }

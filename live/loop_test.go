@@ -75,22 +75,3 @@ func TestLoopStopKeepsFirstError(t *testing.T) {
 		t.Fatalf("Run returned %v, want %v", err, first)
 	}
 }
-
-func TestTimerHeapRemoveKeepsOrder(t *testing.T) {
-	var h timerHeap
-	var timers []*timer
-	for i, w := range []time.Duration{50, 10, 40, 20, 30, 60, 5} {
-		tm := &timer{when: w, seq: uint64(i)}
-		timers = append(timers, tm)
-		h.push(tm)
-	}
-	h.remove(timers[2].index) // 40
-	h.remove(timers[6].index) // 5
-	var got []time.Duration
-	for len(h) > 0 {
-		got = append(got, h.pop().when)
-	}
-	if want := []time.Duration{10, 20, 30, 50, 60}; !slices.Equal(got, want) {
-		t.Fatalf("popped %v, want %v", got, want)
-	}
-}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/ndncc/ndncc/experiment"
+	"github.com/ndncc/ndncc/internal/atomicfile"
 )
 
 //go:embed page.html.tmpl
@@ -134,7 +135,7 @@ func WriteHTML(dir string, page Page) error {
 	if err := tmpl.Execute(&buf, data); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
-	return writeFileAtomic(filepath.Join(dir, "index.html"), buf.Bytes())
+	return atomicfile.WriteFile(filepath.Join(dir, "index.html"), buf.Bytes())
 }
 
 // figures embeds image files; an SVG whose PNG is also listed becomes
@@ -212,30 +213,4 @@ func seedList(rep *experiment.Report) string {
 		i = j + 1
 	}
 	return strings.Join(parts, ", ")
-}
-
-// writeFileAtomic writes b to path through a temporary file and a rename.
-func writeFileAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*.html")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

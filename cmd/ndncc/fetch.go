@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/ndncc/ndncc/cc"
 	"github.com/ndncc/ndncc/consumer"
+	"github.com/ndncc/ndncc/internal/atomicfile"
 	"github.com/ndncc/ndncc/live"
 	"github.com/ndncc/ndncc/ndn"
 )
@@ -434,59 +434,39 @@ func (tf *traceFiles) close() error {
 // its final name only once the whole object is written.
 type output struct {
 	*bufio.Writer
-	file  *os.File // temporary file; nil for stdout
-	final string
-	done  bool
+	file *atomicfile.File // nil for stdout
 }
 
 func openOutput(path string, stdout io.Writer) (*output, error) {
 	if path == "" || path == "-" {
 		return &output{Writer: bufio.NewWriterSize(stdout, 1<<20)}, nil
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".ndncc-*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("create output: %w", err)
 	}
-	return &output{Writer: bufio.NewWriterSize(f, 1<<20), file: f, final: path}, nil
+	return &output{Writer: bufio.NewWriterSize(f, 1<<20), file: f}, nil
 }
 
 // commit flushes the object and moves the file to its final name.
 func (o *output) commit() error {
 	if err := o.Flush(); err != nil {
+		if o.file != nil {
+			o.file.Abort()
+		}
 		return fmt.Errorf("write output: %w", err)
 	}
-	o.done = true
 	if o.file == nil {
 		return nil
 	}
-	err := o.file.Sync()
-	if cerr := o.file.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(o.file.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(o.file.Name(), o.final)
-	}
-	if err != nil {
-		os.Remove(o.file.Name())
-		return fmt.Errorf("write %s: %w", o.final, err)
-	}
-	return nil
+	return o.file.Commit()
 }
 
 // abort removes the temporary file of an uncommitted output.
 func (o *output) abort() {
-	if o.done || o.file == nil {
-		return
+	if o.file != nil {
+		o.file.Abort()
 	}
-	o.file.Close()
-	os.Remove(o.file.Name())
 }
 
 // progress draws a progress bar on a terminal.

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ndncc/ndncc/experiment"
+	"github.com/ndncc/ndncc/internal/atomicfile"
 )
 
 func newReproduceCmd() *cobra.Command {
@@ -38,7 +37,7 @@ regenerates docs/reproduction.md with it.`,
 				_, err := cmd.OutOrStdout().Write(buf.Bytes())
 				return err
 			}
-			return writeFileAtomic(out, buf.Bytes())
+			return atomicfile.WriteFile(out, buf.Bytes())
 		},
 	}
 	cmd.Flags().IntVar(&runs, "runs", 3, "runs per variant")
@@ -111,21 +110,3 @@ What the model has that a testbed lacks:
 Each experiment's "Differences" paragraph names the parameters the seeds leave unstated and
 the values we chose.
 `
-
-// writeFileAtomic writes data to path through a temporary file and a rename.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
-}

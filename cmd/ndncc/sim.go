@@ -1,10 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ndncc/ndncc/internal/atomicfile"
 	"github.com/ndncc/ndncc/report"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
@@ -82,22 +83,13 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// writeJSONFile writes v to path atomically (temp file, then rename).
+// writeJSONFile writes v as indented JSON to path atomically.
 func writeJSONFile(path string, v any) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*.json")
-	if err != nil {
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, v); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := writeJSON(tmp, v); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(path, buf.Bytes())
 }
 
 func printResult(w io.Writer, r *sim.Result) {
