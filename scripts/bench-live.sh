@@ -5,7 +5,8 @@
 # It starts `ndnd fw` on a temporary Unix socket, serves one object (100 MB
 # of random bytes by default) with `ndncc serve`, then fetches it RUNS times
 # with each tool, alternating which goes first, and prints every goodput and
-# the median of the per-run ratios ndncc/ndnd. Goodput is object bytes over
+# the median of the per-run ratios ndncc/ndnd, for ndncc's default pipeline
+# and for ndnd cat's own window policy. Goodput is object bytes over
 # the wall-clock time of the whole command (start to exit: connection,
 # version discovery, transfer, output), measured the same way for both.
 #
@@ -71,13 +72,14 @@ pids+=($!)
 for _ in $(seq 200); do grep -q '^Serving' "$work/serve.log" && break; sleep 0.05; done
 grep -q '^Serving' "$work/serve.log" || { echo "ndncc serve did not start:"; cat "$work/serve.log"; exit 1; }
 
-# run_one TOOL: fetches the object once, checks it, prints the goodput in Mbit/s.
+# run_one TOOL [ARGS...]: fetches the object once, checks it, prints the
+# goodput in Mbit/s.
 run_one() {
 	local tool=$1 start end
+	shift
 	start=$(date +%s.%N)
 	if [ "$tool" = ndncc ]; then
-		# shellcheck disable=SC2086
-		"$work/ndncc" fetch /bench/object -q ${FETCH_ARGS:-} >"$work/out.bin" 2>"$work/$tool.err"
+		"$work/ndncc" fetch /bench/object -q "$@" >"$work/out.bin" 2>"$work/$tool.err"
 	else
 		"$ndnd" cat /bench/object >"$work/out.bin" 2>"$work/$tool.err"
 	fi
@@ -87,21 +89,27 @@ run_one() {
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 
-echo "== $runs runs, alternating (goodput in Mbit/s, wall clock per command)"
-printf "%-4s %12s %12s %8s\n" run ndncc ndnd ratio
-ours=() theirs=() ratios=()
+# Two ndncc configurations against ndnd cat:
+#  - "default": ndncc fetch as shipped (cubic, reacting to the forwarder's
+#    congestion marks), plus FETCH_ARGS;
+#  - "same-window": the window policy ndnd cat itself uses (a fixed window
+#    of 100 Interests, no reaction to marks), so that the ratio compares
+#    the two implementations rather than two congestion controllers.
+# The three fetches of a run go in a rotating order.
+echo "== $runs runs (goodput in Mbit/s, wall clock per command)"
+printf "%-6s %10s %12s %10s %14s %12s\n" run default same-window "ndnd cat" ratio-default ratio-same
+d=() f=() n=() rd=() rf=()
 for i in $(seq "$runs"); do
-	if [ $((i % 2)) = 1 ]; then
-		a=$(run_one ndncc); b=$(run_one ndnd)
-	else
-		b=$(run_one ndnd); a=$(run_one ndncc)
-	fi
-	r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')
-	ours+=("$a"); theirs+=("$b"); ratios+=("$r")
-	printf "%-4s %12s %12s %8s\n" "$i" "$a" "$b" "$r"
+	case $((i % 3)) in
+	1) x=$(run_one ndncc ${FETCH_ARGS:-}); y=$(run_one ndncc -p fixed -s 100); z=$(run_one ndnd) ;;
+	2) y=$(run_one ndncc -p fixed -s 100); z=$(run_one ndnd); x=$(run_one ndncc ${FETCH_ARGS:-}) ;;
+	0) z=$(run_one ndnd); x=$(run_one ndncc ${FETCH_ARGS:-}); y=$(run_one ndncc -p fixed -s 100) ;;
+	esac
+	d+=("$x"); f+=("$y"); n+=("$z"); rd+=("$(ratio "$x" "$z")"); rf+=("$(ratio "$y" "$z")")
+	printf "%-6s %10s %12s %10s %14s %12s\n" "$i" "$x" "$y" "$z" "${rd[-1]}" "${rf[-1]}"
 done
-printf "%-4s %12s %12s %8s\n" median \
-	"$(printf '%s\n' "${ours[@]}" | median)" \
-	"$(printf '%s\n' "${theirs[@]}" | median)" \
-	"$(printf '%s\n' "${ratios[@]}" | median)"
+printf "%-6s %10s %12s %10s %14s %12s\n" median \
+	"$(printf '%s\n' "${d[@]}" | median)" "$(printf '%s\n' "${f[@]}" | median)" "$(printf '%s\n' "${n[@]}" | median)" \
+	"$(printf '%s\n' "${rd[@]}" | median)" "$(printf '%s\n' "${rf[@]}" | median)"
