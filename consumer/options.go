@@ -180,8 +180,18 @@ func pipelineParams() []param {
 // "name (default): doc" lines, for help texts and docs.
 func PipelineParamDocs() []string {
 	var out []string
+	for _, d := range ParamDocs() {
+		out = append(out, fmt.Sprintf("%s (default %s): %s", d.Name, d.Default, d.Doc))
+	}
+	return out
+}
+
+// ParamDocs describes the pipeline-level parameters (those every pipeline
+// takes), in display order.
+func ParamDocs() []cc.ParamDoc {
+	var out []cc.ParamDoc
 	for _, p := range pipelineParams() {
-		out = append(out, fmt.Sprintf("%s (default %s): %s", p.name, p.def, p.doc))
+		out = append(out, cc.ParamDoc{Name: p.name, Default: p.def, Doc: p.doc})
 	}
 	return out
 }

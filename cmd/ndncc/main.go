@@ -53,7 +53,7 @@ deterministic simulator and over real NFD/YaNFD forwarders.`,
 			profile.Close()
 		}
 	}
-	root.AddCommand(newSimCmd(), newExperimentCmd(), newReproduceCmd())
+	root.AddCommand(newSimCmd(), newExperimentCmd(), newReproduceCmd(), newParamsCmd())
 	root.AddCommand(newFetchCmd(), newServeCmd())
 	return root
 }

@@ -90,3 +90,17 @@ func TestReproductionReportCoversCatalog(t *testing.T) {
 		}
 	}
 }
+
+// TestParametersDocIsCurrent checks that docs/parameters.md is what
+// `ndncc params` prints: every default documented in one place.
+func TestParametersDocIsCurrent(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/parameters.md")
+	if err != nil {
+		t.Fatalf("docs/parameters.md: %v (regenerate with ndncc params -o docs/parameters.md)", err)
+	}
+	var b strings.Builder
+	writeParams(&b)
+	if b.String() != string(doc) {
+		t.Error("docs/parameters.md is out of date: regenerate with `go run ./cmd/ndncc params -o docs/parameters.md`")
+	}
+}
