@@ -32,10 +32,13 @@ func seed000Designs(window string) []design {
 	}
 }
 
-var seed000Columns = []Column{
-	{Key: "download_time_s", Header: "time (s)", Format: "%.1f"},
-	{Key: "throughput_kbps", Header: "throughput (kbps)", Format: "%.0f"},
-	{Key: "timeout_pct", Header: "timeout %", Format: "%.2f"},
+// seed000Columns are seed 000's table columns.
+func seed000Columns() []Column {
+	return []Column{
+		{Key: "download_time_s", Header: "time (s)", Format: "%.1f"},
+		{Key: "throughput_kbps", Header: "throughput (kbps)", Format: "%.0f"},
+		{Key: "timeout_pct", Header: "timeout %", Format: "%.2f"},
+	}
 }
 
 func seed000Linear() *Experiment {
@@ -52,7 +55,7 @@ func seed000Linear() *Experiment {
 		Description: `Design #0 is the fixed-window baseline; #1 is AIMD reacting to every timeout; #2 reacts to one
 loss event per RTT (recPoint); #3 also takes one RTT sample per RTT. Timeout % is the seed's: loss events detected by
 timeout per 100 segments. Seed order: #0 fastest, then #3, #2, #1.`,
-		Columns: seed000Columns,
+		Columns: seed000Columns(),
 		Runs:    1,
 		Notes: `Our Design #0 runs at the ideal rate: 10,240 Data of 1449 bytes through 5 Mbit/s take 23.74 s,
 plus one RTT. The seed measured a one-packet RTT of 73.2 ms on Mini-NDN; our minimum is 65.6 ms,
@@ -86,7 +89,7 @@ func seed000Dumbbell() *Experiment {
 		Description: `Two flows (consumer1<-producer1, consumer2<-producer2) share the 5 Mbit/s router1-router2 link.
 Design #0 uses a fixed window of 16 per flow. Jain's fairness index of the two throughputs is
 reported as "fairness".`,
-		Columns: append(append([]Column(nil), seed000Columns...), Column{Key: "fairness", Header: "Jain fairness", Format: "%.3f"}),
+		Columns: append(seed000Columns(), Column{Key: "fairness", Header: "Jain fairness", Format: "%.3f"}),
 		Runs:    1,
 		Notes: `The two flows start within 10 ms of each other (start jitter) and share the 32-packet queue.
 Both take the same path through router1-router2, so they see the same drops. Fairness stays

@@ -39,7 +39,7 @@ the delay line. We model a pure 32-packet FIFO before the transmitter, which ove
 		e.Variants = append(e.Variants, Variant{
 			Name:        name,
 			Description: fmt.Sprintf("fixed window of %d Interests", w),
-			Scenario:    linear("seed003-"+name, "fixed", withParams(seed003RTO, "window", fmt.Sprint(w))),
+			Scenario:    linear("seed003-"+name, "fixed", withParams(seed003RTO(), "window", fmt.Sprint(w))),
 			SeedFigures: seed[w],
 		})
 	}
@@ -52,7 +52,7 @@ the delay line. We model a pure 32-packet FIFO before the transmitter, which ove
 // fixed-window loss rates land near the seed's (8.6% vs 5.6% for window
 // 100); with a 200 ms floor, timed-out segments recycle their window slot
 // five times as often and window 100 loses 41% (measured).
-var seed003RTO = map[string]string{"min-rto": "1s", "retries": "-1"}
+func seed003RTO() map[string]string { return map[string]string{"min-rto": "1s", "retries": "-1"} }
 
 func withParams(base map[string]string, kv ...string) map[string]string {
 	out := map[string]string{}
@@ -94,10 +94,10 @@ about 1.6% and finishes in about 31 s, not 47-55 s. Hole detection makes our AIM
 faster, because on a single path Data only arrive out of order after a loss. Hole detection
 is then an earlier loss signal, and it halves the window on top of the timeouts.`,
 	}
-	aimd := withParams(seed003RTO, "conservative", "false", "reset-cwnd-to-init", "true")
+	aimd := withParams(seed003RTO(), "conservative", "false", "reset-cwnd-to-init", "true")
 	e.Variants = []Variant{
 		{Name: "fixed-50", Description: "fixed window of 50",
-			Scenario: linear("seed003-fixed-50", "fixed", withParams(seed003RTO, "window", "50")),
+			Scenario: linear("seed003-fixed-50", "fixed", withParams(seed003RTO(), "window", "50")),
 			SeedFigures: map[string][]string{"download_time_s": {"23.8–24.1"}, "throughput_kbps": {"4932–4987"},
 				"effective_throughput_kbps": {"4932–4987"}, "loss_rate_pct": {"0.2"}}},
 		{Name: "aimd", Description: "AIMD, cwnd reset to 1 on every timeout",

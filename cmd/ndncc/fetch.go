@@ -54,18 +54,25 @@ func exitCodeOf(err error) int {
 // ndngetDefaults are the defaults of ndn-tools' ndnget that differ from
 // the simulator's, applied when the flag is not given and the pipeline
 // has the parameter.
-var ndngetDefaults = []struct {
+func ndngetDefaults() []ndngetDefault {
+	return []ndngetDefault{
+		{"init-cwnd", "2", nil},
+		{"fast-conv", "false", []string{"cubic"}},
+		{"rto-k", "8", nil},
+		{"max-rto", "60s", nil},
+	}
+}
+
+// ndngetDefault is one of ndnget's defaults that differs from the simulator's.
+type ndngetDefault struct {
 	param, value string
 	pipelines    []string // nil: every pipeline with the parameter
-}{
-	{"init-cwnd", "2", nil},
-	{"fast-conv", "false", []string{"cubic"}},
-	{"rto-k", "8", nil},
-	{"max-rto", "60s", nil},
 }
 
 // durationParams take milliseconds (ndnget) or a Go duration.
-var durationParams = []string{"lifetime", "min-rto", "max-rto", "initial-rto", "fixed-rto", "rto-check-interval"}
+func durationParams() []string {
+	return []string{"lifetime", "min-rto", "max-rto", "initial-rto", "fixed-rto", "rto-check-interval"}
+}
 
 // paramFlag binds a command-line flag to a named pipeline parameter.
 type paramFlag struct {
@@ -83,7 +90,7 @@ func (b paramFlag) value(v string) (string, error) {
 		}
 		v = strconv.FormatBool(!on)
 	}
-	if slices.Contains(durationParams, b.param) {
+	if slices.Contains(durationParams(), b.param) {
 		if _, err := strconv.ParseUint(v, 10, 63); err == nil {
 			v += "ms"
 		}
@@ -227,7 +234,7 @@ func algorithmParams() []cc.ParamDoc {
 	}
 	for i := range out {
 		d := &out[i]
-		for _, nd := range ndngetDefaults {
+		for _, nd := range ndngetDefaults() {
 			if nd.param == d.Name && nd.pipelines == nil {
 				d.Default = nd.value
 			}
@@ -267,7 +274,7 @@ func (ff *fetchFlags) pipelineParams(fs *pflag.FlagSet) (map[string]string, erro
 	for _, name := range cc.ParamNames(ff.pipeline) {
 		takes[name] = true
 	}
-	for _, nd := range ndngetDefaults {
+	for _, nd := range ndngetDefaults() {
 		if _, set := params[nd.param]; set || !takes[nd.param] {
 			continue
 		}

@@ -326,7 +326,7 @@ func TestFetchFlagsMatchTheSimulator(t *testing.T) {
 		}
 	}
 	ndnget := map[string]bool{}
-	for _, nd := range ndngetDefaults {
+	for _, nd := range ndngetDefaults() {
 		ndnget[nd.param] = true
 	}
 	for _, p := range cc.Pipelines() {
