@@ -208,6 +208,21 @@ func floatField[C any](name, doc string, ptr func(*C) *float64, chk floatCheck) 
 	}
 }
 
+func intField[C any](name, doc string, ptr func(*C) *int) field[C] {
+	return field[C]{
+		name: name, doc: doc,
+		get: func(c *C) string { return strconv.Itoa(*ptr(c)) },
+		set: func(c *C, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return fmt.Errorf("want an integer, got %q", v)
+			}
+			*ptr(c) = n
+			return nil
+		},
+	}
+}
+
 func boolField[C any](name, doc string, ptr func(*C) *bool) field[C] {
 	return field[C]{
 		name: name, doc: doc,
@@ -290,6 +305,17 @@ func specs() []pipelineSpec {
 				},
 			),
 			func(c NDNVegasConfig) (Algorithm, error) { return algorithm(NewNDNVegas(c)) }),
+
+		spec("raaqm", "ICP's RAAQM: delay-driven probabilistic decrease (seed 004's baseline)", DefaultRAAQMConfig,
+			[]field[RAAQMConfig]{
+				floatField("init-cwnd", "initial congestion window, segments", func(c *RAAQMConfig) *float64 { return &c.InitCwnd }, atLeast1()),
+				floatField("raaqm-step", "additive increase per RTT, segments", func(c *RAAQMConfig) *float64 { return &c.Step }, positive()),
+				floatField("raaqm-beta", "multiplicative decrease factor", func(c *RAAQMConfig) *float64 { return &c.Beta }, fraction()),
+				floatField("raaqm-pmin", "decrease probability at the least recent RTT", func(c *RAAQMConfig) *float64 { return &c.PMin }, nonNegative()),
+				floatField("raaqm-pmax", "decrease probability at the largest recent RTT", func(c *RAAQMConfig) *float64 { return &c.PMax }, nonNegative()),
+				intField("raaqm-samples", "recent RTT samples that define Rmin and Rmax", func(c *RAAQMConfig) *int { return &c.Samples }),
+			},
+			func(c RAAQMConfig) (Algorithm, error) { return algorithm(NewRAAQM(c)) }),
 	}
 }
 

@@ -18,8 +18,9 @@ func TestNewAlgorithmDefaults(t *testing.T) {
 		{"bic", 1, 200},
 		{"vegas", 1, 200},
 		{"ndn-vegas", 1, 200},
+		{"raaqm", 1, 1},
 	}
-	if got := Pipelines(); !slices.Equal(got, []string{"fixed", "aimd", "cubic", "bic", "vegas", "ndn-vegas"}) {
+	if got := Pipelines(); !slices.Equal(got, []string{"fixed", "aimd", "cubic", "bic", "vegas", "ndn-vegas", "raaqm"}) {
 		t.Errorf("Pipelines() = %v", got)
 	}
 	for _, c := range cases {

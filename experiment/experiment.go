@@ -78,6 +78,7 @@ func Catalog() []*Experiment {
 		seed004Wireless(),
 		seed004Multipath(),
 		seed004Caching(),
+		seed004ICP(),
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all

@@ -125,7 +125,7 @@ func pipelines() *Experiment {
 		Name:  "pipelines",
 		Seed:  "",
 		Title: "every pipeline on the linear and dumbbell topologies (10 MiB per flow)",
-		Description: `Each of fixed (window 32; 16 per flow on the dumbbell), aimd, cubic, bic, vegas (alpha 5, beta 10) and ndn-vegas fetches
+		Description: `Each of fixed (window 32; 16 per flow on the dumbbell), aimd, cubic, bic, vegas (alpha 5, beta 10), ndn-vegas and raaqm fetches
 10 MiB on seed 000's linear topology and, two flows at a time, on its dumbbell.`,
 		Columns: []Column{
 			{Key: "complete", Header: "complete", Format: "%.0f"},
@@ -142,7 +142,7 @@ func pipelines() *Experiment {
 		"ndn-vegas": {"vegas-alpha": "5", "vegas-beta": "10"},
 	}
 	for _, topo := range []string{"linear", "dumbbell"} {
-		for _, p := range []string{"fixed", "aimd", "cubic", "bic", "vegas", "ndn-vegas"} {
+		for _, p := range []string{"fixed", "aimd", "cubic", "bic", "vegas", "ndn-vegas", "raaqm"} {
 			name := topo + "-" + p
 			build := linear(name, p, params[p])
 			if topo == "dumbbell" {
