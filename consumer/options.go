@@ -1,6 +1,7 @@
 package consumer
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -221,6 +222,16 @@ func ParseParams(pipeline string, params map[string]string) (Options, error) {
 		o.AlgParams[k] = v
 	}
 	if _, err := cc.NewAlgorithm(pipeline, o.AlgParams); err != nil {
+		// Name the offending key, so that callers can point at its line.
+		if errors.Is(err, cc.ErrUnknownParam) || errors.Is(err, cc.ErrBadParam) {
+			for _, k := range keys {
+				if v, ok := o.AlgParams[k]; ok {
+					if _, kerr := cc.NewAlgorithm(pipeline, cc.Params{k: v}); kerr != nil {
+						return o, &ParamError{Key: k, Err: kerr}
+					}
+				}
+			}
+		}
 		return o, err
 	}
 	if err := o.Validate(); err != nil {

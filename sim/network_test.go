@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -240,5 +241,33 @@ func TestOneGiBTransferMemory(t *testing.T) {
 	const limit = 150e6
 	if peakInuse > limit {
 		t.Errorf("peak HeapInuse %.1f MB, want < 150 MB", float64(peakInuse)/1e6)
+	}
+}
+
+// A bad pipeline parameter is reported at the line that sets it.
+func TestBadParamNamesItsLine(t *testing.T) {
+	src := `[topology]
+nodes = ["c", "p"]
+links = [ { a = "c", b = "p", delay = "10ms", bw = 10 } ]
+
+[[producer]]
+node = "p"
+prefix = "/x"
+file-size = 10240
+
+[[consumer]]
+node = "c"
+prefix = "/x"
+pipeline = "aimd"
+params = { init-cwnd = 4,
+  aimd-beta = 7 }
+`
+	sc, err := scenario.Parse([]byte(src), "bad.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(sc, Options{})
+	if err == nil || !strings.Contains(err.Error(), "bad.toml:15") || !strings.Contains(err.Error(), "aimd-beta") {
+		t.Fatalf("error %v, want it at bad.toml:15 naming aimd-beta", err)
 	}
 }
