@@ -15,8 +15,9 @@
 //
 //	fixed      window 32 (seed 000 Design #0); never changes.
 //	aimd       init-cwnd 1, init-ssthresh 200, aimd-step 1, aimd-beta 0.5,
-//	           reset-cwnd-to-init false (seeds 000, 003): slow start +1 per
-//	           Data, then +step/cwnd; decrease to max(cwnd*beta, 2).
+//	           aimd-mark-beta 0 (= aimd-beta), reset-cwnd-to-init false
+//	           (seeds 000, 003): slow start +1 per Data, then +step/cwnd;
+//	           decrease to max(cwnd*beta, 2).
 //	cubic      init-cwnd 1, init-ssthresh 200, cubic-c 0.4, cubic-beta 0.7,
 //	           fast-conv true, cubic-reno-friendly true (RFC 9438).
 //	bic        init-cwnd 1, init-ssthresh 200, bic-max-increment 16,
@@ -27,6 +28,9 @@
 //	           vegas-ss-gamma 1 (TCP Vegas, seed 001).
 //	ndn-vegas  vegas' parameters plus vegas-gamma inf, slow-start vegas
 //	           (seed 001's NDN-Vegas).
+//	raaqm      init-cwnd 1, raaqm-step 1, raaqm-beta 0.5, raaqm-pmin 1e-5,
+//	           raaqm-pmax 0.01, raaqm-samples 30 (ICP's RAAQM, seed 004's
+//	           baseline).
 //
 // Every decrease floors ssthresh at MinSsthresh (2) and never raises cwnd.
 //
