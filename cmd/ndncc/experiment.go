@@ -207,7 +207,8 @@ func writeExperimentPage(out string, e *experiment.Experiment, rep *experiment.R
 			return err
 		}
 		if len(page.Parameters) == 0 {
-			page.Parameters = scenarioParams(sc)
+			page.Parameters = append([]report.Param{{Key: "scenario of", Value: vr.Name + " (variants differ as their descriptions say)"}},
+				scenarioParams(sc)...)
 		}
 		net, err := sim.Build(sc, sim.Options{Seed: rep.BaseSeed, Trace: true})
 		if err != nil {
