@@ -222,6 +222,3 @@ func ms(n float64) time.Duration { return time.Duration(n * float64(time.Millise
 
 // Pending returns the number of callbacks waiting.
 func (s *fakeSched) Pending() int { return len(s.pending) }
-
-// newTestRand is the test network's own random source.
-func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(42, 43)) }

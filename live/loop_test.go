@@ -39,8 +39,7 @@ func TestLoopRunsTimersInOrder(t *testing.T) {
 
 func TestLoopTimerStopAfterRun(t *testing.T) {
 	l := NewLoop()
-	var tm interface{ Stop() bool }
-	tm = l.After(0, func() { l.Stop(nil) })
+	tm := l.After(0, func() { l.Stop(nil) })
 	if err := l.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
