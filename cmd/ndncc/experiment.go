@@ -106,7 +106,7 @@ variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}.`,
 	cmd.Flags().BoolVar(&list, "list", false, "list the experiments")
 	cmd.Flags().IntVar(&runs, "runs", 0, "runs per variant (default: the experiment's own)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document instead of the table")
-	cmd.Flags().StringVar(&out, "out", "", "write report.json (and, later, plots and index.html) into this directory")
+	cmd.Flags().StringVar(&out, "out", "", "write report.json, summary charts, per-variant traces and plots, and index.html into this directory")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the first run")
 	cmd.Flags().StringSliceVar(&variants, "variant", nil, "run only these variants (repeatable)")
 	cmd.Flags().IntVar(&jobs, "jobs", 0, "runs simulated in parallel (default: number of CPUs); results do not depend on it")
