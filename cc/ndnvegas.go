@@ -57,18 +57,14 @@ type NDNVegasConfig struct {
 	Gamma float64
 	// SlowStart selects the slow start. Default SlowStartVegas.
 	SlowStart SlowStart
-	// PostponeRetx asks the pipeline to send new segments before
-	// retransmissions (seed 001's postponed retransmission). Default true.
-	PostponeRetx bool
 }
 
 // DefaultNDNVegasConfig returns the documented defaults.
 func DefaultNDNVegasConfig() NDNVegasConfig {
 	return NDNVegasConfig{
-		VegasConfig:  DefaultVegasConfig(),
-		Gamma:        math.Inf(1),
-		SlowStart:    SlowStartVegas,
-		PostponeRetx: true,
+		VegasConfig: DefaultVegasConfig(),
+		Gamma:       math.Inf(1),
+		SlowStart:   SlowStartVegas,
 	}
 }
 
@@ -97,11 +93,10 @@ func (c NDNVegasConfig) Validate() error {
 //     the window holds.
 //   - otherwise Vegas' Alpha/Beta rules.
 //
-// Postponed retransmission is the pipeline's; PostponeRetransmissions
-// exposes the configured choice.
+// Postponed retransmission, seed 001's other change, is the pipeline's
+// (consumer.Options.PostponeRetx, on by default for ndn-vegas).
 type NDNVegas struct {
-	core     vegasCore
-	postpone bool
+	core vegasCore
 }
 
 // NewNDNVegas returns an NDN-Vegas window in its initial state.
@@ -110,8 +105,7 @@ func NewNDNVegas(cfg NDNVegasConfig) (*NDNVegas, error) {
 		return nil, err
 	}
 	return &NDNVegas{
-		core:     newVegasCore(cfg.VegasConfig, cfg.Gamma, true, cfg.SlowStart),
-		postpone: cfg.PostponeRetx,
+		core: newVegasCore(cfg.VegasConfig, cfg.Gamma, true, cfg.SlowStart),
 	}, nil
 }
 
@@ -133,10 +127,6 @@ func (n *NDNVegas) OnOutOfOrder() {
 		n.core.ssthresh = n.core.cwnd
 	}
 }
-
-// PostponeRetransmissions reports whether the pipeline should send new
-// segments before retransmissions.
-func (n *NDNVegas) PostponeRetransmissions() bool { return n.postpone }
 
 // Cwnd implements Algorithm.
 func (n *NDNVegas) Cwnd() float64 { return n.core.cwnd }

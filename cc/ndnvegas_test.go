@@ -79,15 +79,11 @@ func TestNDNVegasHoleSlowStart(t *testing.T) {
 
 func TestNDNVegasConfig(t *testing.T) {
 	d := DefaultNDNVegasConfig()
-	if !math.IsInf(d.Gamma, 1) || d.SlowStart != SlowStartVegas || !d.PostponeRetx {
+	if !math.IsInf(d.Gamma, 1) || d.SlowStart != SlowStartVegas {
 		t.Errorf("defaults: %+v", d)
 	}
-	n := newNDNVegas(t, func(*NDNVegasConfig) {})
-	if !n.PostponeRetransmissions() || n.Name() != "ndn-vegas" {
-		t.Errorf("%s postpone %v", n.Name(), n.PostponeRetransmissions())
-	}
-	if newNDNVegas(t, func(c *NDNVegasConfig) { c.PostponeRetx = false }).PostponeRetransmissions() {
-		t.Error("PostponeRetx false ignored")
+	if n := newNDNVegas(t, func(*NDNVegasConfig) {}); n.Name() != "ndn-vegas" {
+		t.Errorf("name %s", n.Name())
 	}
 	for i, mod := range []func(*NDNVegasConfig){
 		func(c *NDNVegasConfig) { c.Gamma = 3 }, // not above beta

@@ -19,8 +19,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-	enc "github.com/named-data/ndnd/std/encoding"
-
 	"github.com/ndncc/ndncc/cc"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/sched"
@@ -286,15 +284,12 @@ func (p *Pipeline) OnPacket(pkt ndn.Packet) {
 	}
 }
 
+// segOf returns the segment a name under the prefix asks for.
 func (p *Pipeline) segOf(n ndn.Name) (uint64, bool) {
 	if len(n) != len(p.cfg.Prefix)+1 {
 		return 0, false
 	}
-	c := n[len(n)-1]
-	if c.Typ != enc.TypeSegmentNameComponent {
-		return 0, false
-	}
-	return c.NumberVal(), true
+	return ndn.SegmentOf(n)
 }
 
 func (p *Pipeline) onData(pkt ndn.Packet) {
@@ -320,12 +315,12 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 		return
 	}
 	if !p.finalKnown {
-		if !d.HasFinal {
-			p.fail(fmt.Errorf("segment %d of %s: %w", seg, p.cfg.Prefix, ErrNoFinalBlock))
+		final, ok := d.FinalSegment()
+		if !ok {
+			p.finish(fmt.Errorf("segment %d of %s: %w", seg, p.cfg.Prefix, ErrNoFinalBlock))
 			return
 		}
-		p.final = d.FinalBlockID.NumberVal()
-		p.finalKnown = true
+		p.final, p.finalKnown = final, true
 	}
 	if st.status == segInFlight {
 		p.inFlight--
@@ -460,7 +455,7 @@ func (p *Pipeline) lose(seg uint64, st *segment) {
 		p.inFlight--
 	}
 	if p.opt.MaxRetries >= 0 && int(st.retries) >= p.opt.MaxRetries {
-		p.fail(fmt.Errorf("segment %d of %s: %w after %d retransmissions", seg, p.cfg.Prefix, ErrRetriesExhausted, st.retries))
+		p.finish(fmt.Errorf("segment %d of %s: %w after %d retransmissions", seg, p.cfg.Prefix, ErrRetriesExhausted, st.retries))
 		return
 	}
 	st.status = segRetxWait
@@ -495,10 +490,6 @@ func (p *Pipeline) checkTimeouts() {
 	}
 	p.rate.flush(now)
 	p.check = p.s.After(p.opt.CheckInterval, p.checkFn)
-}
-
-func (p *Pipeline) fail(err error) {
-	p.finish(err)
 }
 
 func (p *Pipeline) finish(err error) {

@@ -9,6 +9,7 @@ package experiment
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -137,7 +138,7 @@ func (e *Experiment) PlannedRuns(opt Options) int {
 	}
 	n := 0
 	for _, v := range e.Variants {
-		if len(opt.Variants) == 0 || contains(opt.Variants, v.Name) {
+		if len(opt.Variants) == 0 || slices.Contains(opt.Variants, v.Name) {
 			n += runs
 		}
 	}
@@ -178,7 +179,7 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 	}
 	var variants []Variant
 	for _, v := range e.Variants {
-		if len(opt.Variants) == 0 || contains(opt.Variants, v.Name) {
+		if len(opt.Variants) == 0 || slices.Contains(opt.Variants, v.Name) {
 			variants = append(variants, v)
 		}
 	}
@@ -266,13 +267,4 @@ func (e *Experiment) runOne(v Variant, j *job) {
 	if v.Extra != nil {
 		j.ext = v.Extra(net, j.res)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -60,24 +60,11 @@ func NewSegmentInterest(prefix Name, seg uint64) *Interest {
 	} else {
 		in.Name = append(make(Name, 0, len(prefix)+1), prefix...)
 	}
-	in.Name = append(in.Name, Component{Typ: enc.TypeSegmentNameComponent, Val: putNat(in.seg[:0], seg)})
+	v := enc.Nat(seg)
+	n := v.EncodingLength()
+	v.EncodeInto(in.seg[:n])
+	in.Name = append(in.Name, Component{Typ: enc.TypeSegmentNameComponent, Val: in.seg[:n]})
 	return in
-}
-
-// putNat appends the NDN non-negative-integer encoding of v (1, 2, 4 or 8
-// bytes, big endian) to b.
-func putNat(b []byte, v uint64) []byte {
-	switch {
-	case v <= 0xff:
-		return append(b, byte(v))
-	case v <= 0xffff:
-		return append(b, byte(v>>8), byte(v))
-	case v <= 0xffffffff:
-		return append(b, byte(v>>24), byte(v>>16), byte(v>>8), byte(v))
-	default:
-		return append(b, byte(v>>56), byte(v>>48), byte(v>>40), byte(v>>32),
-			byte(v>>24), byte(v>>16), byte(v>>8), byte(v))
-	}
 }
 
 // SigType is the NDN SignatureType.

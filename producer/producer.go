@@ -123,12 +123,8 @@ func (p *Producer) segmentOf(n ndn.Name) (uint64, bool) {
 	if len(n) != len(p.cfg.Prefix)+1 || !p.cfg.Prefix.IsPrefix(n) {
 		return 0, false
 	}
-	c := n[len(n)-1]
-	if c.Typ != enc.TypeSegmentNameComponent {
-		return 0, false
-	}
-	seg := c.NumberVal()
-	if seg >= p.segments {
+	seg, ok := ndn.SegmentOf(n)
+	if !ok || seg >= p.segments {
 		return 0, false
 	}
 	return seg, true

@@ -38,7 +38,6 @@ type Channel struct {
 	// dropped reports packets the output queue dropped.
 	txShim, rxShim *fw.LinkLoss
 	dropped        func(p ndn.Packet)
-	observer       func(now time.Duration, c *Channel)
 
 	busy     bool
 	inFlight []flight // packets propagating, in arrival order
@@ -132,9 +131,6 @@ func (c *Channel) enqueue(it aqm.Item) {
 	if l := c.queue.Len(); c.busy && l > c.stats.MaxQueue {
 		c.stats.MaxQueue = l
 	}
-	if c.observer != nil {
-		c.observer(now, c)
-	}
 	if !c.busy {
 		c.startNext()
 	}
@@ -148,14 +144,7 @@ func (c *Channel) accountQueue(now time.Duration) {
 func (c *Channel) startNext() {
 	now := c.sched.Now()
 	c.accountQueue(now)
-	before := c.queue.Stats()
 	it, ok := c.queue.Dequeue(now)
-	after := c.queue.Stats()
-	c.stats.AQMDrops += after.AQMDrops - before.AQMDrops
-	c.stats.Marks += after.Marks - before.Marks
-	if c.observer != nil {
-		c.observer(now, c)
-	}
 	if !ok {
 		c.busy = false
 		return
@@ -213,9 +202,12 @@ func (c *Channel) arrive() {
 	c.deliver(f.pkt)
 }
 
-// Stats returns the counters, with the mean queue length up to now.
+// Stats returns the counters, with the mean queue length up to now. The
+// queue discipline keeps its own drop and mark counts.
 func (c *Channel) Stats() ChannelStats {
 	st := c.stats
+	qs := c.queue.Stats()
+	st.AQMDrops, st.Marks = qs.AQMDrops, qs.Marks
 	now := c.sched.Now()
 	integral := c.qIntegral + float64(c.queue.Len())*float64(now-c.lastChange)
 	if now > 0 {

@@ -111,7 +111,7 @@ type Network struct {
 	Nodes     map[string]*Node
 	Channels  []*Channel
 	Flows     []*Flow
-	Producers map[string]*producer.Producer
+	Producers []*producer.Producer // in scenario order
 	// TCP are the scenario's TCP flows (tcp.go), in scenario order.
 	TCP   []*TCPFlow
 	first Completion // see FirstCompletion
@@ -168,12 +168,11 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 		seed = opt.Seed
 	}
 	n := &Network{
-		Scenario:  sc,
-		Seed:      seed,
-		Sched:     NewScheduler(),
-		Sizer:     ndn.NewSizer(),
-		Nodes:     map[string]*Node{},
-		Producers: map[string]*producer.Producer{},
+		Scenario: sc,
+		Seed:     seed,
+		Sched:    NewScheduler(),
+		Sizer:    ndn.NewSizer(),
+		Nodes:    map[string]*Node{},
 	}
 	if opt.Trace {
 		n.trace = newTraceSet()
@@ -318,7 +317,7 @@ func (n *Network) addProducer(p scenario.Producer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Pos, err)
 	}
-	n.Producers[p.Node+" "+p.Prefix] = prod
+	n.Producers = append(n.Producers, prod)
 	base, _ := enc.NameFromStr(p.Prefix)
 	node.FW.AddRoute(base, id, 0)
 	for name, other := range n.Nodes {

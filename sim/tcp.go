@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/consumer"
 	"github.com/ndncc/ndncc/scenario"
 )
 
@@ -724,22 +725,20 @@ func (t *tcpSender) onTimer() {
 	t.timeout()
 }
 
-// rateBuckets sums a flow's in-order payload per RateIntervalSeconds for
+// rateBuckets sums a flow's in-order payload per consumer.RateInterval for
 // the rate trace, as the consumer's rate meter does.
 type rateBuckets struct {
 	bucket time.Duration
 	bytes  uint64
 }
 
-const rateInterval = time.Duration(RateIntervalSeconds * float64(time.Second))
-
 func (r *rateBuckets) start(now time.Duration) { r.bucket = now }
 
 func (r *rateBuckets) add(tr *flowTracer, now time.Duration, n uint64) {
-	for now >= r.bucket+rateInterval {
+	for now >= r.bucket+consumer.RateInterval {
 		tr.Rate(r.bucket, r.bytes)
 		r.bytes = 0
-		r.bucket += rateInterval
+		r.bucket += consumer.RateInterval
 	}
 	r.bytes += n
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/ndncc/ndncc/consumer"
 )
 
 // QueueSampleInterval is how often queue lengths are sampled for traces.
@@ -123,7 +125,7 @@ func (n *Network) WriteTraces(dir string) error {
 		}
 		if err := writeCSV(filepath.Join(dir, "rate-"+f.id+".csv"), "time_s,goodput_kbps", func(w *bufio.Writer) {
 			for _, p := range f.rate {
-				fmt.Fprintf(w, "%.3f,%.3f\n", p.t.Seconds(), float64(p.bytes)*8/RateIntervalSeconds/1000)
+				fmt.Fprintf(w, "%.3f,%.3f\n", p.t.Seconds(), float64(p.bytes)*8/consumer.RateInterval.Seconds()/1000)
 			}
 		}); err != nil {
 			return err
@@ -144,9 +146,6 @@ func (n *Network) WriteTraces(dir string) error {
 	}
 	return nil
 }
-
-// RateIntervalSeconds is the rate trace's bucket width in seconds.
-const RateIntervalSeconds = 0.1
 
 func writeCSV(path, header string, body func(w *bufio.Writer)) error {
 	f, err := os.Create(path)
