@@ -3,6 +3,7 @@ package experiment
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/ndncc/ndncc/examples"
@@ -22,40 +23,76 @@ func exampleTopology(file string) (*topology.Topology, error) {
 	return topology.ParseMiniNDN(bytes.NewReader(data), "examples/"+file)
 }
 
-// flowSpec is one consumer/producer pair of a file-transfer scenario.
+// flowSpec is one consumer fetching an object from a producer.
 type flowSpec struct {
 	id, consumer, producer, prefix string
 	start                          time.Duration
 	size                           int64
+	segment                        int // payload per Data; 0: scenario.DefaultSegmentSize
 	pipeline                       string
 	params                         map[string]string
 }
 
-// transfer builds a scenario in which each flow fetches its own file.
+// newScenario returns a scenario with the defaults, named name, over topo,
+// simulated for at most limit.
+func newScenario(name string, topo *topology.Topology, limit time.Duration) *scenario.Scenario {
+	sc := scenario.Default()
+	sc.Name, sc.File = name, "experiment:"+name
+	sc.Topology, sc.Duration = topo, limit
+	return sc
+}
+
+// addFlows adds each flow's consumer, and a producer for its prefix
+// unless one already serves it (several consumers may fetch one object).
+func addFlows(sc *scenario.Scenario, flows ...flowSpec) {
+	for _, f := range flows {
+		if len(sc.ProducersFor(f.prefix)) == 0 {
+			p := scenario.NewProducer(f.producer, f.prefix, f.size)
+			if f.segment > 0 {
+				p.SegmentSize = f.segment
+			}
+			sc.Producers = append(sc.Producers, p)
+		}
+		c := scenario.NewConsumer(f.consumer, f.prefix, f.pipeline)
+		c.ID, c.Start = f.id, f.start
+		maps.Copy(c.Params, f.params)
+		sc.Consumers = append(sc.Consumers, c)
+	}
+}
+
+// transfer builds a scenario on an example topology in which each flow
+// fetches its own file.
 func transfer(name, topoFile string, limit time.Duration, flows ...flowSpec) (*scenario.Scenario, error) {
 	topo, err := exampleTopology(topoFile)
 	if err != nil {
 		return nil, err
 	}
-	sc := scenario.Default()
-	sc.Name = name
-	sc.File = "experiment:" + name
-	sc.Topology = topo
-	sc.Duration = limit
-	for _, f := range flows {
-		sc.Producers = append(sc.Producers, scenario.Producer{
-			Node: f.producer, Prefix: f.prefix, FileSize: f.size, SegmentSize: 1024, Signature: "rsa2048",
-			Freshness: scenario.DefaultFreshness,
-		})
-		params := map[string]string{}
-		for k, v := range f.params {
-			params[k] = v
-		}
-		sc.Consumers = append(sc.Consumers, scenario.Consumer{
-			ID: f.id, Node: f.consumer, Prefix: f.prefix, Start: f.start, Pipeline: f.pipeline, Params: params,
-		})
-	}
+	sc := newScenario(name, topo, limit)
+	addFlows(sc, flows...)
 	return sc, nil
+}
+
+// link returns a topology link with the given rate (Mbit/s), delay,
+// queue (packets) and loss (0..1).
+func link(a, b string, mbps float64, delay time.Duration, queue int, loss float64) topology.Link {
+	l := topology.NewLink(a, b)
+	l.Bandwidth, l.Delay, l.QueuePackets, l.Loss = mbps*1e6, delay, queue, loss
+	return l
+}
+
+// graph builds a topology from links, declaring their nodes in order.
+func graph(links ...topology.Link) *topology.Topology {
+	t := &topology.Topology{Links: links}
+	seen := map[string]bool{}
+	for _, l := range links {
+		for _, n := range []string{l.A, l.B} {
+			if !seen[n] {
+				seen[n] = true
+				t.Nodes = append(t.Nodes, topology.Node{Name: n})
+			}
+		}
+	}
+	return t
 }
 
 // linear is seed 000's linear topology with one 10 MiB transfer.

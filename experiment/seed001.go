@@ -2,10 +2,10 @@ package experiment
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/ndncc/ndncc/scenario"
-	"github.com/ndncc/ndncc/topology"
 )
 
 // Seed 001's testbed was two VMs joined by a UDP tunnel whose RTT netem
@@ -28,28 +28,11 @@ func seed001RTO() map[string]string {
 // twoNode builds consumer1 -- producer1 with the given round-trip time.
 func twoNode(name string, rtt time.Duration, pipeline string, params map[string]string) func() (*scenario.Scenario, error) {
 	return func() (*scenario.Scenario, error) {
-		l := topology.NewLink("consumer1", "producer1")
-		l.Delay = rtt / 2
-		l.Bandwidth = Seed001Bandwidth
-		l.QueuePackets = Seed001Queue
-		sc := scenario.Default()
-		sc.Name = name
-		sc.File = "experiment:" + name
-		sc.Duration = 1200 * time.Second
-		sc.Topology = &topology.Topology{
-			Nodes: []topology.Node{{Name: "consumer1"}, {Name: "producer1"}},
-			Links: []topology.Link{l},
-		}
-		sc.Producers = []scenario.Producer{scenario.NewProducer("producer1", "/example/big", Seed001FileSize)}
-		c := scenario.NewConsumer("consumer1", "/example/big", pipeline)
-		c.ID = "c1"
-		for k, v := range seed001RTO() {
-			c.Params[k] = v
-		}
-		for k, v := range params {
-			c.Params[k] = v
-		}
-		sc.Consumers = []scenario.Consumer{c}
+		sc := newScenario(name, graph(link("consumer1", "producer1", Seed001Bandwidth/1e6, rtt/2, Seed001Queue, 0)), 1200*time.Second)
+		p := seed001RTO()
+		maps.Copy(p, params)
+		addFlows(sc, flowSpec{id: "c1", consumer: "consumer1", producer: "producer1", prefix: "/example/big",
+			size: Seed001FileSize, pipeline: pipeline, params: p})
 		return sc, nil
 	}
 }

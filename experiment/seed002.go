@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/scenario"
-	"github.com/ndncc/ndncc/topology"
 )
 
 // Seed 002's local testbed: consumer -- forwarder -- producer over UDP
@@ -25,39 +24,24 @@ const (
 
 func tunnels(name string, tcp bool, params map[string]string) func() (*scenario.Scenario, error) {
 	return func() (*scenario.Scenario, error) {
-		sc := scenario.Default()
-		sc.Name, sc.File = name, "experiment:"+name
-		sc.Duration = 600 * time.Second
-		var links []topology.Link
-		for _, ab := range [][2]string{{"consumer1", "router1"}, {"router1", "producer1"}} {
-			l := topology.NewLink(ab[0], ab[1])
-			l.Bandwidth, l.Delay = Seed002Bandwidth, Seed002Delay
-			if tcp {
-				l.QueuePackets, l.QueueBytes = Seed002TCPQueue, 0
-			} else {
-				l.QueuePackets, l.QueueBytes = Seed002TCPQueue, Seed002SendBuffer // the byte limit binds
+		topo := graph(
+			link("consumer1", "router1", Seed002Bandwidth/1e6, Seed002Delay, Seed002TCPQueue, 0),
+			link("router1", "producer1", Seed002Bandwidth/1e6, Seed002Delay, Seed002TCPQueue, 0),
+		)
+		if !tcp {
+			for i := range topo.Links {
+				topo.Links[i].QueueBytes = Seed002SendBuffer // the byte limit binds first
 			}
-			links = append(links, l)
 		}
-		sc.Topology = &topology.Topology{
-			Nodes: []topology.Node{{Name: "consumer1"}, {Name: "router1"}, {Name: "producer1"}},
-			Links: links,
-		}
+		sc := newScenario(name, topo, 600*time.Second)
 		sc.Routers.Queue = "threshold-mark"
 		if tcp {
 			sc.Routers.QueueParams = map[string]string{"threshold-packets": fmt.Sprint(Seed002TCPMarkAt)}
 		} else {
 			sc.Routers.QueueParams = map[string]string{"threshold-bytes": fmt.Sprint(Seed002UDPMarkAt)}
 		}
-		p := scenario.NewProducer("producer1", "/example/big", Seed002FileSize)
-		p.SegmentSize = Seed002SegmentSize
-		sc.Producers = []scenario.Producer{p}
-		c := scenario.NewConsumer("consumer1", "/example/big", "aimd")
-		c.ID = "c1"
-		for k, v := range params {
-			c.Params[k] = v
-		}
-		sc.Consumers = []scenario.Consumer{c}
+		addFlows(sc, flowSpec{id: "c1", consumer: "consumer1", producer: "producer1", prefix: "/example/big",
+			size: Seed002FileSize, segment: Seed002SegmentSize, pipeline: "aimd", params: params})
 		return sc, nil
 	}
 }

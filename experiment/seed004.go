@@ -10,29 +10,6 @@ import (
 	"github.com/ndncc/ndncc/topology"
 )
 
-// link returns a topology link with the given rate (Mbit/s), delay,
-// queue (packets) and loss (0..1).
-func link(a, b string, mbps float64, delay time.Duration, queue int, loss float64) topology.Link {
-	l := topology.NewLink(a, b)
-	l.Bandwidth, l.Delay, l.QueuePackets, l.Loss = mbps*1e6, delay, queue, loss
-	return l
-}
-
-// graph builds a topology from links, declaring their nodes in order.
-func graph(links ...topology.Link) *topology.Topology {
-	t := &topology.Topology{Links: links}
-	seen := map[string]bool{}
-	for _, l := range links {
-		for _, n := range []string{l.A, l.B} {
-			if !seen[n] {
-				seen[n] = true
-				t.Nodes = append(t.Nodes, topology.Node{Name: n})
-			}
-		}
-	}
-	return t
-}
-
 // pconConsumer is PCON's consumer: AIMD with conservative adaptation
 // reacting to marks (backing off by 0.85 on a mark), Nacks and timeouts.
 func pconConsumer(extra ...string) map[string]string {
@@ -48,13 +25,10 @@ const (
 
 func wireless(name string, detection bool) func() (*scenario.Scenario, error) {
 	return func() (*scenario.Scenario, error) {
-		sc := scenario.Default()
-		sc.Name, sc.File = name, "experiment:"+name
-		sc.Duration = 600 * time.Second
-		sc.Topology = graph(
+		sc := newScenario(name, graph(
 			link("consumer1", "ap", 20, 2*time.Millisecond, 100, Seed004WirelessLoss),
 			link("ap", "producer1", 10, 10*time.Millisecond, 100, 0),
-		)
+		), 600*time.Second)
 		sc.LinkQueues = []scenario.LinkQueue{
 			{From: "ap", To: "producer1", Both: true, Queue: "codel-mark"},
 		}
@@ -63,10 +37,8 @@ func wireless(name string, detection bool) func() (*scenario.Scenario, error) {
 			sc.LinkQueues = append(sc.LinkQueues, scenario.LinkQueue{From: "consumer1", To: "ap", Both: true, LossDetection: true})
 			params["link-loss-nacks"] = "true"
 		}
-		sc.Producers = []scenario.Producer{scenario.NewProducer("producer1", "/example/file", Seed004FileSize)}
-		c := scenario.NewConsumer("consumer1", "/example/file", "aimd")
-		c.ID, c.Params = "c1", params
-		sc.Consumers = []scenario.Consumer{c}
+		addFlows(sc, flowSpec{id: "c1", consumer: "consumer1", producer: "producer1", prefix: "/example/file",
+			size: Seed004FileSize, pipeline: "aimd", params: params})
 		return sc, nil
 	}
 }
@@ -128,22 +100,17 @@ func multipathCases() []multipathCase {
 
 func multipath(name string, mc multipathCase, strategy string) func() (*scenario.Scenario, error) {
 	return func() (*scenario.Scenario, error) {
-		sc := scenario.Default()
-		sc.Name, sc.File = name, "experiment:"+name
-		sc.Duration = 600 * time.Second
-		sc.Topology = graph(
+		sc := newScenario(name, graph(
 			link("consumer1", "r1", 100, 2*time.Millisecond, 200, 0),
 			link("r1", "a", mc.aMbps, mc.aDelay, 100, 0),
 			link("a", "producer1", mc.aMbps, mc.aDelay, 100, 0),
 			link("r1", "b", mc.bMbps, mc.bDelay, 100, 0),
 			link("b", "producer1", mc.bMbps, mc.bDelay, 100, 0),
-		)
+		), 600*time.Second)
 		sc.Routers.Queue = "codel-mark"
 		sc.NodeRouters["r1"] = scenario.RouterSettings{Strategy: strategy, Set: scenario.SetStrategy}
-		sc.Producers = []scenario.Producer{scenario.NewProducer("producer1", "/example/file", Seed004FileSize)}
-		c := scenario.NewConsumer("consumer1", "/example/file", "aimd")
-		c.ID, c.Params = "c1", pconConsumer()
-		sc.Consumers = []scenario.Consumer{c}
+		addFlows(sc, flowSpec{id: "c1", consumer: "consumer1", producer: "producer1", prefix: "/example/file",
+			size: Seed004FileSize, pipeline: "aimd", params: pconConsumer()})
 		return sc, nil
 	}
 }
@@ -226,15 +193,12 @@ PI sends too much on the short path.`,
 // (short RTTs) then from the producer (long RTTs).
 func caching(name string, pcon bool) func() (*scenario.Scenario, error) {
 	return func() (*scenario.Scenario, error) {
-		sc := scenario.Default()
-		sc.Name, sc.File = name, "experiment:"+name
-		sc.Duration = 600 * time.Second
-		sc.Topology = graph(
+		sc := newScenario(name, graph(
 			link("consumer1", "router1", 10, 2*time.Millisecond, 100, 0),
 			link("consumer2", "router1", 10, 2*time.Millisecond, 100, 0),
 			link("router1", "router2", 5, 10*time.Millisecond, 100, 0),
 			link("router2", "producer1", 10, 10*time.Millisecond, 100, 0),
-		)
+		), 600*time.Second)
 		sc.Routers.CSCapacity = 65536 // NFD's default
 		params := map[string]string{}
 		if pcon {
@@ -243,15 +207,9 @@ func caching(name string, pcon bool) func() (*scenario.Scenario, error) {
 		} else {
 			sc.Routers.Queue = "codel-drop"
 		}
-		sc.Producers = []scenario.Producer{scenario.NewProducer("producer1", "/example/file", 10*MiB)}
 		for i, node := range []string{"consumer1", "consumer2"} {
-			c := scenario.NewConsumer(node, "/example/file", "aimd")
-			c.ID = fmt.Sprintf("c%d", i+1)
-			c.Start = time.Duration(i) * 5 * time.Second
-			for k, v := range params {
-				c.Params[k] = v
-			}
-			sc.Consumers = append(sc.Consumers, c)
+			addFlows(sc, flowSpec{id: fmt.Sprintf("c%d", i+1), consumer: node, producer: "producer1", prefix: "/example/file",
+				start: time.Duration(i) * 5 * time.Second, size: 10 * MiB, pipeline: "aimd", params: params})
 		}
 		return sc, nil
 	}
@@ -326,10 +284,7 @@ func icpVsPCON(name string, pcon bool) func() (*scenario.Scenario, error) {
 		for i, d := range delays {
 			links = append(links, link(fmt.Sprintf("consumer%d", i+1), "r1", 100, d*time.Millisecond, 100, 0))
 		}
-		sc := scenario.Default()
-		sc.Name, sc.File = name, "experiment:"+name
-		sc.Duration = Seed004ICPDuration
-		sc.Topology = graph(links...)
+		sc := newScenario(name, graph(links...), Seed004ICPDuration)
 		pipeline, params := "raaqm", map[string]string{"raaqm-beta": "0.8", "raaqm-pmax": "0.005"}
 		if pcon {
 			sc.Routers.Queue = "codel-mark"
@@ -339,14 +294,8 @@ func icpVsPCON(name string, pcon bool) func() (*scenario.Scenario, error) {
 			sc.NodeRouters["r1"] = scenario.RouterSettings{Strategy: "cf", Set: scenario.SetStrategy}
 		}
 		for i := range delays {
-			prefix := fmt.Sprintf("/example/c%d", i+1)
-			sc.Producers = append(sc.Producers, scenario.NewProducer("producer1", prefix, 4<<30))
-			c := scenario.NewConsumer(fmt.Sprintf("consumer%d", i+1), prefix, pipeline)
-			c.ID = fmt.Sprintf("c%d", i+1)
-			for k, v := range params {
-				c.Params[k] = v
-			}
-			sc.Consumers = append(sc.Consumers, c)
+			addFlows(sc, flowSpec{id: fmt.Sprintf("c%d", i+1), consumer: fmt.Sprintf("consumer%d", i+1), producer: "producer1",
+				prefix: fmt.Sprintf("/example/c%d", i+1), size: 4 << 30, pipeline: pipeline, params: params})
 		}
 		return sc, nil
 	}
