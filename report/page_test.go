@@ -1,15 +1,14 @@
 package report
 
 import (
-	"context"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/ndncc/ndncc/internal/browsertest"
 )
 
 // writeTestPage renders a page from the synthetic report, its summary
@@ -115,17 +114,11 @@ func TestWriteHTMLErrors(t *testing.T) {
 // CI (CI=true), where it fails. NDNCC_REPORT_SCREENSHOT=FILE.png keeps the
 // screenshot it takes for people to look at.
 func TestHTMLInChromium(t *testing.T) {
-	browser := findChromium()
-	if browser == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("no chromium binary in PATH; CI must install Debian's chromium package")
-		}
-		t.Skip("no chromium binary in PATH (apt-get install chromium); skipping the headless-browser check")
-	}
+	browser := browsertest.Chromium(t)
 	dir := writeTestPage(t)
 	url := "file://" + filepath.Join(dir, "index.html")
 
-	dom := runChromium(t, browser, "--dump-dom", url)
+	dom := browsertest.Run(t, browser, "--dump-dom", url)
 	body := regexp.MustCompile(`<body[^>]*>`).FindString(dom)
 	if !strings.Contains(body, `data-images-ok="8/8"`) || !strings.Contains(body, `data-table-rows="3"`) {
 		t.Errorf("rendered page reports %s, want data-images-ok=\"8/8\" and data-table-rows=\"3\"", body)
@@ -138,7 +131,7 @@ func TestHTMLInChromium(t *testing.T) {
 	if shot == "" {
 		shot = filepath.Join(t.TempDir(), "index.png")
 	}
-	runChromium(t, browser, "--screenshot="+shot, "--window-size=1200,3000", url)
+	browsertest.Run(t, browser, "--screenshot="+shot, "--window-size=1200,3000", url)
 	f, err := os.Open(shot)
 	if err != nil {
 		t.Fatalf("no screenshot: %v", err)
@@ -162,37 +155,4 @@ func TestHTMLInChromium(t *testing.T) {
 		t.Errorf("screenshot has %d distinct colours; the page did not render its charts", len(colours))
 	}
 	t.Logf("screenshot: %s", shot)
-}
-
-func findChromium() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-// runChromium runs headless Chromium with a throw-away profile, no
-// network services, and returns its standard output.
-func runChromium(t *testing.T, browser string, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + t.TempDir()}
-	cmd := exec.CommandContext(ctx, browser, append(base, args...)...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", browser, strings.Join(args, " "), err, lastLines(stderr.String(), 20))
-	}
-	return string(out)
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }

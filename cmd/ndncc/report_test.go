@@ -2,16 +2,14 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ndncc/ndncc/experiment"
+	"github.com/ndncc/ndncc/internal/browsertest"
 )
 
 // TestExperimentReportInChromium is issue 6's check: `experiment
@@ -36,29 +34,7 @@ func TestExperimentReportInChromium(t *testing.T) {
 			t.Errorf("index.html lacks %q", want)
 		}
 	}
-	browser := ""
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			browser = p
-			break
-		}
-	}
-	if browser == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("no chromium in PATH; .ci/run installs Debian's chromium")
-		}
-		t.Skip("no chromium in PATH (apt-get install chromium)")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir="+t.TempDir(), "--dump-dom", "file://"+filepath.Join(dir, "index.html"))
-	dom, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("chromium: %v", err)
-	}
-	body := regexp.MustCompile(`<body[^>]*>`).FindString(string(dom))
+	body := browsertest.Body(t, browsertest.Chromium(t), "file://"+filepath.Join(dir, "index.html"))
 	m := regexp.MustCompile(`data-images-ok="(\d+)/(\d+)"`).FindStringSubmatch(body)
 	if m == nil || m[1] != m[2] || m[1] == "0" {
 		t.Errorf("chromium rendered %s: want every image loaded", body)
