@@ -78,7 +78,10 @@ type Pipeline struct {
 	s    sched.Scheduler
 	face ndn.Face
 
-	alg  cc.Algorithm
+	alg cc.Algorithm
+	// ooo is the algorithm's out-of-order hook, if it has one (NDN-Vegas's
+	// hole slow start).
+	ooo  interface{ OnOutOfOrder() }
 	cwa  *cc.Conservative
 	hole *cc.HoleDetector
 	rtt  *cc.RTTEstimator
@@ -93,7 +96,6 @@ type Pipeline struct {
 	sendOrder  uint64
 	orderQ     ring[orderEntry] // in-flight transmissions in send order, lazily pruned
 	sampleMark uint64           // once-per-RTT sampling: next segment eligible
-	rcvd       uint64
 
 	started bool
 	done    bool
@@ -127,6 +129,7 @@ func New(cfg Config, s sched.Scheduler, face ndn.Face) (*Pipeline, error) {
 	if o.HoleDetection {
 		p.hole = cc.NewHoleDetector(o.HoleThreshold)
 	}
+	p.ooo, _ = alg.(interface{ OnOutOfOrder() })
 	p.checkFn = p.checkTimeouts
 	p.rate.tracer = cfg.Tracer
 	return p, nil
@@ -332,7 +335,6 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	}
 	outOfOrder := p.outOfOrder(st.order)
 	st.status = segReceived
-	p.rcvd++
 	p.stats.Segments++
 	p.stats.UniqueWireBytes += uint64(size)
 	p.stats.PayloadBytes += uint64(d.ContentLen)
@@ -371,16 +373,14 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	if p.hole != nil && p.hole.OnData(outOfOrder) {
 		p.decrease(now, cc.CauseHole)
 	}
-	if outOfOrder {
-		if n, ok := p.alg.(interface{ OnOutOfOrder() }); ok {
-			n.OnOutOfOrder()
-		}
+	if outOfOrder && p.ooo != nil {
+		p.ooo.OnOutOfOrder()
 	}
 	for p.base < p.nextSeg && p.slot(p.base).status == segReceived {
 		p.base++
 	}
 	p.traceCwnd()
-	if p.finalKnown && p.rcvd == p.final+1 {
+	if p.finalKnown && p.stats.Segments == p.final+1 {
 		p.finish(nil)
 		return
 	}

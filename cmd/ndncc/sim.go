@@ -32,7 +32,8 @@ func newSimCmd() *cobra.Command {
 
 Prints a table of flows and links, or with --json one JSON document (schema in
 docs/results.md). With --out DIR, time series (cwnd, RTT/RTO, receive rate,
-queue lengths) are written there as CSV. The same scenario and seed always give
+queue lengths) are written there as CSV and plotted as PNG and SVG; the JSON
+result goes to DIR/result.json and the plots are gathered in DIR/index.html. The same scenario and seed always give
 the same results (except the "timing" section).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,7 +72,7 @@ the same results (except the "timing" section).`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document instead of a table")
-	cmd.Flags().StringVar(&out, "out", "", "write traces (CSV) and result.json into this directory")
+	cmd.Flags().StringVar(&out, "out", "", "write traces (CSV), plots (PNG, SVG), result.json and index.html into this directory")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "override the scenario's random seed (0: keep it)")
 	cmd.Flags().StringSliceVar(&links, "links", nil, "with --out, plot the queues of these link directions (FROM-TO; default: every link that queued)")
 	return cmd
