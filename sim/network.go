@@ -113,9 +113,10 @@ type Network struct {
 	Flows     []*Flow
 	Producers []*producer.Producer // in scenario order
 	// TCP are the scenario's TCP flows (tcp.go), in scenario order.
-	TCP   []*TCPFlow
-	first Completion // see FirstCompletion
-	trace *traceSet
+	TCP     []*TCPFlow
+	first   Completion // see FirstCompletion
+	pending int        // flows, NDN and TCP, that have not ended
+	trace   *traceSet
 }
 
 // Defaults of the run-to-run variation (see Options).
@@ -370,6 +371,7 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time
 		Prefix:   prefix,
 		Options:  opts,
 		Rand:     rng(seed, "consumer/"+c.ID),
+		OnDone:   func(error) { n.flowEnded(c.ID) },
 		WireSize: func(p ndn.Packet) int { return n.Sizer.PacketSize(&p) + overhead },
 	}
 	if n.trace != nil {
@@ -386,21 +388,13 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time
 	}
 	fl.P = pl
 	n.Flows = append(n.Flows, fl)
+	n.pending++
 	n.Sched.at(start, pl.Start)
 	return nil
 }
 
-// allDone reports whether every flow, NDN and TCP, has ended; it also
-// records the first flow to end (FirstCompletion).
-func (n *Network) allDone() bool {
-	n.noteCompletion()
-	for _, f := range n.Flows {
-		if done, _ := f.P.Done(); !done {
-			return false
-		}
-	}
-	return n.tcpDone()
-}
+// allDone reports whether every flow, NDN and TCP, has ended.
+func (n *Network) allDone() bool { return n.pending == 0 }
 
 // Run simulates until every flow has ended or the scenario's time limit.
 func (n *Network) Run() *Result {

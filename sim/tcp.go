@@ -152,6 +152,7 @@ type TCPFlow struct {
 	dst    *ipNode // the receiver's node
 	tracer *flowTracer
 	rate   rateBuckets
+	onDone func() // called once, when the last segment arrives
 }
 
 // TCPStats are a TCP flow's counters. Receiver-side counts are of data
@@ -232,8 +233,11 @@ func (f *TCPFlow) arrive(fr *tcpFrame) {
 		f.traceSender(now)
 		return
 	}
-	before := f.rcv.nxt
+	before, wasDone := f.rcv.nxt, f.rcv.complete()
 	ack := f.rcv.onSegment(fr.seq, fr.size, now)
+	if !wasDone && f.rcv.complete() && f.onDone != nil {
+		f.onDone()
+	}
 	if f.tracer != nil && f.rcv.nxt > before {
 		f.rate.add(f.tracer, now, f.payloadBefore(f.rcv.nxt)-f.payloadBefore(before))
 		if f.rcv.complete() {
@@ -379,23 +383,15 @@ func (n *Network) addTCPFlows(seed uint64, startJitter time.Duration) error {
 		}
 		f.snd = newTCPSender(n.Sched, alg, restart, cc.DefaultRTTConfig(), f.segments(), f.transmit)
 		f.rcv.segs = f.segments()
+		f.onDone = func() { n.flowEnded(f.ID) }
 		if n.trace != nil {
 			f.tracer = n.trace.flow(sf.ID)
 		}
 		n.TCP = append(n.TCP, f)
+		n.pending++
 		n.Sched.at(start, f.start)
 	}
 	return nil
-}
-
-// tcpDone reports whether every TCP flow has ended.
-func (n *Network) tcpDone() bool {
-	for _, f := range n.TCP {
-		if !f.Done() {
-			return false
-		}
-	}
-	return true
 }
 
 // Completion is the moment the first flow of a run — NDN consumer or TCP
@@ -416,31 +412,14 @@ func (n *Network) FirstCompletion() (Completion, bool) {
 	return n.first, n.first.WireBytes != nil
 }
 
-// noteCompletion records the first completion; it runs after every event,
-// and costs nothing once a flow has ended.
-func (n *Network) noteCompletion() {
+// flowEnded records that flow id (NDN or TCP) has ended; the first call
+// also records the first completion, with what every flow had received.
+func (n *Network) flowEnded(id string) {
+	n.pending--
 	if n.first.WireBytes != nil {
 		return
 	}
-	ended := ""
-	for _, f := range n.Flows {
-		if done, _ := f.P.Done(); done {
-			ended = f.ID
-			break
-		}
-	}
-	if ended == "" {
-		for _, f := range n.TCP {
-			if f.Done() {
-				ended = f.ID
-				break
-			}
-		}
-	}
-	if ended == "" {
-		return
-	}
-	n.first = Completion{At: n.Sched.Now(), Flow: ended, WireBytes: map[string]uint64{}}
+	n.first = Completion{At: n.Sched.Now(), Flow: id, WireBytes: map[string]uint64{}}
 	for _, f := range n.Flows {
 		n.first.WireBytes[f.ID] = f.P.Stats().WireBytes
 	}
