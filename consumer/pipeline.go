@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/internal/fifo"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/sched"
 )
@@ -92,10 +93,10 @@ type Pipeline struct {
 	base       uint64 // lowest segment not yet received
 	ring       []segment
 	inFlight   int
-	retxQ      ring[uint64]
+	retxQ      fifo.Queue[uint64]
 	sendOrder  uint64
-	orderQ     ring[orderEntry] // in-flight transmissions in send order, lazily pruned
-	sampleMark uint64           // once-per-RTT sampling: next segment eligible
+	orderQ     fifo.Queue[orderEntry] // in-flight transmissions in send order, lazily pruned
+	sampleMark uint64                 // once-per-RTT sampling: next segment eligible
 
 	started bool
 	done    bool
@@ -221,11 +222,11 @@ func (p *Pipeline) schedule() {
 // retransmission a lost segment waits while new segments remain, unless
 // its previous Interest's lifetime has run out.
 func (p *Pipeline) nextRetx() (uint64, bool) {
-	for p.retxQ.len() > 0 {
-		seg := p.retxQ.peek()
+	for p.retxQ.Len() > 0 {
+		seg := p.retxQ.Peek()
 		st := p.slot(seg)
 		if seg < p.base || st.status != segRetxWait {
-			p.retxQ.pop() // satisfied meanwhile (late Data)
+			p.retxQ.Pop() // satisfied meanwhile (late Data)
 			continue
 		}
 		if st.holdUntil > p.s.Now() {
@@ -234,7 +235,7 @@ func (p *Pipeline) nextRetx() (uint64, bool) {
 		if p.opt.PostponeRetx && p.canSendNew() && p.s.Now()-st.sentAt < p.opt.Lifetime {
 			return 0, false
 		}
-		p.retxQ.pop()
+		p.retxQ.Pop()
 		return seg, true
 	}
 	return 0, false
@@ -253,7 +254,7 @@ func (p *Pipeline) send(seg uint64, retx bool) {
 	st.sentAt = now
 	st.rto = p.currentRTO()
 	st.order = p.sendOrder
-	p.orderQ.push(orderEntry{order: p.sendOrder, seg: seg})
+	p.orderQ.Push(orderEntry{order: p.sendOrder, seg: seg})
 	p.sendOrder++
 	p.inFlight++
 	p.cwa.OnInterestSent(seg)
@@ -390,11 +391,11 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 // outOfOrder reports whether an Interest sent before the one with this
 // transmission order is still outstanding.
 func (p *Pipeline) outOfOrder(order uint64) bool {
-	for p.orderQ.len() > 0 {
-		e := p.orderQ.peek()
+	for p.orderQ.Len() > 0 {
+		e := p.orderQ.Peek()
 		st := p.slot(e.seg)
 		if e.seg < p.base || e.seg >= p.nextSeg || st.status != segInFlight || st.order != e.order {
-			p.orderQ.pop()
+			p.orderQ.Pop()
 			continue
 		}
 		return e.order < order
@@ -459,7 +460,7 @@ func (p *Pipeline) lose(seg uint64, st *segment) {
 		return
 	}
 	st.status = segRetxWait
-	p.retxQ.push(seg)
+	p.retxQ.Push(seg)
 }
 
 // checkTimeouts is the periodic RTO check (seed 000: every 10 ms).
@@ -485,7 +486,7 @@ func (p *Pipeline) checkTimeouts() {
 	if timedOut {
 		p.traceCwnd()
 	}
-	if timedOut || p.retxQ.len() > 0 {
+	if timedOut || p.retxQ.Len() > 0 {
 		p.schedule() // also releases retransmissions that were held back
 	}
 	p.rate.flush(now)

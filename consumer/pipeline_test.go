@@ -566,10 +566,10 @@ func TestStateBoundedByWindow(t *testing.T) {
 			// ~7.3 RTTs) while the window moves on; the ring is a power
 			// of two, so it may be up to twice that.
 			limit := int(2 * 8 * maxCwnd)
-			t.Logf("max cwnd %.1f: ring %d, order queue %d, retx queue %d", maxCwnd, len(f.p.ring), len(f.p.orderQ.buf), len(f.p.retxQ.buf))
-			if len(f.p.ring) > limit || len(f.p.orderQ.buf) > limit || len(f.p.retxQ.buf) > limit {
+			t.Logf("max cwnd %.1f: ring %d, order queue %d, retx queue %d", maxCwnd, len(f.p.ring), f.p.orderQ.Cap(), f.p.retxQ.Cap())
+			if len(f.p.ring) > limit || f.p.orderQ.Cap() > limit || f.p.retxQ.Cap() > limit {
 				t.Errorf("ring %d, order queue %d, retx queue %d slots; want each <= %d (16 x max cwnd)",
-					len(f.p.ring), len(f.p.orderQ.buf), len(f.p.retxQ.buf), limit)
+					len(f.p.ring), f.p.orderQ.Cap(), f.p.retxQ.Cap(), limit)
 			}
 		})
 	}

@@ -140,31 +140,5 @@ func (r *rateMeter) close(now time.Duration) {
 	r.on = false
 }
 
-// ring is a growable FIFO queue.
-type ring[T any] struct {
-	buf        []T
-	head, size int
-}
-
-func (f *ring[T]) len() int { return f.size }
-func (f *ring[T]) peek() T  { return f.buf[f.head] }
-func (f *ring[T]) pop() T {
-	v := f.buf[f.head]
-	f.head = (f.head + 1) % len(f.buf)
-	f.size--
-	return v
-}
-func (f *ring[T]) push(v T) {
-	if f.size == len(f.buf) {
-		nb := make([]T, max(16, 2*len(f.buf)))
-		for i := 0; i < f.size; i++ {
-			nb[i] = f.buf[(f.head+i)%len(f.buf)]
-		}
-		f.buf, f.head = nb, 0
-	}
-	f.buf[(f.head+f.size)%len(f.buf)] = v
-	f.size++
-}
-
 // orderEntry is one transmission: its send order and segment.
 type orderEntry struct{ order, seg uint64 }

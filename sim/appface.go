@@ -1,6 +1,9 @@
 package sim
 
-import "github.com/ndncc/ndncc/ndn"
+import (
+	"github.com/ndncc/ndncc/internal/fifo"
+	"github.com/ndncc/ndncc/ndn"
+)
 
 // appFace connects an application (consumer or producer) with its node's
 // forwarder. Packets cross it in zero virtual time but through the event
@@ -8,8 +11,7 @@ import "github.com/ndncc/ndncc/ndn"
 type appFace struct {
 	s       *Scheduler
 	deliver func(ndn.Packet)
-	q       []ndn.Packet
-	head    int
+	q       fifo.Queue[ndn.Packet]
 	fn      func()
 }
 
@@ -21,16 +23,10 @@ func newAppFace(s *Scheduler, deliver func(ndn.Packet)) *appFace {
 
 // Send implements ndn.Face.
 func (f *appFace) Send(p ndn.Packet) {
-	f.q = append(f.q, p)
+	f.q.Push(p)
 	f.s.at(f.s.Now(), f.fn)
 }
 
 func (f *appFace) pop() {
-	p := f.q[f.head]
-	f.q[f.head] = ndn.Packet{}
-	f.head++
-	if f.head == len(f.q) {
-		f.q, f.head = f.q[:0], 0
-	}
-	f.deliver(p)
+	f.deliver(f.q.Pop())
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/internal/fifo"
 	"github.com/ndncc/ndncc/ndn"
 )
 
@@ -40,8 +41,7 @@ type Channel struct {
 	dropped        func(p ndn.Packet)
 
 	busy     bool
-	inFlight []flight // packets propagating, in arrival order
-	head     int
+	inFlight fifo.Queue[flight] // packets propagating, in arrival order
 	txDoneFn func()
 	arriveFn func()
 
@@ -170,7 +170,7 @@ func (c *Channel) startNext() {
 	if c.params.Loss > 0 && c.rng.Float64() < c.params.Loss {
 		c.stats.LossDrops++
 	} else {
-		c.inFlight = append(c.inFlight, flight{pkt: it.Pkt, ext: it.Ext, arrive: done + c.params.Delay})
+		c.inFlight.Push(flight{pkt: it.Pkt, ext: it.Ext, arrive: done + c.params.Delay})
 		c.sched.at(done+c.params.Delay, c.arriveFn)
 	}
 	c.sched.at(done, c.txDoneFn)
@@ -179,17 +179,7 @@ func (c *Channel) startNext() {
 func (c *Channel) txDone() { c.startNext() }
 
 func (c *Channel) arrive() {
-	f := c.inFlight[c.head]
-	c.inFlight[c.head] = flight{}
-	c.head++
-	if c.head == len(c.inFlight) {
-		c.inFlight = c.inFlight[:0]
-		c.head = 0
-	} else if c.head > 1024 && c.head*2 > len(c.inFlight) {
-		n := copy(c.inFlight, c.inFlight[c.head:])
-		c.inFlight = c.inFlight[:n]
-		c.head = 0
-	}
+	f := c.inFlight.Pop()
 	if f.ext != nil {
 		if c.deliverExt != nil {
 			c.deliverExt(f.ext)

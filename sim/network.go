@@ -12,6 +12,7 @@ import (
 	"github.com/ndncc/ndncc/consumer"
 	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/internal/fifo"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/producer"
 	"github.com/ndncc/ndncc/scenario"
@@ -52,8 +53,7 @@ type processor struct {
 	rng    *rand.Rand
 	jitter time.Duration
 	busy   time.Duration // when the thread is next free
-	q      []pending
-	head   int
+	q      fifo.Queue[pending]
 	fn     func()
 }
 
@@ -77,17 +77,12 @@ func (p *processor) receive(f *fw.Forwarder, face fw.FaceID, pkt ndn.Packet) {
 	now := p.s.Now()
 	start := max(now, p.busy)
 	p.busy = start + time.Duration(p.rng.Int64N(int64(p.jitter)))
-	p.q = append(p.q, pending{f, face, pkt})
+	p.q.Push(pending{f, face, pkt})
 	p.s.at(p.busy, p.fn)
 }
 
 func (p *processor) run() {
-	x := p.q[p.head]
-	p.q[p.head] = pending{}
-	p.head++
-	if p.head == len(p.q) {
-		p.q, p.head = p.q[:0], 0
-	}
+	x := p.q.Pop()
 	x.f.Receive(x.face, x.pkt)
 }
 

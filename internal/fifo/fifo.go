@@ -1,0 +1,49 @@
+// Package fifo is the first-in first-out queue the runtimes and the
+// pipeline share: a ring buffer that doubles when full, so a steady flow
+// of pushes and pops allocates nothing. It is not safe for concurrent use.
+package fifo
+
+// Queue is a FIFO of T. The zero value is an empty queue.
+type Queue[T any] struct {
+	buf  []T // len is 0 or a power of two
+	head int
+	n    int
+}
+
+// Len is the number of queued values.
+func (q *Queue[T]) Len() int { return q.n }
+
+// Cap is the number of slots allocated: what the queue's memory is
+// bounded by.
+func (q *Queue[T]) Cap() int { return len(q.buf) }
+
+// Push appends v.
+func (q *Queue[T]) Push(v T) {
+	if q.n == len(q.buf) {
+		q.grow()
+	}
+	q.buf[(q.head+q.n)&(len(q.buf)-1)] = v
+	q.n++
+}
+
+// Peek returns the oldest value; the queue must not be empty.
+func (q *Queue[T]) Peek() T { return q.buf[q.head] }
+
+// Pop removes and returns the oldest value; the queue must not be empty.
+// The slot is cleared so that the queue keeps nothing alive.
+func (q *Queue[T]) Pop() T {
+	var zero T
+	v := q.buf[q.head]
+	q.buf[q.head] = zero
+	q.head = (q.head + 1) & (len(q.buf) - 1)
+	q.n--
+	return v
+}
+
+func (q *Queue[T]) grow() {
+	buf := make([]T, max(16, 2*len(q.buf)))
+	for i := 0; i < q.n; i++ {
+		buf[i] = q.buf[(q.head+i)&(len(q.buf)-1)]
+	}
+	q.buf, q.head = buf, 0
+}
