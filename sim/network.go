@@ -276,20 +276,24 @@ func versioned(prefix string) (ndn.Name, error) {
 	return name.Append(enc.NewVersionComponent(ObjectVersion)), nil
 }
 
+// signatureFor maps a scenario's signature name (scenario.Signatures) to
+// the signature simulated Data carry: its type, KeyLocator and the length
+// of its value (ECDSA P-256 in DER is at most 72 bytes).
 func signatureFor(kind string) (ndn.Signature, error) {
+	key := ndn.DefaultSeedKeyName()
 	switch kind {
-	case "", "rsa2048":
-		return ndn.RSASignature(ndn.DefaultSeedKeyName()), nil
-	case "digest":
-		return ndn.Signature{Type: ndn.SigDigestSHA256, ValueLen: 32}, nil
-	case "ecdsa":
-		return ndn.Signature{Type: ndn.SigSHA256WithECDSA, KeyLocator: ndn.DefaultSeedKeyName(), ValueLen: 72}, nil
-	case "ed25519":
-		return ndn.Signature{Type: ndn.SigEd25519, KeyLocator: ndn.DefaultSeedKeyName(), ValueLen: 64}, nil
-	case "hmac":
-		return ndn.Signature{Type: ndn.SigHMACWithSHA256, KeyLocator: ndn.DefaultSeedKeyName(), ValueLen: 32}, nil
+	case "", scenario.SigRSA2048:
+		return ndn.RSASignature(key), nil
+	case scenario.SigDigest:
+		return ndn.DigestSignature(), nil
+	case scenario.SigECDSA:
+		return ndn.Signature{Type: ndn.SigSHA256WithECDSA, KeyLocator: key, ValueLen: 72}, nil
+	case scenario.SigEd25519:
+		return ndn.Signature{Type: ndn.SigEd25519, KeyLocator: key, ValueLen: 64}, nil
+	case scenario.SigHMAC:
+		return ndn.Signature{Type: ndn.SigHMACWithSHA256, KeyLocator: key, ValueLen: 32}, nil
 	}
-	return ndn.Signature{}, fmt.Errorf("unknown signature %q (want rsa2048, digest, ecdsa, ed25519 or hmac)", kind)
+	return ndn.Signature{}, fmt.Errorf("unknown signature %q (want one of %v)", kind, scenario.Signatures())
 }
 
 func (n *Network) addProducer(p scenario.Producer) error {
