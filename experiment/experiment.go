@@ -8,6 +8,7 @@ package experiment
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -118,6 +119,10 @@ type Options struct {
 	// Shard, if Shard.Count > 1, runs only this shard's deterministic
 	// share of the (variant, run) pairs.
 	Shard Shard
+	// TraceDir, if set, makes the first run of every variant (seed
+	// BaseSeed) record its time series and write them as CSV to
+	// TraceDir/VARIANT; tracing does not change the results.
+	TraceDir string
 	// OnRun, if set, is called after each run finishes (from any
 	// goroutine, one call at a time).
 	OnRun func(variant string, run int)
@@ -215,7 +220,7 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 				j := jobs[next]
 				next++
 				mu.Unlock()
-				e.runOne(variants[j.v], j)
+				e.runOne(variants[j.v], j, opt.TraceDir)
 				if opt.OnRun != nil {
 					mu.Lock()
 					opt.OnRun(variants[j.v].Name, j.run)
@@ -251,18 +256,25 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 	return rep, nil
 }
 
-func (e *Experiment) runOne(v Variant, j *job) {
+func (e *Experiment) runOne(v Variant, j *job, traceDir string) {
 	sc, err := v.Scenario()
 	if err != nil {
 		j.err = fmt.Errorf("experiment %s variant %s: %w", e.Name, v.Name, err)
 		return
 	}
-	net, err := sim.Build(sc, sim.Options{Seed: j.seed})
+	trace := traceDir != "" && j.run == 0
+	net, err := sim.Build(sc, sim.Options{Seed: j.seed, Trace: trace})
 	if err != nil {
 		j.err = fmt.Errorf("experiment %s variant %s: %w", e.Name, v.Name, err)
 		return
 	}
 	j.res = net.Run()
+	if trace {
+		if err := net.WriteTraces(filepath.Join(traceDir, v.Name)); err != nil {
+			j.err = fmt.Errorf("experiment %s variant %s: %w", e.Name, v.Name, err)
+			return
+		}
+	}
 	j.res.Seed = j.seed
 	if v.Extra != nil {
 		j.ext = v.Extra(net, j.res)

@@ -72,6 +72,9 @@ variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}.`,
 			opt := experiment.Options{Runs: runs, BaseSeed: seed, Variants: variants, Jobs: jobs, Shard: sh}
 			bar := newRunBar(cmd.ErrOrStderr(), !asJSON, e.PlannedRuns(opt), e.Name)
 			opt.OnRun = func(string, int) { bar.Add(1) }
+			if out != "" && sh.Count <= 1 {
+				opt.TraceDir = out // the first run of each variant, for the plots
+			}
 			rep, err := e.Run(opt)
 			bar.Finish()
 			if err != nil {
@@ -186,9 +189,9 @@ unsharded run would have (apart from timing). Every shard of the same experiment
 	return cmd
 }
 
-// writeExperimentPage writes the summary charts, one traced run per
-// variant (the first run's seed, so its numbers are those of runs[0]) with
-// its plots, and DIR/index.html.
+// writeExperimentPage writes the summary charts, the plots of each
+// variant's first run (traced during the sweep, or simulated again here
+// when the report was merged from shards), and DIR/index.html.
 func writeExperimentPage(out string, e *experiment.Experiment, rep *experiment.Report) error {
 	page := report.NewPage(e, rep)
 	page.Version, page.GoVersion = version(), runtime.Version()
@@ -210,14 +213,18 @@ func writeExperimentPage(out string, e *experiment.Experiment, rep *experiment.R
 			page.Parameters = append([]report.Param{{Key: "scenario of", Value: vr.Name + " (variants differ as their descriptions say)"}},
 				scenarioParams(sc)...)
 		}
-		net, err := sim.Build(sc, sim.Options{Seed: rep.BaseSeed, Trace: true})
-		if err != nil {
-			return err
-		}
-		net.Run()
 		dir := filepath.Join(out, vr.Name)
-		if err := net.WriteTraces(dir); err != nil {
-			return err
+		if _, err := os.Stat(dir); err != nil {
+			// Not traced during the sweep (merged shards): run the
+			// variant's first seed again, traced.
+			net, err := sim.Build(sc, sim.Options{Seed: rep.BaseSeed, Trace: true})
+			if err != nil {
+				return err
+			}
+			net.Run()
+			if err := net.WriteTraces(dir); err != nil {
+				return err
+			}
 		}
 		files, err := report.PlotRun(dir, report.PlotOptions{Title: vr.Name})
 		if err != nil {
