@@ -1,6 +1,9 @@
 package ndn
 
 import (
+	"fmt"
+	"strings"
+
 	enc "github.com/named-data/ndnd/std/encoding"
 )
 
@@ -44,4 +47,25 @@ func numberOf(c Component, typ enc.TLNum) (uint64, bool) {
 		return 0, false
 	}
 	return uint64(v), true
+}
+
+// ParseName parses an NDN name URI such as "/example/file/v=1". It must
+// start with "/". ndnd's parser panics on some malformed components
+// (v1.5.3: "/="); the panic is turned into an error, so that a bad name in
+// a scenario, on the command line or from the network is an error, never a
+// crash.
+func ParseName(s string) (n Name, err error) {
+	if !strings.HasPrefix(s, "/") {
+		return nil, fmt.Errorf("name %q must start with \"/\"", s)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			n, err = nil, fmt.Errorf("invalid name %q: malformed component", s)
+		}
+	}()
+	n, err = enc.NameFromStr(s)
+	if err != nil {
+		return nil, fmt.Errorf("invalid name %q: %w", s, err)
+	}
+	return n, nil
 }

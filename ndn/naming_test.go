@@ -59,3 +59,23 @@ func TestFinalSegment(t *testing.T) {
 		}
 	}
 }
+
+func TestParseName(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    string
+		wantErr bool
+	}{
+		{"/example/file", "/example/file", false},
+		{"/a/v=7/seg=3", "/a/v=7/seg=3", false},
+		{"example", "", true},
+		{"/=", "", true}, // ndnd v1.5.3 panics on this one
+		{"/a/%zz", "", true},
+	}
+	for _, tt := range tests {
+		n, err := ParseName(tt.in)
+		if (err != nil) != tt.wantErr || (err == nil && n.String() != tt.want) {
+			t.Errorf("ParseName(%q) = %v, %v; want %q, error %v", tt.in, n, err, tt.want, tt.wantErr)
+		}
+	}
+}

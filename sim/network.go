@@ -269,7 +269,7 @@ func (n *Network) addLossDetection(a, b *Node, fa, fb fw.FaceID, a2b, b2a *Chann
 }
 
 func versioned(prefix string) (ndn.Name, error) {
-	name, err := enc.NameFromStr(prefix)
+	name, err := ndn.ParseName(prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -318,7 +318,7 @@ func (n *Network) addProducer(p scenario.Producer) error {
 		return fmt.Errorf("%s: %w", p.Pos, err)
 	}
 	n.Producers = append(n.Producers, prod)
-	base, _ := enc.NameFromStr(p.Prefix)
+	base, _ := ndn.ParseName(p.Prefix) // validated by the scenario
 	node.FW.AddRoute(base, id, 0)
 	for name, other := range n.Nodes {
 		if name == p.Node {

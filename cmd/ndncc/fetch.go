@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	enc "github.com/named-data/ndnd/std/encoding"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -289,9 +288,12 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 	if ff.verbose && ff.quiet {
 		return usageError(cmd, errors.New("-v and -q exclude each other"))
 	}
-	name, err := enc.NameFromStr(nameArg)
-	if err != nil || len(name) == 0 {
-		return usageError(cmd, fmt.Errorf("invalid name %q: %v", nameArg, err))
+	name, err := ndn.ParseName(nameArg)
+	if err == nil && len(name) == 0 {
+		err = fmt.Errorf("name %q is empty", nameArg)
+	}
+	if err != nil {
+		return usageError(cmd, err)
 	}
 	params, err := ff.pipelineParams(cmd.Flags())
 	if err != nil {

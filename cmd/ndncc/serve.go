@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ndncc/ndncc/live"
+	"github.com/ndncc/ndncc/ndn"
 )
 
 // serveFlags are serve's flags.
@@ -81,9 +82,12 @@ unreachable or connection lost.`,
 }
 
 func runServe(cmd *cobra.Command, sf *serveFlags, args []string) error {
-	name, err := enc.NameFromStr(args[0])
-	if err != nil || len(name) == 0 {
-		return usageError(cmd, fmt.Errorf("invalid name %q: %v", args[0], err))
+	name, err := ndn.ParseName(args[0])
+	if err == nil && len(name) == 0 {
+		err = fmt.Errorf("name %q is empty", args[0])
+	}
+	if err != nil {
+		return usageError(cmd, err)
 	}
 	freshness, err := parseMillis(sf.freshness)
 	if err != nil {
