@@ -14,7 +14,8 @@ import (
 // the start on the shortest path are those of the published PCON code
 // (Schneider et al., "A Practical Congestion Control Scheme for Named Data
 // Networking", ICN 2016); NackInterval is that code's spacing of
-// forwarding updates caused by marked Nacks. QuietPeriod and ShiftBack are
+// forwarding updates caused by marked Nacks, applied to expired Interests
+// too. QuietPeriod and ShiftBack are
 // ndncc's reading of the talk's "when congestion disappears, shift back to
 // shortest path" (see PCONParams).
 const (
@@ -52,9 +53,12 @@ type PCONParams struct {
 	// Default 0.0001, small against ChangePerMark so that under sustained
 	// congestion marks, not the shift back, set the split. 0 disables it.
 	ShiftBack float64
-	// NackInterval spaces the forwarding updates caused by marked Nacks:
-	// a marked Nack from F counts as one mark on F only if no marked Nack
-	// did so for the prefix within the last NackInterval. Default 110 ms.
+	// NackInterval spaces the forwarding updates caused by marked Nacks
+	// and expired Interests: a marked Nack from F, or an Interest that
+	// expires unanswered on F, counts as one mark on F only if no marked
+	// Nack or expiry did so for the prefix within the last NackInterval.
+	// (One expiry counts on every upstream that left it unanswered.)
+	// Default 110 ms.
 	NackInterval time.Duration
 }
 
@@ -154,9 +158,9 @@ func newPCONConstructor(p PCONParams) StrategyConstructor {
 //     probability proportional to its share (drawWeighted with the
 //     forwarder's random source; one eligible nexthop takes no draw; all
 //     shares zero means the lowest-cost one).
-//   - Marked Data from nexthop F (and, at most once per NackInterval, a
-//     marked Nack from F, and an Interest that expires unanswered on F):
-//     F loses min(ChangePerMark*share(F), share(F)-floor), spread equally
+//   - Marked Data from nexthop F (and, at most once per NackInterval for
+//     the prefix, a marked Nack from F or an Interest that expires
+//     unanswered on F): F loses min(ChangePerMark*share(F), share(F)-floor), spread equally
 //     over the other nexthops.
 //   - Shift back: once no such signal has come for QuietPeriod, each
 //     unmarked Data from a non-shortest nexthop F moves ShiftBack*(share(F)
@@ -192,10 +196,11 @@ type pconEntry struct {
 	floor    float64
 	shortest FaceID
 	// lastSignal is when the last congestion signal (or the entry's
-	// creation) was; lastNackMark when a marked Nack last counted.
-	lastSignal   time.Duration
-	lastNackMark time.Duration
-	nackMarked   bool
+	// creation) was; lastLimited when a marked Nack or an expiry last
+	// counted (meaningful when limited).
+	lastSignal  time.Duration
+	lastLimited time.Duration
+	limited     bool
 }
 
 // AfterReceiveInterest implements Strategy.
@@ -252,8 +257,7 @@ func (s *pcon) AfterReceiveNack(e *PitEntry, in FaceID, p ndn.Packet) {
 			ent = n.val
 		}
 	}
-	if ent != nil && p.CongestionMark > 0 && (!ent.nackMarked || now-ent.lastNackMark >= s.p.NackInterval) {
-		ent.nackMarked, ent.lastNackMark = true, now
+	if ent != nil && p.CongestionMark > 0 && s.admitLimited(ent, now) {
 		s.signal(ent, in, now)
 	}
 	cands := s.cands[:0]
@@ -286,18 +290,38 @@ func (s *pcon) AfterReceiveNack(e *PitEntry, in FaceID, p ndn.Packet) {
 }
 
 // OnInterestUnsatisfied implements Strategy: each upstream that never
-// answered counts as having returned a mark, as the published code does.
+// answered counts as having returned a mark, as the published code does,
+// if the expiry passes the NackInterval limiter it shares with marked
+// Nacks.
 func (s *pcon) OnInterestUnsatisfied(e *PitEntry) {
 	ent := s.lookup(e.Name())
 	if ent == nil {
 		return
 	}
+	unanswered := func(o OutRecord) bool { return o.Nack == ndn.NackNone }
+	if !slices.ContainsFunc(e.out, unanswered) {
+		return
+	}
 	now := s.a.Now()
+	if !s.admitLimited(ent, now) {
+		return
+	}
 	for _, o := range e.out {
-		if o.Nack == ndn.NackNone {
+		if unanswered(o) {
 			s.signal(ent, o.Face, now)
 		}
 	}
+}
+
+// admitLimited reports whether a marked Nack or an expired Interest may
+// count as a mark at now: only if none did so for ent within the last
+// NackInterval. If it may, it records now as the time one last counted.
+func (s *pcon) admitLimited(ent *pconEntry, now time.Duration) bool {
+	if ent.limited && now-ent.lastLimited < s.p.NackInterval {
+		return false
+	}
+	ent.limited, ent.lastLimited = true, now
+	return true
 }
 
 // lookup returns the state of the FIB entry of name, or nil.

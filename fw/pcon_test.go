@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -240,6 +241,93 @@ func TestPCONForwarding(t *testing.T) {
 			}
 			if got := r.shares(); tc.shares != nil && !sameShares(got, tc.shares) {
 				t.Errorf("shares %v, want %v", got, tc.shares)
+			}
+		})
+	}
+}
+
+// TestPCONExpiriesShareTheNackLimiter checks that expired Interests count
+// as marks at most once per NackInterval for the prefix, through the same
+// limiter as marked Nacks. Every Interest goes to p1 at time 0 (p2 starts
+// at share 0); one that is to expire at T has lifetime T, one that is to be
+// Nacked lives 10 s and gets a marked Congestion Nack from p1 at its time
+// (it is then retried on p2, which never answers).
+func TestPCONExpiriesShareTheNackLimiter(t *testing.T) {
+	noProbe := DefaultPCONParams()
+	noProbe.ProbeShare = 0
+	burst := make([]time.Duration, 10) // 10 expiries within 110 ms
+	for i := range burst {
+		burst[i] = 100*ms + time.Duration(i)*ms
+	}
+	for _, tc := range []struct {
+		name     string
+		expiries []time.Duration
+		nacks    []time.Duration
+		retxAt   time.Duration // if positive, /a/e0 is retransmitted then and goes to p2
+		want     map[string]float64
+	}{{
+		name: "a burst of 10 expiries lowers the share once", expiries: burst,
+		want: map[string]float64{"p1": 0.98, "p2": 0.02},
+	}, {
+		name: "two expiries 120 ms apart lower it twice", expiries: []time.Duration{100 * ms, 220 * ms},
+		want: map[string]float64{"p1": 0.9604, "p2": 0.0396},
+	}, {
+		name: "two expiries exactly NackInterval apart lower it twice", expiries: []time.Duration{100 * ms, 210 * ms},
+		want: map[string]float64{"p1": 0.9604, "p2": 0.0396},
+	}, {
+		name: "two expiries 109 ms apart lower it once", expiries: []time.Duration{100 * ms, 209 * ms},
+		want: map[string]float64{"p1": 0.98, "p2": 0.02},
+	}, {
+		// The window runs from the expiry that counted (100 ms), not from the
+		// last one refused (109 ms).
+		name: "a burst, then an expiry 110 ms after the burst's first", expiries: append(slices.Clone(burst), 210*ms),
+		want: map[string]float64{"p1": 0.9604, "p2": 0.0396},
+	}, {
+		name: "an expiry 50 ms after a counted marked Nack does not count", expiries: []time.Duration{100 * ms}, nacks: []time.Duration{50 * ms},
+		want: map[string]float64{"p1": 0.98, "p2": 0.02},
+	}, {
+		name: "a marked Nack 50 ms after a counted expiry does not count", expiries: []time.Duration{100 * ms}, nacks: []time.Duration{150 * ms},
+		want: map[string]float64{"p1": 0.98, "p2": 0.02},
+	}, {
+		name: "a marked Nack NackInterval after a counted expiry counts", expiries: []time.Duration{100 * ms}, nacks: []time.Duration{210 * ms},
+		want: map[string]float64{"p1": 0.9604, "p2": 0.0396},
+	}, {
+		// p1 loses 0.02 first, then p2 loses 0.02*0.02 = 0.0004 to p1.
+		name: "one expiry counts on every upstream that left it unanswered", expiries: []time.Duration{100 * ms}, retxAt: 20 * ms,
+		want: map[string]float64{"p1": 0.9804, "p2": 0.0196},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := pconRig(t, noProbe, 2)
+			nonce := uint32(0)
+			for i, at := range tc.expiries {
+				nonce++
+				r.f.Receive(r.ids["c"], interest(fmt.Sprintf("/a/e%d", i), nonce, lifetime(at)))
+			}
+			for i := range tc.nacks {
+				nonce++
+				r.f.Receive(r.ids["c"], interest(fmt.Sprintf("/a/n%d", i), nonce, lifetime(10*time.Second)))
+			}
+			if got := r.sent(); len(got) != 1 || len(got["p1"]) != len(tc.expiries)+len(tc.nacks) {
+				t.Fatalf("sent %v, want every Interest on p1", got)
+			}
+			if tc.retxAt > 0 {
+				r.s.advanceTo(tc.retxAt)
+				nonce++
+				r.f.Receive(r.ids["c"], interest("/a/e0", nonce, lifetime(tc.expiries[0]-tc.retxAt)))
+				if got := r.sent(); len(got) != 1 || len(got["p2"]) != 1 {
+					t.Fatalf("retransmission sent %v, want it on p2", got)
+				}
+			}
+			for i, at := range tc.nacks {
+				r.s.advanceTo(at)
+				r.f.Receive(r.ids["p1"], marked(nack(interest(fmt.Sprintf("/a/n%d", i), uint32(len(tc.expiries)+i+1)), ndn.NackCongestion), 1))
+			}
+			r.s.advanceTo(time.Second)
+			if n := r.f.Counters().UnsatisfiedExpiries; n != uint64(len(tc.expiries)) {
+				t.Errorf("%d unsatisfied expiries, want %d", n, len(tc.expiries))
+			}
+			if got := r.shares(); !sameShares(got, tc.want) {
+				t.Errorf("shares %v, want %v", got, tc.want)
 			}
 		})
 	}

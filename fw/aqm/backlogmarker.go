@@ -19,10 +19,14 @@ const (
 // BacklogParams are the backlog marker's parameters.
 type BacklogParams struct {
 	// ThresholdBytes is the backlog in bytes above which packets are
-	// marked. Used when ThresholdPackets is 0.
+	// marked. Used when ThresholdPackets is 0. A queue with a byte limit
+	// uses min(ThresholdBytes, Limits.Bytes/2) instead (see
+	// BacklogMarker).
 	ThresholdBytes int
 	// ThresholdPackets, when positive, measures the backlog in packets
-	// instead of bytes (seed 002 uses 10 packets for TCP faces).
+	// instead of bytes (seed 002 uses 10 packets for TCP faces). A queue
+	// with a packet limit uses min(ThresholdPackets, Limits.Packets/2)
+	// instead.
 	ThresholdPackets int
 	// Interval is the base spacing of marks in a congestion period.
 	Interval time.Duration
@@ -53,8 +57,16 @@ func (p BacklogParams) Validate() error {
 // queue, not by delay. It never drops at dequeue.
 //
 // The backlog is what remains queued once the dequeued packet has been
-// removed: bytes, or packets when ThresholdPackets is positive. At each
-// Dequeue, if the backlog exceeds the threshold:
+// removed: bytes, or packets when ThresholdPackets is positive. As NFD caps
+// a face's congestion threshold at half its send-queue capacity, the
+// threshold in effect is the configured one capped at half the queue's
+// limit in the same unit: min(ThresholdBytes, Limits.Bytes/2) when
+// measuring bytes with a byte limit, min(ThresholdPackets,
+// Limits.Packets/2) when measuring packets with a packet limit. A limit in
+// the other unit (or none) leaves the threshold as configured. Without the
+// cap a queue whose limit is at most the threshold could never mark.
+//
+// At each Dequeue, if the backlog exceeds the threshold in effect:
 //   - outside a congestion period, the packet is marked at once, a period
 //     begins with one mark, and the next mark is due at now + Interval;
 //   - inside one, the packet is marked if now has reached the due time;
@@ -69,6 +81,7 @@ func (p BacklogParams) Validate() error {
 type BacklogMarker struct {
 	fifo
 	p        BacklogParams
+	thresh   int           // threshold in effect, in the backlog's unit
 	marking  bool          // in a congestion period
 	marks    int           // marks in the current period
 	nextMark time.Duration // when the next mark is due (meaningful when marking)
@@ -82,11 +95,32 @@ func NewBacklogMarker(p BacklogParams, lim Limits) (*BacklogMarker, error) {
 	if err := lim.Validate(); err != nil {
 		return nil, err
 	}
-	return &BacklogMarker{fifo: fifo{lim: lim}, p: p}, nil
+	return &BacklogMarker{fifo: fifo{lim: lim}, p: p, thresh: effectiveThreshold(p, lim)}, nil
 }
 
-// Params returns the queue's parameters.
+// effectiveThreshold returns the threshold the marker applies, in the unit
+// it measures the backlog in: the configured threshold, capped at half the
+// queue's limit in that unit if there is one.
+func effectiveThreshold(p BacklogParams, lim Limits) int {
+	if p.ThresholdPackets > 0 {
+		if lim.Packets > 0 {
+			return min(p.ThresholdPackets, lim.Packets/2)
+		}
+		return p.ThresholdPackets
+	}
+	if lim.Bytes > 0 {
+		return min(p.ThresholdBytes, lim.Bytes/2)
+	}
+	return p.ThresholdBytes
+}
+
+// Params returns the queue's parameters as configured.
 func (q *BacklogMarker) Params() BacklogParams { return q.p }
+
+// Threshold returns the threshold in effect: bytes, or packets when
+// ThresholdPackets is positive, capped at half the queue's limit in that
+// unit.
+func (q *BacklogMarker) Threshold() int { return q.thresh }
 
 // Enqueue adds it at time now; it reports false if a limit dropped it.
 func (q *BacklogMarker) Enqueue(it Item, now time.Duration) bool { return q.enqueue(it, now) }
@@ -117,10 +151,11 @@ func (q *BacklogMarker) Dequeue(now time.Duration) (it Item, ok bool) {
 	return it, ok
 }
 
-// congested reports whether the current backlog exceeds the threshold.
+// congested reports whether the current backlog exceeds the threshold in
+// effect.
 func (q *BacklogMarker) congested() bool {
 	if q.p.ThresholdPackets > 0 {
-		return q.ring.len() > q.p.ThresholdPackets
+		return q.ring.len() > q.thresh
 	}
-	return q.ring.bytes > q.p.ThresholdBytes
+	return q.ring.bytes > q.thresh
 }

@@ -193,3 +193,90 @@ func BenchmarkBacklogMarker(b *testing.B) {
 	}
 	benchmarkSteadyState(b, q, 64, time.Millisecond)
 }
+
+func TestBacklogMarkerThresholdCappedAtHalfTheLimit(t *testing.T) {
+	pkts10 := BacklogParams{ThresholdPackets: 10, Interval: ms(100)}
+	tests := []struct {
+		name string
+		p    BacklogParams
+		lim  Limits
+		want int
+	}{
+		{"no limit: as configured", DefaultBacklogParams(), Limits{}, 65536},
+		{"byte limit below twice the threshold", DefaultBacklogParams(), Limits{Bytes: 46368}, 23184},
+		{"byte limit of exactly twice the threshold", DefaultBacklogParams(), Limits{Bytes: 131072}, 65536},
+		{"byte limit above twice the threshold", DefaultBacklogParams(), Limits{Bytes: 131073}, 65536},
+		{"odd byte limit rounds down", DefaultBacklogParams(), Limits{Bytes: 46369}, 23184},
+		{"packet limit only: byte threshold as configured", DefaultBacklogParams(), Limits{Packets: 32}, 65536},
+		{"packet limit caps a packet threshold", pkts10, Limits{Packets: 12}, 6},
+		{"packet limit of twice the threshold", pkts10, Limits{Packets: 20}, 10},
+		{"byte limit only: packet threshold as configured", pkts10, Limits{Bytes: 1000}, 10},
+		{"both limits: the packet one caps a packet threshold", pkts10, Limits{Packets: 12, Bytes: 100}, 6},
+		{"both limits: the byte one caps a byte threshold", DefaultBacklogParams(), Limits{Packets: 2, Bytes: 10000}, 5000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := NewBacklogMarker(tt.p, tt.lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := q.Threshold(); got != tt.want {
+				t.Errorf("Threshold() = %d, want %d", got, tt.want)
+			}
+			if q.Params() != tt.p {
+				t.Errorf("Params() = %+v, want the configured %+v", q.Params(), tt.p)
+			}
+		})
+	}
+}
+
+// TestBacklogMarkerMarksAFullSmallQueue keeps a queue full for 300 ms: every
+// millisecond one packet is dequeued and one arrives. A queue whose limit
+// is at most the configured threshold must still mark, at the schedule's
+// instants 0, 100, 170.7, 228.4 and 278.4 ms (dequeues at 0, 100, 171, 229
+// and 279 ms).
+func TestBacklogMarkerMarksAFullSmallQueue(t *testing.T) {
+	tests := []struct {
+		name  string
+		p     BacklogParams
+		lim   Limits
+		size  int
+		fill  int
+		marks uint64
+	}{
+		// 32 x 1449 B = 46,368 B: 44,919 B stay behind each dequeue,
+		// below 64 KiB but above the 23,184 B cap.
+		{"byte limit below the byte threshold", DefaultBacklogParams(), Limits{Bytes: 32 * 1449}, 1449, 32, 5},
+		// 9 packets stay: not above 10, above the cap of 5.
+		{"packet limit at the packet threshold", BacklogParams{ThresholdPackets: 10, Interval: ms(100)}, Limits{Packets: 10}, 1000, 10, 5},
+		// A packet limit does not cap a byte threshold: 31 x 1449 B stay.
+		{"packet limit with a byte threshold", DefaultBacklogParams(), Limits{Packets: 32}, 1449, 32, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := NewBacklogMarker(tt.p, tt.lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := uint64(1)
+			for ; id <= uint64(tt.fill); id++ {
+				if !q.Enqueue(testItem(id, tt.size), 0) {
+					t.Fatalf("enqueue of %d refused", id)
+				}
+			}
+			for i := range 300 {
+				now := ms(float64(i))
+				if _, ok := q.Dequeue(now); !ok {
+					t.Fatalf("dequeue at %v: queue empty", now)
+				}
+				if !q.Enqueue(testItem(id, tt.size), now) {
+					t.Fatalf("enqueue of %d at %v refused", id, now)
+				}
+				id++
+			}
+			if got := q.Stats(); got.Marks != tt.marks || got.TailDrops != 0 {
+				t.Errorf("marks %d tail drops %d, want %d and 0", got.Marks, got.TailDrops, tt.marks)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package aqm
 
 import (
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -203,6 +204,68 @@ func TestCoDelStateMachine(t *testing.T) {
 			}
 			runCoDelScript(t, q, tt.ops)
 		})
+	}
+}
+
+// TestCoDelReentryCount pins RFC 8289's re-entry rule at its boundaries:
+// on entering the dropping state, count resumes at delta = count -
+// lastcount only if delta > 1 and the last scheduled signal (DropNext) is
+// less than 16 intervals ago; otherwise it restarts at 1. The state left by
+// an earlier dropping state is set directly; the dequeue at 2 s then
+// enters the dropping state (the sojourn time has been above target since
+// FirstAbove = 0 and 2000 bytes stay queued).
+//
+// delta == 1 restarts at 1, which is also delta: "delta > 1" and
+// "delta > 0" give the same count there, so no test can tell them apart;
+// the cases below pin every count the rule can produce.
+func TestCoDelReentryCount(t *testing.T) {
+	const now = 2 * time.Second
+	recent := now - 50*time.Millisecond // well within 16 intervals
+	tests := []struct {
+		name             string
+		count, lastCount int
+		dropNext         time.Duration
+		want             int
+	}{
+		{"delta 0 restarts at 1", 1, 1, recent, 1},
+		{"delta 1 restarts at 1", 2, 1, recent, 1},
+		{"delta 1 above a lastcount of 3 restarts at 1", 4, 3, recent, 1},
+		{"delta 2 keeps count - lastcount", 3, 1, recent, 2},
+		{"delta 2 above a lastcount of 3 keeps 2", 5, 3, recent, 2},
+		{"delta 3 keeps 3", 4, 1, recent, 3},
+		{"delta 2 just under 16 intervals keeps 2", 3, 1, now - 16*DefaultCoDelInterval + 1, 2},
+		{"delta 2 at 16 intervals restarts at 1", 3, 1, now - 16*DefaultCoDelInterval, 1},
+		{"delta 2 with the last signal still ahead keeps 2", 3, 1, now + 30*time.Millisecond, 2},
+	}
+	for _, tt := range tests {
+		for _, mode := range []Mode{Drop, Mark} {
+			t.Run(tt.name+"/"+mode.String(), func(t *testing.T) {
+				q, err := NewCoDel(mode, DefaultCoDelParams(), Limits{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for id := range uint64(4) {
+					q.Enqueue(testItem(id+1, 1000), 0)
+				}
+				q.st = CoDelState{Above: true, FirstAbove: 0, Count: tt.count, LastCount: tt.lastCount, DropNext: tt.dropNext}
+				it, ok := q.Dequeue(now)
+				wantID := uint64(1) // marked
+				if mode == Drop {
+					wantID = 2 // 1 dropped
+				}
+				if !ok || it.Pkt.TxSeq != wantID {
+					t.Fatalf("dequeued id %d (ok %v), want %d", it.Pkt.TxSeq, ok, wantID)
+				}
+				wantNext := now + time.Duration(float64(DefaultCoDelInterval)/math.Sqrt(float64(tt.want)))
+				st := q.State()
+				if !st.Dropping || st.Count != tt.want || st.LastCount != tt.want || st.DropNext != wantNext {
+					t.Errorf("state %+v, want dropping with count %d, lastcount %d, next %v", st, tt.want, tt.want, wantNext)
+				}
+				if got := q.Stats().AQMDrops + q.Stats().Marks; got != 1 {
+					t.Errorf("%d drops and marks, want 1", got)
+				}
+			})
+		}
 	}
 }
 

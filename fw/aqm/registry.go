@@ -50,9 +50,9 @@ func catalog() []discipline {
 	paramMTU := Param{"mtu", strconv.Itoa(DefaultMTU),
 		"bytes: never drop or mark while at most this much stays queued (0 disables)"}
 	paramThresholdBytes := Param{"threshold-bytes", strconv.Itoa(DefaultThresholdBytes),
-		"mark while more than this many bytes stay queued behind the sent packet"}
+		"mark while more than this many bytes stay queued behind the sent packet (at most half the byte limit, if any)"}
 	paramThresholdPackets := Param{"threshold-packets", "0",
-		"if positive, measure the backlog in packets instead (0 = use threshold-bytes)"}
+		"if positive, measure the backlog in packets instead, at most half the packet limit if any (0 = use threshold-bytes)"}
 	paramMarkInterval := Param{"interval", DefaultMarkInterval.String(),
 		"gap between the first two marks of a congestion period; the k-th gap is interval/sqrt(k)"}
 	codel := func(mode Mode) func(v paramValues, lim Limits) (Queue, error) {

@@ -148,8 +148,8 @@ func TestDescribe(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantParams := []Param{
-		{"threshold-bytes", "65536", "mark while more than this many bytes stay queued behind the sent packet"},
-		{"threshold-packets", "0", "if positive, measure the backlog in packets instead (0 = use threshold-bytes)"},
+		{"threshold-bytes", "65536", "mark while more than this many bytes stay queued behind the sent packet (at most half the byte limit, if any)"},
+		{"threshold-packets", "0", "if positive, measure the backlog in packets instead, at most half the packet limit if any (0 = use threshold-bytes)"},
 		{"interval", "100ms", "gap between the first two marks of a congestion period; the k-th gap is interval/sqrt(k)"},
 	}
 	if !slices.Equal(info.Params, wantParams) {
