@@ -93,8 +93,13 @@ type Ack struct {
 type Algorithm interface {
 	// Name is the pipeline name used in scenarios and on the CLI.
 	Name() string
-	// OnData is called for each Data that satisfies an outstanding segment,
-	// before any decrease the same Data may trigger.
+	// OnData is called for each Data that satisfies an outstanding
+	// segment and is not itself a congestion signal, before any decrease
+	// the same Data may trigger. A marked Data the pipeline obeys goes to
+	// OnDecrease instead (the window never grows on a mark, as in
+	// ndncatchunks), and with hole detection an out-of-order Data only
+	// counts towards the hole; neither reaches OnData, so delay-based
+	// algorithms (vegas, raaqm) take no RTT sample from them.
 	OnData(a Ack)
 	// OnDecrease is called when the pipeline has decided that a
 	// congestion event happened (after conservative filtering).

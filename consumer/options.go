@@ -11,25 +11,6 @@ import (
 	"github.com/ndncc/ndncc/cc"
 )
 
-// RTTSampling says which Data give RTT samples to the RTO estimator.
-type RTTSampling uint8
-
-// RTT sampling modes compared by seed 000.
-const (
-	// SampleEveryData feeds every unambiguous sample to the estimator.
-	SampleEveryData RTTSampling = iota
-	// SampleOncePerRTT feeds one sample per round trip, as TCP does
-	// without timestamps (seed 000's Design #3).
-	SampleOncePerRTT
-)
-
-func (m RTTSampling) String() string {
-	if m == SampleOncePerRTT {
-		return "once-per-rtt"
-	}
-	return "every-data"
-}
-
 // Options configure a pipeline. Every field has a documented default,
 // applied by DefaultOptions; ParseParams sets them by name.
 type Options struct {
@@ -41,8 +22,10 @@ type Options struct {
 	// Conservative enables seed 000's conservative window adaptation: at
 	// most one window decrease per RTT (recPoint). Default true.
 	Conservative bool
-	// RTTSampling selects the RTO estimator's sampling. Default every-data.
-	RTTSampling RTTSampling
+	// RTTSampling selects the RTO estimator's sampling (seed 000's
+	// Designs #1-#2 sample every Data, #3 once per RTT). Default
+	// every-data.
+	RTTSampling cc.SampleMode
 	// HoleDetection enables seed 003's sequence-hole detection.
 	HoleDetection bool
 	// HoleThreshold is the out-of-order count above which the window is
@@ -73,7 +56,19 @@ type Options struct {
 	// left to send or the lost Interest's lifetime has run out (seed 001's
 	// NDN-Vegas). Default true for ndn-vegas, false otherwise.
 	PostponeRetx bool
+	// SpanWindows bounds the segments between the oldest missing one and
+	// the newest requested to this many windows (never fewer than
+	// MinSpan segments): while a lost segment is outstanding the pipeline
+	// requests no new segment past that span, as a TCP sender stops at
+	// the receive window. It bounds per-flow state by the window, and it
+	// releases a postponed retransmission once the span is full.
+	// Default 64 (seed 003's fixed windows with a 1 s RTO floor need
+	// about 30: a lost segment stays missing for 1-3 s).
+	SpanWindows int
 }
+
+// MinSpan is the least span SpanWindows allows, in segments.
+const MinSpan = 64
 
 // DefaultOptions returns the documented defaults for a pipeline.
 func DefaultOptions(pipeline string) Options {
@@ -81,13 +76,14 @@ func DefaultOptions(pipeline string) Options {
 		Pipeline:      pipeline,
 		AlgParams:     cc.Params{},
 		Conservative:  true,
-		RTTSampling:   SampleEveryData,
+		RTTSampling:   cc.SampleEveryData,
 		HoleThreshold: 5,
 		RTT:           cc.DefaultRTTConfig(),
 		CheckInterval: 10 * time.Millisecond,
 		MaxRetries:    15,
 		Lifetime:      4 * time.Second,
 		PostponeRetx:  pipeline == "ndn-vegas",
+		SpanWindows:   64,
 	}
 }
 
@@ -147,15 +143,9 @@ func pipelineParams() []param {
 	return []param{
 		boolParam("conservative", "true", "at most one window decrease per RTT (seed 000's recPoint)", func(o *Options) *bool { return &o.Conservative }),
 		{"rtt-sampling", "every-data", "RTO estimator samples: every-data or once-per-rtt", func(o *Options, v string) error {
-			switch v {
-			case "every-data":
-				o.RTTSampling = SampleEveryData
-			case "once-per-rtt":
-				o.RTTSampling = SampleOncePerRTT
-			default:
-				return fmt.Errorf("want every-data or once-per-rtt, got %q", v)
-			}
-			return nil
+			m, err := cc.ParseSampleMode(v)
+			o.RTTSampling = m
+			return err
 		}},
 		boolParam("hole-detection", "false", "halve the window after too many out-of-order Data (seed 003)", func(o *Options) *bool { return &o.HoleDetection }),
 		intParam("hole-threshold", "5", "out-of-order Data tolerated before hole detection fires", func(o *Options) *int { return &o.HoleThreshold }),
@@ -174,6 +164,7 @@ func pipelineParams() []param {
 		boolParam("must-be-fresh", "false", "set MustBeFresh on Interests", func(o *Options) *bool { return &o.MustBeFresh }),
 		boolParam("link-loss-nacks", "false", "unmarked Congestion Nacks report link losses: retransmit without a decrease (PCON)", func(o *Options) *bool { return &o.LinkLossNacks }),
 		boolParam("postpone-retx", "false (true for ndn-vegas)", "send new segments before retransmissions (seed 001)", func(o *Options) *bool { return &o.PostponeRetx }),
+		intParam("span-windows", "64", "request no segment more than this many windows (and 64 segments) past the oldest missing one", func(o *Options) *int { return &o.SpanWindows }),
 	}
 }
 
@@ -263,6 +254,8 @@ func (o Options) Validate() error {
 		return &ParamError{"hole-threshold", fmt.Errorf("must not be negative")}
 	case o.Lifetime <= 0:
 		return &ParamError{"lifetime", fmt.Errorf("must be positive")}
+	case o.SpanWindows < 2:
+		return &ParamError{"span-windows", fmt.Errorf("%d is below 2: a lost segment would stop the window", o.SpanWindows)}
 	}
 	return nil
 }

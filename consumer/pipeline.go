@@ -8,8 +8,8 @@
 // owns only the window. It is sans-IO: time and timers come from a
 // sched.Scheduler, packets leave through an ndn.Face and arrive through
 // OnPacket. Per-flow state is bounded by the window (a ring buffer over the
-// segments between the oldest missing one and the newest requested), never
-// by the object size. It must not import sim, live or fw.
+// segments between the oldest missing one and the newest requested, a span
+// capped at Options.SpanWindows windows), never by the object size. It must not import sim, live or fw.
 package consumer
 
 import (
@@ -96,7 +96,8 @@ type Pipeline struct {
 	retxQ      fifo.Queue[uint64]
 	sendOrder  uint64
 	orderQ     fifo.Queue[orderEntry] // in-flight transmissions in send order, lazily pruned
-	sampleMark uint64                 // once-per-RTT sampling: next segment eligible
+	sampler    *cc.RTTSampler
+	silent     bool // no Data since the RTO was last backed off
 
 	started bool
 	done    bool
@@ -123,9 +124,11 @@ func New(cfg Config, s sched.Scheduler, face ndn.Face) (*Pipeline, error) {
 	}
 	p := &Pipeline{
 		cfg: cfg, opt: o, s: s, face: face, alg: alg,
-		cwa:  cc.NewConservative(o.Conservative),
-		rtt:  cc.NewRTTEstimator(o.RTT),
-		ring: make([]segment, 64),
+		cwa:     cc.NewConservative(o.Conservative),
+		rtt:     cc.NewRTTEstimator(o.RTT),
+		sampler: cc.NewRTTSampler(o.RTTSampling),
+		silent:  true,
+		ring:    make([]segment, 64),
 	}
 	if o.HoleDetection {
 		p.hole = cc.NewHoleDetector(o.HoleThreshold)
@@ -190,12 +193,19 @@ func (p *Pipeline) window() int {
 }
 
 // canSendNew reports whether a never-sent segment may go out now. Until
-// the first Data tells the object's size, only segment 0 is requested.
+// the first Data tells the object's size, only segment 0 is requested;
+// after that, segments up to the last, within the span limit.
 func (p *Pipeline) canSendNew() bool {
 	if !p.finalKnown {
 		return p.nextSeg == 0
 	}
-	return p.nextSeg <= p.final
+	return p.nextSeg <= p.final && p.nextSeg-p.base < p.maxSpan()
+}
+
+// maxSpan is the most segments [base, nextSeg) may cover: SpanWindows
+// windows, at least MinSpan.
+func (p *Pipeline) maxSpan() uint64 {
+	return uint64(max(p.opt.SpanWindows*p.window(), MinSpan))
 }
 
 // schedule sends Interests while the window allows.
@@ -254,6 +264,9 @@ func (p *Pipeline) send(seg uint64, retx bool) {
 	st.sentAt = now
 	st.rto = p.currentRTO()
 	st.order = p.sendOrder
+	if p.orderQ.Len() >= 2*p.inFlight+MinSpan {
+		p.compactOrder()
+	}
 	p.orderQ.Push(orderEntry{order: p.sendOrder, seg: seg})
 	p.sendOrder++
 	p.inFlight++
@@ -308,6 +321,7 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 		size = p.cfg.WireSize(pkt)
 	}
 	p.stats.DataReceived++
+	p.silent = false
 	p.stats.WireBytes += uint64(size)
 	if seg < p.base || seg >= p.nextSeg {
 		p.stats.Duplicates++
@@ -348,9 +362,8 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	if !st.retx {
 		sample = now - st.sentAt
 		p.addRTTStat(sample)
-		if p.opt.RTTSampling == SampleEveryData || seg >= p.sampleMark {
+		if p.sampler.Take(seg, false, p.nextSeg-1) {
 			p.rtt.AddSample(sample)
-			p.sampleMark = p.nextSeg
 		}
 	}
 	if p.cfg.Tracer != nil {
@@ -393,14 +406,35 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 func (p *Pipeline) outOfOrder(order uint64) bool {
 	for p.orderQ.Len() > 0 {
 		e := p.orderQ.Peek()
-		st := p.slot(e.seg)
-		if e.seg < p.base || e.seg >= p.nextSeg || st.status != segInFlight || st.order != e.order {
+		if !p.live(e) {
 			p.orderQ.Pop()
 			continue
 		}
 		return e.order < order
 	}
 	return false
+}
+
+// live reports whether e is the latest transmission of a segment still in
+// flight.
+func (p *Pipeline) live(e orderEntry) bool {
+	if e.seg < p.base || e.seg >= p.nextSeg {
+		return false
+	}
+	st := p.slot(e.seg)
+	return st.status == segInFlight && st.order == e.order
+}
+
+// compactOrder drops the order queue's stale entries. outOfOrder prunes
+// only at the head, and only when Data arrive; without this, each
+// retransmission during an outage would leave an entry behind. Called when
+// the queue holds twice the Interests in flight, it costs O(1) amortised.
+func (p *Pipeline) compactOrder() {
+	for n := p.orderQ.Len(); n > 0; n-- {
+		if e := p.orderQ.Pop(); p.live(e) {
+			p.orderQ.Push(e)
+		}
+	}
 }
 
 // decrease applies a congestion event, subject to conservative filtering.
@@ -469,7 +503,7 @@ func (p *Pipeline) checkTimeouts() {
 		return
 	}
 	now := p.s.Now()
-	timedOut := false
+	timedOut, backedOff := false, false
 	for seg := p.base; seg < p.nextSeg && !p.done; seg++ {
 		st := p.slot(seg)
 		if st.status != segInFlight || now-st.sentAt < st.rto {
@@ -477,7 +511,19 @@ func (p *Pipeline) checkTimeouts() {
 		}
 		p.stats.Timeouts++
 		timedOut = true
-		p.decrease(now, cc.CauseTimeout)
+		if p.decrease(now, cc.CauseTimeout) {
+			backedOff = true
+			p.silent = true
+		} else if st.retries > 0 && !backedOff && p.silent {
+			// A retransmission timed out again, no Data has come since
+			// the last backoff, and the conservative filter took no loss
+			// event (it takes none before the first Data, nor during an
+			// outage): back off all the same, once per check, as RFC
+			// 6298 (5.5) backs off until a fresh sample arrives. While
+			// Data flow, their samples set the RTO instead.
+			p.rtt.Backoff()
+			backedOff = true
+		}
 		p.lose(seg, st)
 	}
 	if p.done {

@@ -383,10 +383,11 @@ func TestNoRouteNackWaitsBeforeRetrying(t *testing.T) {
 }
 
 func TestRetryLimit(t *testing.T) {
-	// Window 4, 33 ms, segment 1 never answered. It leaves at 33 ms (RTO
-	// 200 ms) and times out at 240 ms: a loss event backs the RTO off to
-	// 400 ms. Its retransmissions time out at 640 ms and 1040 ms; later
-	// timeouts of the same burst are no new loss event, so the RTO stays.
+	// Window 4, 33 ms, segment 1 unanswered five times. It leaves at 33 ms
+	// (RTO 200 ms) and times out at 240 ms: a loss event backs the RTO off
+	// to 400 ms. Later timeouts of the same burst are no new loss event,
+	// yet each is a retransmission timing out again, so the RTO doubles
+	// on (RFC 6298, 5.5): timeouts at 640, 1440, 3040 and 6240 ms.
 	lost := func(seg uint64, attempt int) action {
 		if seg == 1 && attempt < 5 {
 			return action{drop: true}
@@ -401,9 +402,9 @@ func TestRetryLimit(t *testing.T) {
 		wantTmout uint64
 	}{
 		{"0", true, ms(240), 0, 1},
-		{"2", true, ms(1040), 2, 3},
-		{"5", false, ms(1840) + ms(33), 5, 5}, // the sixth transmission is answered
-		{"-1", false, ms(1840) + ms(33), 5, 5},
+		{"2", true, ms(1440), 2, 3},
+		{"5", false, ms(6240) + ms(33), 5, 5}, // the sixth transmission is answered
+		{"-1", false, ms(6240) + ms(33), 5, 5},
 	}
 	for _, tt := range tests {
 		t.Run("retries "+tt.retries, func(t *testing.T) {
@@ -436,16 +437,21 @@ func TestPostponedRetransmission(t *testing.T) {
 		name     string
 		pipeline string
 		params   map[string]string
-		// wantAt is the retransmission's time; 0: right after the last
-		// new segment has been sent.
+		// wantAt is the retransmission's time; 0: right after the first
+		// Interest for segment after (the last new segment, or the one
+		// that fills the span).
 		wantAt time.Duration
+		after  int
 	}{
-		{"fixed, at once", "fixed", map[string]string{"window": "4"}, ms(240)},
-		{"fixed, postponed", "fixed", map[string]string{"window": "4", "postpone-retx": "true"}, 0},
-		{"ndn-vegas default", "ndn-vegas", nil, 0},
+		{"fixed, at once", "fixed", map[string]string{"window": "4"}, ms(240), 0},
+		{"fixed, postponed", "fixed", map[string]string{"window": "4", "postpone-retx": "true"}, 0, 99},
+		// The span limit, here max(8 windows, 64) segments, releases it:
+		// with segment 2 missing, segment 65 is the last new one allowed.
+		{"fixed, postponed, span full", "fixed", map[string]string{"window": "4", "postpone-retx": "true", "span-windows": "8"}, 0, 65},
+		{"ndn-vegas (postpones by default)", "ndn-vegas", nil, 0, 99},
 		// The lost Interest's 300 ms lifetime runs out at 333 ms; the next
 		// Data after that arrives at 339 ms (= 240 + 33 + 66).
-		{"fixed, lifetime expired", "fixed", map[string]string{"window": "4", "postpone-retx": "true", "lifetime": "300ms"}, ms(339)},
+		{"fixed, lifetime expired", "fixed", map[string]string{"window": "4", "postpone-retx": "true", "lifetime": "300ms"}, ms(339), 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -465,8 +471,24 @@ func TestPostponedRetransmission(t *testing.T) {
 			}
 			at := f.net.log[retx].at
 			if tt.wantAt == 0 {
-				if retx < last {
-					t.Errorf("retransmission sent at %v (Interest #%d) before the last new segment (#%d)", at, retx, last)
+				// The retransmission directly follows the first Interest
+				// for segment after (Interests in between are also
+				// first transmissions of segments <= after).
+				prev := -1
+				for i := retx - 1; i >= 0; i-- {
+					if f.net.log[i].attempt == 0 {
+						prev = int(f.net.log[i].seg)
+						break
+					}
+				}
+				if prev != tt.after {
+					t.Errorf("retransmission sent at %v (Interest #%d) after the first Interest for segment %d, want after segment %d", at, retx, prev, tt.after)
+				}
+				for _, s := range f.net.log[:retx] {
+					if int(s.seg) > tt.after {
+						t.Errorf("segment %d requested before the retransmission, want none past %d", s.seg, tt.after)
+						break
+					}
 				}
 				return
 			}
@@ -544,6 +566,9 @@ func TestStateBoundedByWindow(t *testing.T) {
 	}{
 		{"fixed", map[string]string{"window": "32"}},
 		{"aimd", nil},
+		// NDN-Vegas postpones a retransmission up to the Interest
+		// lifetime (4 s); the span limit releases it sooner.
+		{"ndn-vegas", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pipeline, func(t *testing.T) {
@@ -572,5 +597,99 @@ func TestStateBoundedByWindow(t *testing.T) {
 					len(f.p.ring), f.p.orderQ.Cap(), f.p.retxQ.Cap(), limit)
 			}
 		})
+	}
+}
+
+func TestRTOBacksOffOnEveryRepeatedTimeout(t *testing.T) {
+	// Nothing answers for a while. Before the first Data no loss event can
+	// pass the conservative filter (seed 000's recPoint), so the first
+	// timeout leaves the initial 1 s RTO; but each timeout of a
+	// retransmission doubles it: segment 0 goes out at 0, 1, 2 and 4 s
+	// (without that rule: 0, 1, 2, 3).
+	tests := []struct {
+		name   string
+		silent int // transmissions of segment 0 left unanswered
+		want   []time.Duration
+	}{
+		{"answered at once", 0, []time.Duration{0}},
+		{"one timeout", 1, []time.Duration{0, ms(1000)}},
+		{"three timeouts", 3, []time.Duration{0, ms(1000), ms(2000), ms(4000)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFetch(t, "aimd", nil, 0, func(seg uint64, attempt int) action {
+				if attempt < tt.silent {
+					return action{drop: true}
+				}
+				return action{delay: ms(40)}
+			})
+			f.run(t)
+			var got []time.Duration
+			for _, s := range f.net.log {
+				got = append(got, s.at)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("segment 0 sent at %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRTOUntouchedByMarksAndNacks(t *testing.T) {
+	// A marked Data and a Congestion Nack each cost a loss event, but only
+	// a timeout backs the RTO off.
+	tests := []struct {
+		name string
+		act  action
+	}{
+		{"mark", action{delay: ms(40), mark: true}},
+		{"congestion nack", action{delay: ms(40), nack: ndn.NackCongestion}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFetch(t, "aimd", map[string]string{"init-cwnd": "4"}, 19, func(seg uint64, attempt int) action {
+				if seg == 5 && attempt == 0 {
+					return tt.act
+				}
+				return action{delay: ms(40)}
+			})
+			f.p.Start()
+			f.s.run(ms(100)) // segments 0-3 answered at 40 ms: RTO at its 200 ms floor
+			before := f.p.rtt.RTO()
+			f.s.run(time.Hour)
+			st := f.p.Stats()
+			if !st.Complete || st.LossEvents != 1 || st.Timeouts != 0 {
+				t.Fatalf("complete %v, %d loss events, %d timeouts; want complete, 1, 0", st.Complete, st.LossEvents, st.Timeouts)
+			}
+			if before != ms(200) || f.p.rtt.RTO() != before {
+				t.Errorf("RTO %v before the %s and %v after, want 200ms both", before, tt.name, f.p.rtt.RTO())
+			}
+		})
+	}
+}
+
+func TestOutageStateBounded(t *testing.T) {
+	// The producer goes silent after segment 20 for an hour of virtual
+	// time with unlimited retries: the RTO climbs to its 10 s ceiling and
+	// the pipeline's queues stay the size of the window, however many
+	// retransmissions the outage costs.
+	f := newFetch(t, "aimd", map[string]string{"retries": "-1"}, 99999, func(seg uint64, attempt int) action {
+		if seg > 20 {
+			return action{drop: true}
+		}
+		return action{delay: ms(33)}
+	})
+	f.p.Start()
+	f.s.run(time.Hour)
+	st := f.p.Stats()
+	if st.Segments != 21 || st.Retransmissions < 1000 {
+		t.Fatalf("%d segments, %d retransmissions; want 21 and an hour of retries", st.Segments, st.Retransmissions)
+	}
+	if got := f.p.rtt.RTO(); got != 10*time.Second {
+		t.Errorf("RTO after an hour of silence %v, want the 10s ceiling", got)
+	}
+	if len(f.p.ring) > 128 || f.p.orderQ.Cap() > 256 || f.p.retxQ.Cap() > 128 {
+		t.Errorf("ring %d, order queue %d, retx queue %d slots after %d retransmissions; want at most 128, 256, 128",
+			len(f.p.ring), f.p.orderQ.Cap(), f.p.retxQ.Cap(), st.Retransmissions)
 	}
 }

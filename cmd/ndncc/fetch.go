@@ -195,6 +195,7 @@ func addParamFlags(fs *pflag.FlagSet) []paramFlag {
 		{"hole-threshold", "5", "out-of-order Data tolerated before hole detection fires"},
 		{"postpone-retx", "false", "send new segments before retransmissions (default true for ndn-vegas)"},
 		{"link-loss-nacks", "false", "treat unmarked Congestion Nacks as link losses: retransmit without a decrease (PCON)"},
+		{"span-windows", "64", "request no segment more than this many windows (and 64 segments) past the oldest missing one; bounds the Data held for in-order writing"},
 	} {
 		if p.def == "false" {
 			fs.Bool(p.name, false, p.doc)
