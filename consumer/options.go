@@ -254,6 +254,8 @@ func (o Options) Validate() error {
 		return &ParamError{"hole-threshold", fmt.Errorf("must not be negative")}
 	case o.Lifetime <= 0:
 		return &ParamError{"lifetime", fmt.Errorf("must be positive")}
+	case o.MaxRetries < -1:
+		return &ParamError{"retries", fmt.Errorf("%d: want -1 (no limit) or more", o.MaxRetries)}
 	case o.SpanWindows < 2:
 		return &ParamError{"span-windows", fmt.Errorf("%d is below 2: a lost segment would stop the window", o.SpanWindows)}
 	}

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -181,6 +182,15 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 	jobsN := opt.Jobs
 	if jobsN <= 0 {
 		jobsN = runtime.NumCPU()
+	}
+	for _, name := range opt.Variants {
+		if !slices.ContainsFunc(e.Variants, func(v Variant) bool { return v.Name == name }) {
+			var have []string
+			for _, v := range e.Variants {
+				have = append(have, v.Name)
+			}
+			return nil, fmt.Errorf("experiment %s: no variant %q (have %s)", e.Name, name, strings.Join(have, ", "))
+		}
 	}
 	var variants []Variant
 	for _, v := range e.Variants {

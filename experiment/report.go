@@ -227,6 +227,10 @@ func Merge(parts []*Report) (*Report, error) {
 			return nil, fmt.Errorf("merge: %s (runs %d, seed %d) does not match %s (runs %d, seed %d)",
 				p.Experiment, p.Runs, p.BaseSeed, first.Experiment, first.Runs, first.BaseSeed)
 		}
+		if p.Shard.Count != first.Shard.Count {
+			return nil, fmt.Errorf("merge: shard %d/%d and shard %d/%d come from different splits",
+				first.Shard.Index, first.Shard.Count, p.Shard.Index, p.Shard.Count)
+		}
 		if p.Shard.Count > 1 {
 			if seen[p.Shard.Index] {
 				return nil, fmt.Errorf("merge: shard %d/%d given twice", p.Shard.Index, p.Shard.Count)

@@ -254,11 +254,21 @@ func TestRunIndependentOfJobsAndShards(t *testing.T) {
 	if _, err := Merge(parts[:2]); err == nil {
 		t.Error("merging 2 of 3 shards succeeded, want an error")
 	}
+	other, err := e.Run(Options{Shard: Shard{Index: 2, Count: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Merge([]*Report{parts[0], parts[1], other}); err == nil || !strings.Contains(err.Error(), "different splits") {
+		t.Errorf("merging shards of a 3-way and a 4-way split: error %v, want one about different splits", err)
+	}
 }
 
 func TestRunUnknownVariant(t *testing.T) {
-	if _, err := tiny().Run(Options{Variants: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), "nope") {
-		t.Errorf("error %v, want one naming the unknown variant", err)
+	known := tiny().Variants[0].Name
+	for _, vs := range [][]string{{"nope"}, {known, "nope"}} {
+		if _, err := tiny().Run(Options{Variants: vs}); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+			t.Errorf("variants %v: error %v, want one naming the unknown variant", vs, err)
+		}
 	}
 }
 

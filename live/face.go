@@ -18,6 +18,22 @@ import (
 // headers.
 const DefaultUDPMTU = 1420
 
+// UDP MTU bounds a face accepts: 576 bytes is the datagram every IPv4 host
+// must accept (and keeps an 8800-byte packet within the reassembler's
+// fragment limit); 65507 is the largest UDP payload over IPv4.
+const (
+	MinUDPMTU = 576
+	MaxUDPMTU = 65507
+)
+
+// CheckMTU reports an error if mtu is outside [MinUDPMTU, MaxUDPMTU].
+func CheckMTU(mtu int) error {
+	if mtu < MinUDPMTU || mtu > MaxUDPMTU {
+		return fmt.Errorf("--mtu %d: want %d to %d bytes", mtu, MinUDPMTU, MaxUDPMTU)
+	}
+	return nil
+}
+
 // writeTimeout bounds how long a write to the forwarder may block before
 // the face is declared down.
 const writeTimeout = 10 * time.Second

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/schollz/progressbar/v3"
@@ -69,6 +71,9 @@ variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}.`,
 			if sh.Count > 1 && out == "" {
 				return &exitError{2, fmt.Errorf("--shard needs --out DIR for its partial results")}
 			}
+			if runs < 0 || jobs < 0 {
+				return &exitError{2, fmt.Errorf("--runs %d, --jobs %d: want 0 (the default) or more", runs, jobs)}
+			}
 			opt := experiment.Options{Runs: runs, BaseSeed: seed, Variants: variants, Jobs: jobs, Shard: sh}
 			bar := newRunBar(cmd.ErrOrStderr(), !asJSON, e.PlannedRuns(opt), e.Name)
 			opt.OnRun = func(string, int) { bar.Add(1) }
@@ -123,7 +128,11 @@ func parseShard(s string) (experiment.Shard, error) {
 		return experiment.Shard{}, nil
 	}
 	var sh experiment.Shard
-	if _, err := fmt.Sscanf(s, "%d/%d", &sh.Index, &sh.Count); err != nil || sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count {
+	i, n, ok := strings.Cut(s, "/")
+	var err1, err2 error
+	sh.Index, err1 = strconv.Atoi(i)
+	sh.Count, err2 = strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count {
 		return sh, fmt.Errorf("--shard %q: want i/N with 0 <= i < N", s)
 	}
 	return sh, nil

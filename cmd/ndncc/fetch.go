@@ -296,6 +296,9 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 	if err != nil {
 		return usageError(cmd, err)
 	}
+	if err := live.CheckMTU(ff.mtu); err != nil {
+		return usageError(cmd, err)
+	}
 	params, err := ff.pipelineParams(cmd.Flags())
 	if err != nil {
 		return usageError(cmd, err)

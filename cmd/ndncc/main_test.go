@@ -240,6 +240,21 @@ func TestExperimentErrors(t *testing.T) {
 	if _, err := run(t, "experiment"); err == nil {
 		t.Error("experiment without a name succeeded")
 	}
+	for _, args := range [][]string{
+		{"--shard", "0/2x", "--out", t.TempDir()},
+		{"--shard", "1/2/3", "--out", t.TempDir()},
+		{"--shard", "2/2", "--out", t.TempDir()},
+		{"--runs", "-1"},
+		{"--jobs", "-5"},
+	} {
+		_, err := run(t, append([]string{"experiment", "seed000-linear"}, args...)...)
+		if exitCode(err) != 2 {
+			t.Errorf("experiment seed000-linear %v: error %v (exit %d), want exit 2", args, err, exitCode(err))
+		}
+	}
+	if _, err := run(t, "reproduce", "--runs", "0"); exitCode(err) != 2 {
+		t.Errorf("reproduce --runs 0: error %v, want exit 2", err)
+	}
 }
 
 func TestExperimentJSON(t *testing.T) {

@@ -29,6 +29,9 @@ document's, and the notes that explain where and why they differ. scripts/reprod
 regenerates docs/reproduction.md with it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if runs < 1 || jobs < 0 {
+				return &exitError{2, fmt.Errorf("--runs %d, --jobs %d: want at least one run and 0 (all CPUs) or more jobs", runs, jobs)}
+			}
 			var buf bytes.Buffer
 			if err := reproduce(&buf, runs, jobs, cmd.ErrOrStderr()); err != nil {
 				return err

@@ -93,6 +93,9 @@ func runServe(cmd *cobra.Command, sf *serveFlags, args []string) error {
 	if err != nil {
 		return usageError(cmd, fmt.Errorf("-f/--freshness: %w", err))
 	}
+	if err := live.CheckMTU(sf.mtu); err != nil {
+		return usageError(cmd, err)
+	}
 	if sf.segmentSize < 1 || sf.segmentSize > live.MaxPacketSize {
 		return usageError(cmd, fmt.Errorf("-s/--size must be between 1 and %d, got %d", live.MaxPacketSize, sf.segmentSize))
 	}
