@@ -142,6 +142,8 @@ func TestParseErrors(t *testing.T) {
 		// Consumers.
 		{"duplicate consumer id", "", errBase + "[[consumer]]\nnode = \"c\"\nprefix = \"/x\"\npipeline = \"aimd\"\n",
 			`f.toml:14: consumer[1].id: consumer id "c" is already used by consumer[0] (set a unique id)`},
+		{"consumer id with a slash", "", errBase + "[[consumer]]\nid = \"../evil\"\nnode = \"c\"\nprefix = \"/x\"\npipeline = \"aimd\"\n",
+			`f.toml:15: consumer[1].id: consumer id "../evil" names trace files: use letters, digits, '-', '_' and '.' (not first)`},
 		{"consumer without node", "", edit(t, "node = \"c\"\n", ""),
 			`f.toml:10: consumer[0].node: required`},
 		{"consumer prefix not served", "", edit(t, "prefix = \"/x\"\npipeline", "prefix = \"/xy\"\npipeline"),

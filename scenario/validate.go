@@ -42,6 +42,10 @@ func (s *Scenario) Validate() error {
 			if c.Node != "" { // else the missing node is the error
 				v.errorf(path+".id", c.Pos, "must not be empty")
 			}
+		} else if strings.ContainsFunc(c.ID, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+		}) || strings.HasPrefix(c.ID, ".") {
+			v.errorf(path+".id", c.Pos, "consumer id %q names trace files: use letters, digits, '-', '_' and '.' (not first)", c.ID)
 		} else if first, dup := ids[c.ID]; dup {
 			v.errorf(path+".id", c.Pos, "consumer id %q is already used by %s (set a unique id)", c.ID, first)
 		} else {
