@@ -75,8 +75,7 @@ func newSteady(t testing.TB, pipeline string, params map[string]string) *steady 
 }
 
 func (st *steady) step() {
-	st.s.now += 10 * time.Microsecond
-	st.s.run(st.s.now)
+	st.s.AdvanceTo(st.s.Now() + 10*time.Microsecond)
 	// A fresh value each time (no cached size), in place.
 	st.data = ndn.Data{
 		Name: st.face.pop().Name, ContentLen: 1024, HasFinal: true, FinalBlockID: st.final,

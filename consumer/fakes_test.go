@@ -2,65 +2,20 @@ package consumer
 
 import (
 	"math/rand/v2"
-	"sort"
 	"testing"
 	"time"
 
 	enc "github.com/named-data/ndnd/std/encoding"
 
+	"github.com/ndncc/ndncc/internal/vclock"
 	"github.com/ndncc/ndncc/ndn"
-	"github.com/ndncc/ndncc/sched"
 )
 
-// fakeSched is a minimal virtual-time scheduler: callbacks run in (time,
-// insertion) order.
-type fakeSched struct {
-	now     time.Duration
-	seq     uint64
-	pending []*fakeTimer
-}
+// fakeSched is the virtual-time scheduler the simulator runs on; run runs
+// callbacks up to and including time limit, leaving the clock at the last.
+type fakeSched struct{ vclock.Scheduler }
 
-type fakeTimer struct {
-	s   *fakeSched
-	at  time.Duration
-	seq uint64
-	fn  func()
-}
-
-func (s *fakeSched) Now() time.Duration { return s.now }
-
-func (s *fakeSched) After(d time.Duration, fn func()) sched.Timer {
-	t := &fakeTimer{s: s, at: s.now + max(d, 0), seq: s.seq, fn: fn}
-	s.seq++
-	i := sort.Search(len(s.pending), func(i int) bool {
-		p := s.pending[i]
-		return p.at > t.at || (p.at == t.at && p.seq > t.seq)
-	})
-	s.pending = append(s.pending, nil)
-	copy(s.pending[i+1:], s.pending[i:])
-	s.pending[i] = t
-	return t
-}
-
-func (t *fakeTimer) Stop() bool {
-	for i, p := range t.s.pending {
-		if p == t {
-			t.s.pending = append(t.s.pending[:i], t.s.pending[i+1:]...)
-			return true
-		}
-	}
-	return false
-}
-
-// run runs callbacks up to and including time limit.
-func (s *fakeSched) run(limit time.Duration) {
-	for len(s.pending) > 0 && s.pending[0].at <= limit {
-		t := s.pending[0]
-		s.pending = s.pending[1:]
-		s.now = t.at
-		t.fn()
-	}
-}
+func (s *fakeSched) run(limit time.Duration) { s.RunUntil(limit, nil) }
 
 // action is what the scripted network does with one Interest.
 type action struct {
@@ -221,4 +176,3 @@ func (f *fetch) run(t testing.TB) {
 func ms(n float64) time.Duration { return time.Duration(n * float64(time.Millisecond)) }
 
 // Pending returns the number of callbacks waiting.
-func (s *fakeSched) Pending() int { return len(s.pending) }

@@ -33,7 +33,7 @@ func TestCF(t *testing.T) {
 	counts := make([]int, 3)
 	for i := range 60 {
 		n := fmt.Sprintf("/a/%d", i)
-		r.s.advanceTo(r.s.now + ms)
+		r.s.advanceTo(r.s.Now() + ms)
 		r.f.Receive(r.ids["c"], interest(n, uint32(i+1)))
 		want := cfModel(replay, pending)
 		wantFace := fmt.Sprintf("p%d", want+1)

@@ -10,68 +10,15 @@ import (
 
 	enc "github.com/named-data/ndnd/std/encoding"
 
+	"github.com/ndncc/ndncc/internal/vclock"
 	"github.com/ndncc/ndncc/ndn"
-	"github.com/ndncc/ndncc/sched"
 )
 
-// fakeSched is a virtual-time scheduler for tests: advance runs due
-// callbacks in (time, scheduling order).
-type fakeSched struct {
-	now  time.Duration
-	seq  int
-	q    []*fakeTimer
-	dead int
-}
-
-type fakeTimer struct {
-	at   time.Duration
-	seq  int
-	fn   func()
-	s    *fakeSched
-	done bool
-}
-
-func (s *fakeSched) Now() time.Duration { return s.now }
-
-func (s *fakeSched) After(d time.Duration, fn func()) sched.Timer {
-	t := &fakeTimer{at: s.now + max(d, 0), seq: s.seq, fn: fn, s: s}
-	s.seq++
-	s.q = append(s.q, t)
-	return t
-}
-
-func (t *fakeTimer) Stop() bool {
-	if t.done {
-		return false
-	}
-	t.done = true
-	t.s.dead++
-	if t.s.dead > 64 && t.s.dead > len(t.s.q)/2 {
-		t.s.q = slices.DeleteFunc(t.s.q, func(x *fakeTimer) bool { return x.done })
-		t.s.dead = 0
-	}
-	return true
-}
-
+// fakeSched is the virtual-time scheduler the simulator runs on;
 // advanceTo runs every callback due up to time t, then sets the clock to t.
-func (s *fakeSched) advanceTo(t time.Duration) {
-	for {
-		var next *fakeTimer
-		for _, x := range s.q {
-			if !x.done && x.at <= t && (next == nil || x.at < next.at || (x.at == next.at && x.seq < next.seq)) {
-				next = x
-			}
-		}
-		if next == nil {
-			break
-		}
-		next.done = true
-		s.dead++
-		s.now = next.at
-		next.fn()
-	}
-	s.now = max(s.now, t)
-}
+type fakeSched struct{ vclock.Scheduler }
+
+func (s *fakeSched) advanceTo(t time.Duration) { s.AdvanceTo(t) }
 
 // recFace records what the forwarder sends on it.
 type recFace struct{ sent []ndn.Packet }

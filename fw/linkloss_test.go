@@ -537,7 +537,7 @@ func TestLinkLossNacksEndToEnd(t *testing.T) {
 	// reaches D, which still has the PIT entry, at 230 ms.
 	fu.Receive(pFace, data("/a/2", 0))
 	got := map[time.Duration]string{}
-	consumer.onSend = func(p ndn.Packet) { got[s.now] = describe(p) }
+	consumer.onSend = func(p ndn.Packet) { got[s.Now()] = describe(p) }
 	s.advanceTo(time.Second)
 	want := map[time.Duration]string{75 * ms: "N:Congestion /a/1 nonce=1", 230 * ms: "N:Congestion /a/2 nonce=2"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -593,7 +593,7 @@ func BenchmarkLinkLoss(b *testing.B) {
 		d := ds[i%len(ds)]
 		bb.OnSend(&d)
 		a.OnReceive(d)
-		s.now += 100 * time.Microsecond
+		s.AdvanceTo(s.Now() + 100*time.Microsecond)
 	}
 	b.StopTimer()
 	if st := a.Stats(); st.Acked != uint64(b.N) {

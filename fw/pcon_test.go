@@ -19,14 +19,7 @@ func pconRig(t *testing.T, p PCONParams, upstreams int) *rig {
 	if err != nil {
 		t.Fatalf("NewPCON: %v", err)
 	}
-	r := newRig(t, Config{DefaultStrategy: StrategyPCON, Strategies: map[string]StrategyConstructor{StrategyPCON: ctor}})
-	r.face("c", FaceLocal)
-	for i := 1; i <= upstreams; i++ {
-		n := fmt.Sprintf("p%d", i)
-		r.face(n, FaceNetwork)
-		r.route("/a", n, uint64(10*i))
-	}
-	return r
+	return upstreamRig(t, Config{DefaultStrategy: StrategyPCON, Strategies: map[string]StrategyConstructor{StrategyPCON: ctor}}, upstreams)
 }
 
 // shares returns the forwarding shares of /a by face name.

@@ -11,7 +11,13 @@ import (
 // upstreams p1, p2, ... for /a, cost 10, 20, ...
 func multipathRig(t *testing.T, strategy string, upstreams int) *rig {
 	t.Helper()
-	r := newRig(t, Config{DefaultStrategy: strategy})
+	return upstreamRig(t, Config{DefaultStrategy: strategy}, upstreams)
+}
+
+// upstreamRig is multipathRig with the forwarder's whole configuration.
+func upstreamRig(t *testing.T, cfg Config, upstreams int) *rig {
+	t.Helper()
+	r := newRig(t, cfg)
 	r.face("c", FaceLocal)
 	for i := 1; i <= upstreams; i++ {
 		n := fmt.Sprintf("p%d", i)

@@ -24,7 +24,7 @@ func newAppFace(s *Scheduler, deliver func(ndn.Packet)) *appFace {
 // Send implements ndn.Face.
 func (f *appFace) Send(p ndn.Packet) {
 	f.q.Push(p)
-	f.s.at(f.s.Now(), f.fn)
+	f.s.At(f.s.Now(), f.fn)
 }
 
 func (f *appFace) pop() {

@@ -171,9 +171,9 @@ func (c *Channel) startNext() {
 		c.stats.LossDrops++
 	} else {
 		c.inFlight.Push(flight{pkt: it.Pkt, ext: it.Ext, arrive: done + c.params.Delay})
-		c.sched.at(done+c.params.Delay, c.arriveFn)
+		c.sched.At(done+c.params.Delay, c.arriveFn)
 	}
-	c.sched.at(done, c.txDoneFn)
+	c.sched.At(done, c.txDoneFn)
 }
 
 func (c *Channel) txDone() { c.startNext() }

@@ -78,7 +78,7 @@ func (p *processor) receive(f *fw.Forwarder, face fw.FaceID, pkt ndn.Packet) {
 	start := max(now, p.busy)
 	p.busy = start + time.Duration(p.rng.Int64N(int64(p.jitter)))
 	p.q.Push(pending{f, face, pkt})
-	p.s.at(p.busy, p.fn)
+	p.s.At(p.busy, p.fn)
 }
 
 func (p *processor) run() {
@@ -388,7 +388,7 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time
 	fl.P = pl
 	n.Flows = append(n.Flows, fl)
 	n.pending++
-	n.Sched.at(start, pl.Start)
+	n.Sched.At(start, pl.Start)
 	return nil
 }
 

@@ -1,93 +1,11 @@
-// Package sim is ndncc's discrete-event network simulator: a virtual-time
-// scheduler, modelled links, and the assembly of forwarders, producers and
-// consumers from a scenario into a network that runs deterministically.
-//
-// sim binds the sans-IO protocol core (fw, consumer, producer, cc) to
-// virtual time. It is the only place besides package live that owns time
-// and packet delivery; nothing in the core may import it.
 package sim
 
-import (
-	"time"
+import "github.com/ndncc/ndncc/internal/vclock"
 
-	"github.com/ndncc/ndncc/internal/timerheap"
-	"github.com/ndncc/ndncc/sched"
-)
-
-// Scheduler is a virtual-time event scheduler. Events at the same time run
-// in the order they were scheduled, so a run is deterministic. It
-// implements sched.Scheduler.
-type Scheduler struct {
-	now   time.Duration
-	heap  timerheap.Heap
-	free  []*timerheap.Timer
-	fired uint64
-}
+// Scheduler is the simulator's virtual-time event scheduler (package
+// internal/vclock): events at the same time run in the order they were
+// scheduled, so a run is deterministic.
+type Scheduler = vclock.Scheduler
 
 // NewScheduler returns a scheduler at time zero.
-func NewScheduler() *Scheduler { return &Scheduler{} }
-
-// Now returns the current virtual time.
-func (s *Scheduler) Now() time.Duration { return s.now }
-
-// Events returns the number of events run so far.
-func (s *Scheduler) Events() uint64 { return s.fired }
-
-// Pending returns the number of queued events.
-func (s *Scheduler) Pending() int { return s.heap.Len() }
-
-// After implements sched.Scheduler.
-func (s *Scheduler) After(d time.Duration, fn func()) sched.Timer {
-	if d < 0 {
-		d = 0
-	}
-	t := &timerheap.Timer{At: s.now + d, Fn: fn, Owned: true}
-	s.heap.Push(t)
-	return t
-}
-
-// at schedules fn at absolute time t with a recycled timer; the caller
-// gets no handle, so the timer can be reused once it has fired.
-func (s *Scheduler) at(t time.Duration, fn func()) {
-	var tm *timerheap.Timer
-	if n := len(s.free); n > 0 {
-		tm = s.free[n-1]
-		s.free = s.free[:n-1]
-	} else {
-		tm = &timerheap.Timer{}
-	}
-	tm.At, tm.Fn = t, fn
-	s.heap.Push(tm)
-}
-
-// Step runs the earliest event. It reports false when no event is queued.
-func (s *Scheduler) Step() bool {
-	tm := s.heap.Pop()
-	if tm == nil {
-		return false
-	}
-	s.now = tm.At
-	fn := tm.Fn
-	tm.Fn = nil
-	if !tm.Owned {
-		s.free = append(s.free, tm)
-	}
-	s.fired++
-	fn()
-	return true
-}
-
-// RunUntil runs events until none is left, stop returns true, or the next
-// event lies after limit. Time then stands at the last event run.
-func (s *Scheduler) RunUntil(limit time.Duration, stop func() bool) {
-	for {
-		next := s.heap.Peek()
-		if next == nil || next.At > limit {
-			return
-		}
-		s.Step()
-		if stop != nil && stop() {
-			return
-		}
-	}
-}
+func NewScheduler() *Scheduler { return &vclock.Scheduler{} }

@@ -389,7 +389,7 @@ func (n *Network) addTCPFlows(seed uint64, startJitter time.Duration) error {
 		}
 		n.TCP = append(n.TCP, f)
 		n.pending++
-		n.Sched.at(start, f.start)
+		n.Sched.At(start, f.start)
 	}
 	return nil
 }
@@ -688,7 +688,7 @@ func (t *tcpSender) ensureEvent() {
 		return
 	}
 	t.pending = append(t.pending, t.deadline)
-	t.s.at(t.deadline, t.timerFn)
+	t.s.At(t.deadline, t.timerFn)
 }
 
 func (t *tcpSender) onTimer() {

@@ -59,7 +59,7 @@ func newScriptedSender(t *testing.T, segs uint64) *scriptedSender {
 // advance runs the scheduler (the RTO timer) for d.
 func (ss *scriptedSender) advance(d time.Duration) {
 	end := ss.s.Now() + d
-	ss.s.at(end, func() {})
+	ss.s.At(end, func() {})
 	ss.s.RunUntil(end, nil)
 }
 

@@ -31,12 +31,7 @@ func runCoDelScript(t *testing.T, q *CoDel, ops []codelOp) {
 	next := uint64(1)
 	for i, op := range ops {
 		if op.enq > 0 {
-			for range op.enq {
-				if !q.Enqueue(testItem(next, 1000), op.at) {
-					t.Fatalf("op %d: enqueue of %d refused", i, next)
-				}
-				next++
-			}
+			next = enqueueN(t, q, next, op.enq, op.at)
 			continue
 		}
 		it, ok := q.Dequeue(op.at)

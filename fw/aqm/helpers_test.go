@@ -2,6 +2,7 @@ package aqm
 
 import (
 	"math"
+	"testing"
 	"time"
 
 	"github.com/ndncc/ndncc/ndn"
@@ -28,4 +29,17 @@ func ndnNack() ndn.Packet {
 
 func ndnData() ndn.Packet {
 	return ndn.Packet{Data: &ndn.Data{ContentLen: 1000}}
+}
+
+// enqueueN enqueues n 1000-byte items numbered from next at time at, and
+// returns the number after the last.
+func enqueueN(t *testing.T, q Queue, next uint64, n int, at time.Duration) uint64 {
+	t.Helper()
+	for range n {
+		if !q.Enqueue(testItem(next, 1000), at) {
+			t.Fatalf("enqueue of item %d at %v refused", next, at)
+		}
+		next++
+	}
+	return next
 }

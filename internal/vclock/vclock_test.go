@@ -1,4 +1,4 @@
-package sim
+package vclock
 
 import (
 	"fmt"
@@ -18,11 +18,11 @@ func (l *logger) fn(name string) func() {
 }
 
 func TestSchedulerOrdersByTimeThenInsertion(t *testing.T) {
-	s := NewScheduler()
+	s := &Scheduler{}
 	l := &logger{s: s}
 	s.After(20*time.Millisecond, l.fn("a"))
 	s.After(10*time.Millisecond, l.fn("b"))
-	s.at(10*time.Millisecond, l.fn("c")) // recycled event, same time: after b
+	s.At(10*time.Millisecond, l.fn("c")) // recycled event, same time: after b
 	s.After(10*time.Millisecond, l.fn("d"))
 	s.After(0, l.fn("e"))
 	s.After(5*time.Millisecond, func() {
@@ -45,7 +45,7 @@ func TestSchedulerOrdersByTimeThenInsertion(t *testing.T) {
 }
 
 func TestSchedulerNegativeDelayRunsNowAfterQueuedEvents(t *testing.T) {
-	s := NewScheduler()
+	s := &Scheduler{}
 	l := &logger{s: s}
 	s.After(5*time.Millisecond, func() {
 		s.After(-3*time.Millisecond, l.fn("neg"))
@@ -60,7 +60,7 @@ func TestSchedulerNegativeDelayRunsNowAfterQueuedEvents(t *testing.T) {
 }
 
 func TestSchedulerStop(t *testing.T) {
-	s := NewScheduler()
+	s := &Scheduler{}
 	l := &logger{s: s}
 	a := s.After(10*time.Millisecond, l.fn("a"))
 	b := s.After(10*time.Millisecond, l.fn("b"))
@@ -96,7 +96,7 @@ func TestSchedulerStop(t *testing.T) {
 func TestSchedulerStopKeepsHeapOrder(t *testing.T) {
 	// Stopping timers in the middle of the heap must leave the others in
 	// (time, insertion) order.
-	s := NewScheduler()
+	s := &Scheduler{}
 	var got []int
 	var timers []interface{ Stop() bool }
 	for i := 0; i < 50; i++ {
@@ -139,7 +139,7 @@ func TestSchedulerRunUntil(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := NewScheduler()
+			s := &Scheduler{}
 			l := &logger{s: s}
 			for i, n := range []string{"a", "b", "c", "d"} {
 				s.After(time.Duration(i+1)*10*time.Millisecond, l.fn(n))
@@ -165,14 +165,14 @@ func TestSchedulerRunUntil(t *testing.T) {
 func TestSchedulerRecyclesInternalEvents(t *testing.T) {
 	// Internal events (at) are reused once fired, so a steady stream of
 	// them does not allocate.
-	s := NewScheduler()
+	s := &Scheduler{}
 	var fn func()
 	n := 0
 	fn = func() {
 		n++
-		s.at(s.Now()+time.Microsecond, fn)
+		s.At(s.Now()+time.Microsecond, fn)
 	}
-	s.at(0, fn)
+	s.At(0, fn)
 	s.RunUntil(time.Millisecond, nil) // warm up
 	allocs := testing.AllocsPerRun(1000, func() { s.Step() })
 	if allocs != 0 {
@@ -180,5 +180,21 @@ func TestSchedulerRecyclesInternalEvents(t *testing.T) {
 	}
 	if n < 1000 {
 		t.Errorf("ran %d events, want >= 1000", n)
+	}
+}
+
+func TestAdvanceTo(t *testing.T) {
+	var s Scheduler
+	var ran []time.Duration
+	for _, d := range []time.Duration{5, 10, 15} {
+		s.After(d*time.Millisecond, func() { ran = append(ran, s.Now()) })
+	}
+	s.AdvanceTo(12 * time.Millisecond)
+	if want := []time.Duration{5 * time.Millisecond, 10 * time.Millisecond}; !reflect.DeepEqual(ran, want) || s.Now() != 12*time.Millisecond {
+		t.Errorf("after AdvanceTo(12ms): ran at %v, now %v; want %v, now 12ms", ran, s.Now(), want)
+	}
+	s.AdvanceTo(time.Millisecond) // never back
+	if s.Now() != 12*time.Millisecond || s.Pending() != 1 {
+		t.Errorf("AdvanceTo(1ms) from 12ms: now %v, %d pending; want 12ms, 1", s.Now(), s.Pending())
 	}
 }
