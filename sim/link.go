@@ -36,9 +36,12 @@ type Channel struct {
 	deliverExt func(ext any)
 	// With link-loss detection: txShim numbers what the sender transmits,
 	// rxShim (the receiver's end) acknowledges and filters arrivals, and
-	// dropped reports packets the output queue dropped.
+	// dropped reports packets the output queue dropped (tail or AQM
+	// drops), once the channel's state is consistent: drops holds them
+	// until then.
 	txShim, rxShim *fw.LinkLoss
 	dropped        func(p ndn.Packet)
+	drops          fifo.Queue[ndn.Packet]
 
 	busy     bool
 	inFlight fifo.Queue[flight] // packets propagating, in arrival order
@@ -80,7 +83,23 @@ func newChannel(s *Scheduler, from, to string, p LinkParams, q aqm.Queue, sizer 
 	c := &Channel{From: from, To: to, params: p, queue: q, sched: s, sizer: sizer, rng: rng}
 	c.txDoneFn = c.txDone
 	c.arriveFn = c.arrive
+	q.SetDropHandler(c.onQueueDrop)
 	return c
+}
+
+// onQueueDrop holds an NDN packet the queue dropped for reportDrops.
+func (c *Channel) onQueueDrop(it aqm.Item) {
+	if c.dropped != nil && it.Ext == nil {
+		c.drops.Push(it.Pkt)
+	}
+}
+
+// reportDrops tells the sender of each packet the queue dropped. The
+// report may send on this channel again.
+func (c *Channel) reportDrops() {
+	for c.drops.Len() > 0 {
+		c.dropped(c.drops.Pop())
+	}
 }
 
 // SerializationTime is the time to put size bytes on a link of bandwidth
@@ -121,9 +140,7 @@ func (c *Channel) enqueue(it aqm.Item) {
 	c.accountQueue(now)
 	if !c.queue.Enqueue(it, now) {
 		c.stats.TailDrops++
-		if c.dropped != nil && it.Ext == nil {
-			c.dropped(it.Pkt)
-		}
+		c.reportDrops()
 		return
 	}
 	// A packet that an idle transmitter takes at once never waits: it
@@ -147,6 +164,7 @@ func (c *Channel) startNext() {
 	it, ok := c.queue.Dequeue(now)
 	if !ok {
 		c.busy = false
+		c.reportDrops() // the AQM may have dropped all it held
 		return
 	}
 	c.busy = true
@@ -174,6 +192,7 @@ func (c *Channel) startNext() {
 		c.sched.At(done+c.params.Delay, c.arriveFn)
 	}
 	c.sched.At(done, c.txDoneFn)
+	c.reportDrops() // the AQM's drops, now that the transmitter's state is set
 }
 
 func (c *Channel) txDone() { c.startNext() }

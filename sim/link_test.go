@@ -296,3 +296,66 @@ func TestChannelMaxQueueIgnoresPacketSentStraightAway(t *testing.T) {
 		t.Errorf("MaxQueue = %d after one packet on an idle link, want 0", st.MaxQueue)
 	}
 }
+
+// TestChannelReportsEveryQueueDrop: every packet the output queue drops,
+// by tail drop at enqueue or by the AQM at dequeue, reaches the channel's
+// drop report (which link-loss detection turns into a marked Nack), and
+// every packet sent is either delivered or reported.
+func TestChannelReportsEveryQueueDrop(t *testing.T) {
+	codel := func() aqm.Queue {
+		q, err := aqm.NewCoDel(aqm.Drop, aqm.DefaultCoDelParams(), aqm.Limits{Packets: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	tail := func() aqm.Queue {
+		q, err := aqm.NewDropTail(aqm.Limits{Packets: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	tests := []struct {
+		name    string
+		queue   func() aqm.Queue
+		wantAQM bool // AQM drops expected, not only tail drops
+	}{
+		{"drop-tail", tail, false},
+		{"codel-drop", codel, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := NewScheduler()
+			// 5 Mbit/s takes a 1449-byte Data every 2.32 ms; one is sent
+			// every ms for 2 s, so the queue builds and must drop.
+			c := newChannel(s, "a", "b", LinkParams{Bandwidth: 5e6, Delay: time.Millisecond, HeaderOverhead: 44}, tt.queue(), ndn.NewSizer(), rand.New(rand.NewPCG(1, 2)))
+			sent := map[*ndn.Data]bool{}
+			c.deliver = func(p ndn.Packet) { delete(sent, p.Data) }
+			var reported []*ndn.Data
+			c.dropped = func(p ndn.Packet) { reported = append(reported, p.Data) }
+			for i := range 2000 {
+				d := seedData(t, uint64(i))
+				sent[d] = true
+				s.At(time.Duration(i)*time.Millisecond, func() { c.Send(ndn.Packet{Data: d}) })
+			}
+			s.RunUntil(time.Hour, nil)
+			st := c.Stats()
+			if st.TailDrops+st.AQMDrops == 0 || (st.AQMDrops > 0) != tt.wantAQM {
+				t.Fatalf("tail drops %d, AQM drops %d: the scenario does not exercise the drops it tests", st.TailDrops, st.AQMDrops)
+			}
+			if uint64(len(reported)) != st.TailDrops+st.AQMDrops {
+				t.Errorf("reported %d drops, the queue dropped %d (tail %d, AQM %d)", len(reported), st.TailDrops+st.AQMDrops, st.TailDrops, st.AQMDrops)
+			}
+			for _, d := range reported {
+				if !sent[d] {
+					t.Errorf("reported %s, which was delivered or reported before", d.Name)
+				}
+				delete(sent, d)
+			}
+			if len(sent) != 0 {
+				t.Errorf("%d packets neither delivered nor reported", len(sent))
+			}
+		})
+	}
+}

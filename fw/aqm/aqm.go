@@ -42,8 +42,9 @@ type Queue interface {
 	// dropped on arrival (tail drop).
 	Enqueue(it Item, now time.Duration) bool
 	// Dequeue removes the head packet for transmission at time now; an
-	// AQM may drop packets here (they are counted) or set
-	// it.Pkt.CongestionMark before returning it. ok=false when empty.
+	// AQM may drop packets here (they are counted and handed to the drop
+	// handler) or set it.Pkt.CongestionMark before returning it.
+	// ok=false when empty.
 	Dequeue(now time.Duration) (it Item, ok bool)
 	// Len returns the number of packets queued.
 	Len() int
@@ -51,6 +52,13 @@ type Queue interface {
 	Bytes() int
 	// Stats returns the queue's counters.
 	Stats() Stats
+	// SetDropHandler installs h, which is called with every packet the
+	// queue discards: a tail drop inside Enqueue (which then reports
+	// false) and each AQM drop inside Dequeue. It lets a runtime tell the
+	// sender of each lost packet (fw.Forwarder.OnSendFailure). h runs
+	// inside Enqueue or Dequeue and must not call into the queue; nil
+	// (the default) removes it.
+	SetDropHandler(h func(it Item))
 }
 
 // Stats are a queue's counters since it was created.
@@ -96,15 +104,19 @@ func (l Limits) admits(n, b, size int) bool {
 
 // fifo is the tail-drop FIFO with counters that every discipline builds on.
 type fifo struct {
-	ring  ring
-	lim   Limits
-	stats Stats
+	ring    ring
+	lim     Limits
+	stats   Stats
+	dropped func(Item) // see Queue.SetDropHandler
 }
 
 // enqueue stamps it with now and appends it unless a limit refuses it.
 func (q *fifo) enqueue(it Item, now time.Duration) bool {
 	if !q.lim.admits(q.ring.len(), q.ring.bytes, it.Size) {
 		q.stats.TailDrops++
+		if q.dropped != nil {
+			q.dropped(it)
+		}
 		return false
 	}
 	it.Enqueued = now
@@ -117,6 +129,18 @@ func (q *fifo) enqueue(it Item, now time.Duration) bool {
 
 // pop removes the head packet without counting it as dequeued or dropped.
 func (q *fifo) pop() (Item, bool) { return q.ring.pop() }
+
+// aqmDrop counts it as dropped by the discipline and hands it to the drop
+// handler.
+func (q *fifo) aqmDrop(it Item) {
+	q.stats.AQMDrops++
+	if q.dropped != nil {
+		q.dropped(it)
+	}
+}
+
+// SetDropHandler installs h (see Queue.SetDropHandler).
+func (q *fifo) SetDropHandler(h func(it Item)) { q.dropped = h }
 
 // mark sets the NDNLPv2 congestion mark on it (keeping a higher level an
 // upstream hop may have set) and counts it.

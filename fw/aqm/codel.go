@@ -84,9 +84,9 @@ func (p CoDelParams) Validate() error {
 // the last scheduled signal, count resumes at the number of signals the
 // previous dropping state added (if more than one) instead of 1.
 //
-// In Drop mode, a signal discards the packet and CoDel looks at the next
-// one, so one Dequeue may drop several packets, exactly as RFC 8289's
-// pseudocode does. In Mark mode, a signal marks the packet and returns it;
+// In Drop mode, a signal discards the packet (handing it to the drop
+// handler, see SetDropHandler) and CoDel looks at the next one, so one
+// Dequeue may drop several packets, exactly as RFC 8289's pseudocode does. In Mark mode, a signal marks the packet and returns it;
 // at most one packet is marked per Dequeue, and the next-signal time
 // advances at the mark (as in ECN-capable CoDel).
 type CoDel struct {
@@ -162,7 +162,7 @@ func (q *CoDel) Dequeue(now time.Duration) (it Item, ok bool) {
 				q.mark(&it)
 				break
 			}
-			q.stats.AQMDrops++
+			q.aqmDrop(it)
 			it, ok, okToDrop = q.next(now)
 			if okToDrop {
 				st.DropNext = q.controlLaw(st.DropNext)
@@ -174,7 +174,7 @@ func (q *CoDel) Dequeue(now time.Duration) (it Item, ok bool) {
 		if q.mode == Mark {
 			q.mark(&it)
 		} else {
-			q.stats.AQMDrops++
+			q.aqmDrop(it)
 			it, ok, _ = q.next(now)
 		}
 		st.Dropping = true

@@ -15,6 +15,9 @@ func testItem(id uint64, size int) Item {
 	return Item{Pkt: ndn.Packet{TxSeq: id}, Size: size}
 }
 
+// idOf returns the id testItem gave it.
+func idOf(it Item) uint64 { return it.Pkt.TxSeq }
+
 // ms returns f milliseconds, rounded to the nanosecond.
 func ms(f float64) time.Duration { return time.Duration(math.Round(f * float64(time.Millisecond))) }
 

@@ -175,3 +175,67 @@ func mustMarker(p BacklogParams, lim Limits) *BacklogMarker {
 	}
 	return q
 }
+
+// TestDropHandlerSeesEveryDrop overloads each discipline (one 1000-byte
+// packet in per ms, one out per 2 ms, a 100-packet limit) and checks that
+// every packet is either dequeued or handed to the drop handler, exactly
+// once, and that the handler sees the tail drops and the AQM drops.
+func TestDropHandlerSeesEveryDrop(t *testing.T) {
+	tests := []struct {
+		discipline string
+		aqmDrops   bool // the discipline drops at dequeue under this load
+	}{
+		{"droptail", false},
+		{"codel-drop", true},
+		{"codel-mark", false},
+		{"threshold-mark", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.discipline, func(t *testing.T) {
+			q, err := New(tt.discipline, nil, Limits{Packets: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var dropped []uint64
+			q.SetDropHandler(func(it Item) { dropped = append(dropped, idOf(it)) })
+			var out []uint64
+			dequeue := func(now time.Duration) bool {
+				it, ok := q.Dequeue(now)
+				if ok {
+					out = append(out, idOf(it))
+				}
+				return ok
+			}
+			const n = 1000
+			for i := range n {
+				now := time.Duration(i) * time.Millisecond
+				accepted := q.Enqueue(testItem(uint64(i), 1000), now)
+				if !accepted && (len(dropped) == 0 || dropped[len(dropped)-1] != uint64(i)) {
+					t.Fatalf("packet %d refused without reaching the handler", i)
+				}
+				if i%2 == 1 {
+					dequeue(now)
+				}
+			}
+			for dequeue(n * time.Millisecond) {
+			}
+			st := q.Stats()
+			if st.TailDrops == 0 || (st.AQMDrops > 0) != tt.aqmDrops {
+				t.Fatalf("tail drops %d, AQM drops %d: the load does not exercise the drops tested", st.TailDrops, st.AQMDrops)
+			}
+			if uint64(len(dropped)) != st.TailDrops+st.AQMDrops {
+				t.Errorf("handler got %d packets, the queue dropped %d (tail %d, AQM %d)", len(dropped), st.TailDrops+st.AQMDrops, st.TailDrops, st.AQMDrops)
+			}
+			all := append(slices.Clone(out), dropped...)
+			slices.Sort(all)
+			for i, id := range all {
+				if id != uint64(i) {
+					t.Fatalf("packet %d is missing or reported twice: every packet must be dequeued or dropped, once", i)
+				}
+			}
+			if len(all) != n {
+				t.Fatalf("%d packets accounted for, want %d", len(all), n)
+			}
+		})
+	}
+}
