@@ -1,0 +1,189 @@
+package arch
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/ndncc/ndncc/"
+
+// core are the sans-IO packages: protocol logic that runs on an injected
+// scheduler and faces (docs/architecture.md, "The sans-IO rule").
+var core = []string{"cc", "consumer", "producer", "fw", "fw/aqm", "ndn", "sched", "internal/fifo"}
+
+// runtimes bind the core to time and I/O; the core never depends on them.
+var runtimes = []string{"sim/...", "live/...", "emu/...", "experiment/...", "report/...", "cmd/...",
+	"internal/vclock", "internal/timerheap", "internal/atomicfile", "internal/browsertest"}
+
+// rules lists, for every ndncc package (path below the module), the ndncc
+// packages it must never depend on, directly or not: a path names one
+// package, "x/..." x and every package below it, "..." all of ndncc.
+var rules = map[string][]string{
+	"sched":    {"..."},
+	"ndn":      {"..."},
+	"cc":       append([]string{"sched", "consumer/...", "producer/...", "fw/...", "link/..."}, runtimes...),
+	"consumer": append([]string{"fw/...", "link/...", "producer/..."}, runtimes...),
+	"producer": append([]string{"fw/...", "link/...", "consumer/..."}, runtimes...),
+	"fw":       append([]string{"consumer/...", "producer/...", "link/..."}, runtimes...),
+	"fw/aqm":   append([]string{"sched", "cc", "consumer/...", "producer/...", "fw", "link/..."}, runtimes...),
+
+	"internal/fifo":        {"..."},
+	"internal/timerheap":   {"..."},
+	"internal/vclock":      append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn"}, runtimes[:6]...),
+	"internal/atomicfile":  {"..."},
+	"internal/browsertest": {"..."},
+	"internal/arch":        {"..."},
+
+	"topology":      append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn", "sched"}, runtimes...),
+	"scenario":      append([]string{"consumer/...", "producer/...", "fw/...", "link/..."}, runtimes...),
+	"sim":           {"live/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	"live":          {"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	"live/ndndtest": {"..."},
+	"experiment":    {"live/...", "emu/...", "report/...", "cmd/..."},
+	"report":        {"live/...", "emu/...", "cmd/..."},
+	"examples":      {"..."},
+	"cmd/ndncc":     {},
+}
+
+// forbiddenImports are standard packages the core must not import itself:
+// sockets, files, processes and goroutine synchronisation belong to the
+// runtimes.
+var forbiddenImports = []string{"net", "os", "os/exec", "os/signal", "syscall", "sync", "sync/atomic", "unsafe"}
+
+// forbiddenTime are the functions of package time that read the wall clock
+// or wait on it.
+var forbiddenTime = []string{"Now", "Since", "Until", "Sleep", "After", "AfterFunc", "NewTimer", "NewTicker", "Tick"}
+
+type pkg struct {
+	path    string // below the module
+	dir     string
+	files   []string
+	imports []string
+	deps    []string // ndncc packages only, below the module
+}
+
+func list(t *testing.T) map[string]*pkg {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f",
+		"{{.ImportPath}}\t{{.Dir}}\t{{join .GoFiles \" \"}}\t{{join .Imports \" \"}}\t{{join .Deps \" \"}}",
+		module+"...").Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("go list: %v\n%s", err, stderr)
+	}
+	pkgs := map[string]*pkg{}
+	for line := range strings.Lines(string(out)) {
+		f := strings.Split(strings.TrimRight(line, "\n"), "\t")
+		if len(f) != 5 {
+			t.Fatalf("go list printed %q", line)
+		}
+		p := &pkg{path: strings.TrimPrefix(f[0], module), dir: f[1], files: strings.Fields(f[2]), imports: strings.Fields(f[3])}
+		for _, d := range strings.Fields(f[4]) {
+			if rest, ok := strings.CutPrefix(d, module); ok {
+				p.deps = append(p.deps, rest)
+			}
+		}
+		pkgs[p.path] = p
+	}
+	return pkgs
+}
+
+// matches reports whether package path is what rule names (see rules).
+func matches(path, rule string) bool {
+	if rule == "..." {
+		return true
+	}
+	if tree, ok := strings.CutSuffix(rule, "/..."); ok {
+		return path == tree || strings.HasPrefix(path, tree+"/")
+	}
+	return path == rule
+}
+
+func TestEveryPackageHasRules(t *testing.T) {
+	pkgs := list(t)
+	for path := range pkgs {
+		if _, ok := rules[path]; !ok {
+			t.Errorf("package %s has no row in rules: decide what it must never import", path)
+		}
+	}
+	for path := range rules {
+		if _, ok := pkgs[path]; !ok {
+			t.Errorf("rules name package %s, which does not exist", path)
+		}
+	}
+}
+
+func TestDependencyRules(t *testing.T) {
+	for path, p := range list(t) {
+		for _, dep := range p.deps {
+			for _, rule := range rules[path] {
+				if matches(dep, rule) {
+					t.Errorf("%s depends on %s, which it must never import (rule %q)", path, dep, rule)
+				}
+			}
+		}
+	}
+}
+
+// TestCoreIsSansIO: the core imports no sockets, files, processes or
+// goroutine synchronisation, never reads or waits on the wall clock and
+// starts no goroutine (time.Duration and friends are fine: "now" comes
+// from a sched.Scheduler).
+func TestCoreIsSansIO(t *testing.T) {
+	pkgs := list(t)
+	for _, path := range core {
+		p, ok := pkgs[path]
+		if !ok {
+			t.Errorf("core package %s does not exist", path)
+			continue
+		}
+		for _, imp := range p.imports {
+			if slices.Contains(forbiddenImports, imp) || strings.HasPrefix(imp, "net/") {
+				t.Errorf("core package %s imports %s", path, imp)
+			}
+		}
+		for _, name := range p.files {
+			checkSansIO(t, filepath.Join(p.dir, name))
+		}
+	}
+}
+
+// checkSansIO reports go statements and wall-clock calls in one file.
+func checkSansIO(t *testing.T, file string) {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timePkg := ""
+	for _, imp := range f.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p == "time" {
+			timePkg = "time"
+			if imp.Name != nil {
+				timePkg = imp.Name.Name
+			}
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			t.Errorf("%s: starts a goroutine", fset.Position(n.Pos()))
+		case *ast.SelectorExpr:
+			if id, ok := n.X.(*ast.Ident); ok && timePkg != "" && id.Name == timePkg && slices.Contains(forbiddenTime, n.Sel.Name) {
+				t.Errorf("%s: uses the wall clock (time.%s)", fset.Position(n.Pos()), n.Sel.Name)
+			}
+		}
+		return true
+	})
+}
