@@ -2,7 +2,6 @@ package cc
 
 import (
 	"fmt"
-	"math"
 	"time"
 )
 
@@ -18,8 +17,8 @@ type Fixed struct {
 
 // NewFixed returns a window of the given size (at least 1 segment).
 func NewFixed(window float64) (*Fixed, error) {
-	if !(window >= 1) || math.IsInf(window, 0) {
-		return nil, fmt.Errorf("fixed: window %v must be a number >= 1", window)
+	if !(window >= 1 && window <= MaxWindow) {
+		return nil, fmt.Errorf("fixed: window %v must be a number of segments from 1 to %d", window, MaxWindow)
 	}
 	return &Fixed{window: window}, nil
 }

@@ -173,6 +173,11 @@ func atLeast1() floatCheck {
 	return floatCheck{func(v float64) bool { return v >= 1 && !math.IsInf(v, 0) }, "a number >= 1"}
 }
 
+// windowSize accepts a window of 1 to MaxWindow segments.
+func windowSize() floatCheck {
+	return floatCheck{func(v float64) bool { return v >= 1 && v <= MaxWindow }, fmt.Sprintf("a number of segments from 1 to %d", MaxWindow)}
+}
+
 func positive() floatCheck {
 	return floatCheck{func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }, "a positive number"}
 }
@@ -240,7 +245,7 @@ func boolField[C any](name, doc string, ptr func(*C) *bool) field[C] {
 
 func initFields[C any](cwnd, ssthresh func(*C) *float64) []field[C] {
 	return []field[C]{
-		floatField("init-cwnd", "initial congestion window, segments (seed 003)", cwnd, atLeast1()),
+		floatField("init-cwnd", "initial congestion window, segments (seed 003)", cwnd, windowSize()),
 		floatField("init-ssthresh", "initial slow-start threshold, segments (seeds 000, 003)", ssthresh, atLeast1()),
 	}
 }
@@ -253,7 +258,7 @@ func specs() []pipelineSpec {
 		spec("fixed", "constant window (seed 000 Design #0, seed 003)",
 			func() fixedConfig { return fixedConfig{window: DefaultFixedWindow} },
 			[]field[fixedConfig]{
-				floatField("window", "window size, segments (seed 000: 32 linear, 16 dumbbell)", func(c *fixedConfig) *float64 { return &c.window }, atLeast1()),
+				floatField("window", "window size, segments (seed 000: 32 linear, 16 dumbbell)", func(c *fixedConfig) *float64 { return &c.window }, windowSize()),
 			},
 			func(c fixedConfig) (Algorithm, error) { return algorithm(NewFixed(c.window)) }),
 
@@ -308,7 +313,7 @@ func specs() []pipelineSpec {
 
 		spec("raaqm", "ICP's RAAQM: delay-driven probabilistic decrease (seed 004's baseline)", DefaultRAAQMConfig,
 			[]field[RAAQMConfig]{
-				floatField("init-cwnd", "initial congestion window, segments", func(c *RAAQMConfig) *float64 { return &c.InitCwnd }, atLeast1()),
+				floatField("init-cwnd", "initial congestion window, segments", func(c *RAAQMConfig) *float64 { return &c.InitCwnd }, windowSize()),
 				floatField("raaqm-step", "additive increase per RTT, segments", func(c *RAAQMConfig) *float64 { return &c.Step }, positive()),
 				floatField("raaqm-beta", "multiplicative decrease factor", func(c *RAAQMConfig) *float64 { return &c.Beta }, fraction()),
 				floatField("raaqm-pmin", "decrease probability at the least recent RTT", func(c *RAAQMConfig) *float64 { return &c.PMin }, nonNegative()),

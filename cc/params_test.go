@@ -82,9 +82,15 @@ func TestNewAlgorithmErrors(t *testing.T) {
 		{"aimd", Params{"rtt-sampling": "once-per-rtt"}, ErrUnknownParam, []string{"aimd", `"rtt-sampling"`, "init-cwnd, init-ssthresh, aimd-step, aimd-beta, aimd-mark-beta, reset-cwnd-to-init"}},
 		{"fixed", Params{"init-cwnd": "2"}, ErrUnknownParam, []string{`"init-cwnd"`, "accepted: window"}},
 		{"aimd", Params{"aimd-beta": "1.5"}, ErrBadParam, []string{"aimd-beta", "(0,1)", `"1.5"`}},
-		{"aimd", Params{"init-cwnd": "x"}, ErrBadParam, []string{"init-cwnd", ">= 1"}},
+		{"aimd", Params{"init-cwnd": "x"}, ErrBadParam, []string{"init-cwnd", "from 1 to 65536"}},
+		// A window past what an int holds used to overflow into a
+		// negative window: nothing was sent, and nothing ended the fetch.
+		{"aimd", Params{"init-cwnd": "1e19"}, ErrBadParam, []string{"init-cwnd", "from 1 to 65536", `"1e19"`}},
+		{"cubic", Params{"init-cwnd": "65537"}, ErrBadParam, []string{"init-cwnd", "from 1 to 65536"}},
+		{"raaqm", Params{"init-cwnd": "1e300"}, ErrBadParam, []string{"init-cwnd", "from 1 to 65536"}},
+		{"fixed", Params{"window": "9223372036854775808"}, ErrBadParam, []string{"window", "from 1 to 65536"}},
 		{"cubic", Params{"fast-conv": "maybe"}, ErrBadParam, []string{"fast-conv", "true or false"}},
-		{"fixed", Params{"window": "0"}, ErrBadParam, []string{"window", ">= 1"}},
+		{"fixed", Params{"window": "0"}, ErrBadParam, []string{"window", "from 1 to 65536"}},
 		{"vegas", Params{"vegas-alpha": "5", "vegas-beta": "3"}, ErrBadParam, []string{"vegas-beta 3", "vegas-alpha 5"}},
 		{"vegas", Params{"vegas-gamma": "5"}, ErrUnknownParam, []string{"vegas-ss-gamma"}},
 		{"ndn-vegas", Params{"slow-start": "fast"}, ErrBadParam, []string{"slow-start", "vegas, reno or hole"}},

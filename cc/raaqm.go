@@ -34,8 +34,8 @@ func DefaultRAAQMConfig() RAAQMConfig {
 // Validate reports the first parameter out of range.
 func (c RAAQMConfig) Validate() error {
 	switch {
-	case c.InitCwnd < 1:
-		return fmt.Errorf("raaqm: init-cwnd %v below 1", c.InitCwnd)
+	case !(c.InitCwnd >= 1 && c.InitCwnd <= MaxWindow):
+		return fmt.Errorf("raaqm: init-cwnd %v must be a number of segments from 1 to %d", c.InitCwnd, MaxWindow)
 	case !(c.Step > 0):
 		return fmt.Errorf("raaqm: raaqm-step %v not positive", c.Step)
 	case !(c.Beta > 0 && c.Beta < 1):

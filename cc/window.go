@@ -12,6 +12,12 @@ import (
 // ndn-tools' and Linux's floor.
 const MinSsthresh = 2.0
 
+// MaxWindow is the largest window, in segments, a parameter may ask for
+// and the pipeline acts on: a window of Interests beyond it is no network's
+// (65536 segments of 8 KB are 512 MB in flight), and the pipeline's state
+// is sized by the window.
+const MaxWindow = 1 << 16
+
 // decreased is the window after a multiplicative decrease to ssthresh: the
 // window falls to ssthresh but a decrease never raises it (a window of 1
 // with MinSsthresh 2 stays 1, and slow start brings it back to 2).
@@ -20,8 +26,8 @@ func decreased(cwnd, ssthresh float64) float64 { return min(cwnd, ssthresh) }
 // checkInit validates the initial window and slow-start threshold shared by
 // the loss-based algorithms.
 func checkInit(initCwnd, initSsthresh float64) error {
-	if !(initCwnd >= 1) || math.IsInf(initCwnd, 0) {
-		return fmt.Errorf("init-cwnd %v must be a number >= 1", initCwnd)
+	if !(initCwnd >= 1 && initCwnd <= MaxWindow) {
+		return fmt.Errorf("init-cwnd %v must be a number of segments from 1 to %d", initCwnd, MaxWindow)
 	}
 	if !(initSsthresh >= 1) || math.IsInf(initSsthresh, 0) {
 		return fmt.Errorf("init-ssthresh %v must be a number >= 1", initSsthresh)

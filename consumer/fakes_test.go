@@ -36,6 +36,7 @@ type sent struct {
 	seg     uint64
 	attempt int // 0 for the first transmission
 	nonce   uint32
+	rto     time.Duration // the pipeline's RTO when it was sent
 }
 
 // fakeNet is a face whose "network" answers each Interest as script says.
@@ -59,7 +60,7 @@ func (n *fakeNet) Send(pkt ndn.Packet) {
 	}
 	att := n.attempts[seg]
 	n.attempts[seg]++
-	n.log = append(n.log, sent{n.s.Now(), seg, att, in.Nonce})
+	n.log = append(n.log, sent{n.s.Now(), seg, att, in.Nonce, n.p.rto.rto()})
 	a := n.script(seg, att)
 	if a.drop {
 		return

@@ -43,6 +43,12 @@ type Options struct {
 	// MaxRetries is how often one segment may be retransmitted before the
 	// fetch fails; negative means unlimited. Default 15 (ndnget's default).
 	MaxRetries int
+	// Timeout is the give-up budget: the fetch fails (ErrGaveUp) when no
+	// Data has arrived for this long, since the last one or the start,
+	// whatever retries are left. 0 disables it. Default 30 s, so that a
+	// producer that went away is reported within half a minute even when
+	// the network sends no Nack.
+	Timeout time.Duration
 	// Lifetime is the InterestLifetime. Default 4 s.
 	Lifetime time.Duration
 	// MustBeFresh sets MustBeFresh on every Interest.
@@ -70,6 +76,10 @@ type Options struct {
 // MinSpan is the least span SpanWindows allows, in segments.
 const MinSpan = 64
 
+// MaxSpanWindows is the largest SpanWindows: with cc.MaxWindow it bounds a
+// pipeline's span (and ring) to 2^26 segments.
+const MaxSpanWindows = 1024
+
 // DefaultOptions returns the documented defaults for a pipeline.
 func DefaultOptions(pipeline string) Options {
 	return Options{
@@ -81,6 +91,7 @@ func DefaultOptions(pipeline string) Options {
 		RTT:           cc.DefaultRTTConfig(),
 		CheckInterval: 10 * time.Millisecond,
 		MaxRetries:    15,
+		Timeout:       30 * time.Second,
 		Lifetime:      4 * time.Second,
 		PostponeRetx:  pipeline == "ndn-vegas",
 		SpanWindows:   64,
@@ -153,13 +164,14 @@ func pipelineParams() []param {
 		floatParam("rto-alpha", "0.125", "RFC 6298 SRTT gain", func(o *Options) *float64 { return &o.RTT.Alpha }),
 		floatParam("rto-beta", "0.25", "RFC 6298 RTTVAR gain", func(o *Options) *float64 { return &o.RTT.Beta }),
 		floatParam("rto-k", "4", "RFC 6298 RTTVAR multiplier", func(o *Options) *float64 { return &o.RTT.K }),
-		floatParam("rto-backoff", "2", "RTO backoff multiplier on a loss event", func(o *Options) *float64 { return &o.RTT.BackoffMultiplier }),
+		floatParam("rto-backoff", "2", "RTO multiplier at each backoff (a round of unanswered retransmissions, or a timeout loss event)", func(o *Options) *float64 { return &o.RTT.BackoffMultiplier }),
 		durationParam("initial-rto", "1s", "RTO before the first sample", func(o *Options) *time.Duration { return &o.RTT.InitialRTO }),
 		durationParam("min-rto", "200ms", "lower bound of the RTO", func(o *Options) *time.Duration { return &o.RTT.MinRTO }),
 		durationParam("max-rto", "10s", "upper bound of the RTO", func(o *Options) *time.Duration { return &o.RTT.MaxRTO }),
 		durationParam("fixed-rto", "0s", "use this RTO instead of the estimator's (PCON); 0 disables", func(o *Options) *time.Duration { return &o.FixedRTO }),
 		durationParam("rto-check-interval", "10ms", "period of the timeout check", func(o *Options) *time.Duration { return &o.CheckInterval }),
 		intParam("retries", "15", "retransmissions of one segment before the fetch fails (-1: unlimited)", func(o *Options) *int { return &o.MaxRetries }),
+		durationParam("timeout", "30s", "give up when no Data has arrived for this long (0: never), whatever retries are left", func(o *Options) *time.Duration { return &o.Timeout }),
 		durationParam("lifetime", "4s", "InterestLifetime", func(o *Options) *time.Duration { return &o.Lifetime }),
 		boolParam("must-be-fresh", "false", "set MustBeFresh on Interests", func(o *Options) *bool { return &o.MustBeFresh }),
 		boolParam("link-loss-nacks", "false", "unmarked Congestion Nacks report link losses: retransmit without a decrease (PCON)", func(o *Options) *bool { return &o.LinkLossNacks }),
@@ -258,6 +270,10 @@ func (o Options) Validate() error {
 		return &ParamError{"retries", fmt.Errorf("%d: want -1 (no limit) or more", o.MaxRetries)}
 	case o.SpanWindows < 2:
 		return &ParamError{"span-windows", fmt.Errorf("%d is below 2: a lost segment would stop the window", o.SpanWindows)}
+	case o.SpanWindows > MaxSpanWindows:
+		return &ParamError{"span-windows", fmt.Errorf("%d is above %d", o.SpanWindows, MaxSpanWindows)}
+	case o.Timeout < 0:
+		return &ParamError{"timeout", fmt.Errorf("must not be negative")}
 	}
 	return nil
 }

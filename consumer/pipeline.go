@@ -85,7 +85,7 @@ type Pipeline struct {
 	ooo  interface{ OnOutOfOrder() }
 	cwa  *cc.Conservative
 	hole *cc.HoleDetector
-	rtt  *cc.RTTEstimator
+	rto  retxTimer
 
 	final      uint64
 	finalKnown bool
@@ -97,7 +97,6 @@ type Pipeline struct {
 	sendOrder  uint64
 	orderQ     fifo.Queue[orderEntry] // in-flight transmissions in send order, lazily pruned
 	sampler    *cc.RTTSampler
-	silent     bool // no Data since the RTO was last backed off
 
 	started bool
 	done    bool
@@ -125,9 +124,8 @@ func New(cfg Config, s sched.Scheduler, face ndn.Face) (*Pipeline, error) {
 	p := &Pipeline{
 		cfg: cfg, opt: o, s: s, face: face, alg: alg,
 		cwa:     cc.NewConservative(o.Conservative),
-		rtt:     cc.NewRTTEstimator(o.RTT),
+		rto:     newRetxTimer(o),
 		sampler: cc.NewRTTSampler(o.RTTSampling),
-		silent:  true,
 		ring:    make([]segment, 64),
 	}
 	if o.HoleDetection {
@@ -159,6 +157,7 @@ func (p *Pipeline) Start() {
 	}
 	p.started = true
 	p.stats.Start = p.s.Now()
+	p.rto.data(p.s.Now())
 	p.rate.start(p.s.Now())
 	p.traceCwnd()
 	p.schedule()
@@ -184,10 +183,16 @@ func (p *Pipeline) grow() {
 	}
 }
 
+// window is the algorithm's window in whole segments, within [1,
+// cc.MaxWindow]: an algorithm's window can grow past what an int holds
+// (or be NaN), and the pipeline's state is sized by it.
 func (p *Pipeline) window() int {
 	w := p.alg.Cwnd()
-	if w < 1 || math.IsNaN(w) {
+	switch {
+	case w < 1 || math.IsNaN(w):
 		return 1
+	case w > cc.MaxWindow:
+		return cc.MaxWindow
 	}
 	return int(w)
 }
@@ -262,7 +267,7 @@ func (p *Pipeline) send(seg uint64, retx bool) {
 	st.status = segInFlight
 	st.holdUntil = 0
 	st.sentAt = now
-	st.rto = p.currentRTO()
+	st.rto = p.rto.rto()
 	st.order = p.sendOrder
 	if p.orderQ.Len() >= 2*p.inFlight+MinSpan {
 		p.compactOrder()
@@ -279,13 +284,6 @@ func (p *Pipeline) send(seg uint64, retx bool) {
 	in.Lifetime = p.opt.Lifetime
 	in.MustBeFresh = p.opt.MustBeFresh
 	p.face.Send(ndn.Packet{Interest: in})
-}
-
-func (p *Pipeline) currentRTO() time.Duration {
-	if p.opt.FixedRTO > 0 {
-		return p.opt.FixedRTO
-	}
-	return p.rtt.RTO()
 }
 
 // OnPacket handles a Data or Nack from the forwarder.
@@ -321,7 +319,7 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 		size = p.cfg.WireSize(pkt)
 	}
 	p.stats.DataReceived++
-	p.silent = false
+	p.rto.data(now)
 	p.stats.WireBytes += uint64(size)
 	if seg < p.base || seg >= p.nextSeg {
 		p.stats.Duplicates++
@@ -363,11 +361,11 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 		sample = now - st.sentAt
 		p.addRTTStat(sample)
 		if p.sampler.Take(seg, false, p.nextSeg-1) {
-			p.rtt.AddSample(sample)
+			p.rto.sample(sample)
 		}
 	}
 	if p.cfg.Tracer != nil {
-		p.cfg.Tracer.RTT(now, seg, sample, p.rtt.SRTT(), p.rtt.RTTVar(), p.currentRTO())
+		p.cfg.Tracer.RTT(now, seg, sample, p.rto.est.SRTT(), p.rto.est.RTTVar(), p.rto.rto())
 	}
 	p.cwa.OnData(seg)
 	marked := pkt.CongestionMark > 0
@@ -437,7 +435,8 @@ func (p *Pipeline) compactOrder() {
 	}
 }
 
-// decrease applies a congestion event, subject to conservative filtering.
+// decrease applies a congestion event, subject to conservative filtering,
+// and reports whether it was taken as a loss event.
 func (p *Pipeline) decrease(now time.Duration, cause cc.Cause) bool {
 	if !p.cwa.TryLossEvent() {
 		return false
@@ -445,9 +444,6 @@ func (p *Pipeline) decrease(now time.Duration, cause cc.Cause) bool {
 	p.alg.OnDecrease(now, cause)
 	p.stats.LossEvents++
 	p.stats.Decreases[cause]++
-	if cause == cc.CauseTimeout {
-		p.rtt.Backoff()
-	}
 	return true
 }
 
@@ -478,7 +474,7 @@ func (p *Pipeline) onNack(pkt ndn.Packet) {
 		// route that appears later is used, and the retry budget bounds it.
 		p.lose(seg, st)
 		st.sentAt = now
-		st.holdUntil = now + p.currentRTO()
+		st.holdUntil = now + p.rto.rto()
 	}
 	p.traceCwnd()
 	p.schedule()
@@ -497,13 +493,20 @@ func (p *Pipeline) lose(seg uint64, st *segment) {
 	p.retxQ.Push(seg)
 }
 
-// checkTimeouts is the periodic RTO check (seed 000: every 10 ms).
+// checkTimeouts is the periodic RTO check (seed 000: every 10 ms): it
+// declares expired Interests lost, backs the RTO off once when one of
+// them was a retransmission or a loss event (retxTimer), and ends the
+// fetch when the give-up budget is spent.
 func (p *Pipeline) checkTimeouts() {
 	if p.done {
 		return
 	}
 	now := p.s.Now()
-	timedOut, backedOff := false, false
+	if p.rto.gaveUp(now) {
+		p.finish(fmt.Errorf("%s: %w (%v without Data)", p.cfg.Prefix, ErrGaveUp, now-p.rto.lastData))
+		return
+	}
+	timedOut, backOff := false, false
 	for seg := p.base; seg < p.nextSeg && !p.done; seg++ {
 		st := p.slot(seg)
 		if st.status != segInFlight || now-st.sentAt < st.rto {
@@ -511,23 +514,17 @@ func (p *Pipeline) checkTimeouts() {
 		}
 		p.stats.Timeouts++
 		timedOut = true
-		if p.decrease(now, cc.CauseTimeout) {
-			backedOff = true
-			p.silent = true
-		} else if st.retries > 0 && !backedOff && p.silent {
-			// A retransmission timed out again, no Data has come since
-			// the last backoff, and the conservative filter took no loss
-			// event (it takes none before the first Data, nor during an
-			// outage): back off all the same, once per check, as RFC
-			// 6298 (5.5) backs off until a fresh sample arrives. While
-			// Data flow, their samples set the RTO instead.
-			p.rtt.Backoff()
-			backedOff = true
+		lossEvent := p.decrease(now, cc.CauseTimeout)
+		if lossEvent || p.rto.unanswered(st.retries, st.rto) {
+			backOff = true
 		}
 		p.lose(seg, st)
 	}
 	if p.done {
 		return
+	}
+	if backOff {
+		p.rto.backOff()
 	}
 	if timedOut {
 		p.traceCwnd()

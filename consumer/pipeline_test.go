@@ -655,14 +655,14 @@ func TestRTOUntouchedByMarksAndNacks(t *testing.T) {
 			})
 			f.p.Start()
 			f.s.run(ms(100)) // segments 0-3 answered at 40 ms: RTO at its 200 ms floor
-			before := f.p.rtt.RTO()
+			before := f.p.rto.rto()
 			f.s.run(time.Hour)
 			st := f.p.Stats()
 			if !st.Complete || st.LossEvents != 1 || st.Timeouts != 0 {
 				t.Fatalf("complete %v, %d loss events, %d timeouts; want complete, 1, 0", st.Complete, st.LossEvents, st.Timeouts)
 			}
-			if before != ms(200) || f.p.rtt.RTO() != before {
-				t.Errorf("RTO %v before the %s and %v after, want 200ms both", before, tt.name, f.p.rtt.RTO())
+			if before != ms(200) || f.p.rto.rto() != before {
+				t.Errorf("RTO %v before the %s and %v after, want 200ms both", before, tt.name, f.p.rto.rto())
 			}
 		})
 	}
@@ -673,7 +673,7 @@ func TestOutageStateBounded(t *testing.T) {
 	// time with unlimited retries: the RTO climbs to its 10 s ceiling and
 	// the pipeline's queues stay the size of the window, however many
 	// retransmissions the outage costs.
-	f := newFetch(t, "aimd", map[string]string{"retries": "-1"}, 99999, func(seg uint64, attempt int) action {
+	f := newFetch(t, "aimd", map[string]string{"retries": "-1", "timeout": "0s"}, 99999, func(seg uint64, attempt int) action {
 		if seg > 20 {
 			return action{drop: true}
 		}
@@ -685,11 +685,34 @@ func TestOutageStateBounded(t *testing.T) {
 	if st.Segments != 21 || st.Retransmissions < 1000 {
 		t.Fatalf("%d segments, %d retransmissions; want 21 and an hour of retries", st.Segments, st.Retransmissions)
 	}
-	if got := f.p.rtt.RTO(); got != 10*time.Second {
+	if got := f.p.rto.rto(); got != 10*time.Second {
 		t.Errorf("RTO after an hour of silence %v, want the 10s ceiling", got)
 	}
 	if len(f.p.ring) > 128 || f.p.orderQ.Cap() > 256 || f.p.retxQ.Cap() > 128 {
 		t.Errorf("ring %d, order queue %d, retx queue %d slots after %d retransmissions; want at most 128, 256, 128",
 			len(f.p.ring), f.p.orderQ.Cap(), f.p.retxQ.Cap(), st.Retransmissions)
+	}
+}
+
+// hugeWindow is an algorithm whose window has grown past what an int holds.
+type hugeWindow struct{}
+
+func (hugeWindow) Name() string                       { return "huge" }
+func (hugeWindow) OnData(cc.Ack)                      {}
+func (hugeWindow) OnDecrease(time.Duration, cc.Cause) {}
+func (hugeWindow) Cwnd() float64                      { return 1e19 }
+func (hugeWindow) Ssthresh() float64                  { return 1e19 }
+
+func TestWindowBeyondIntIsClamped(t *testing.T) {
+	// int(1e19) is negative: the pipeline sent nothing and waited forever.
+	// It acts on at most cc.MaxWindow segments instead.
+	f := newFetch(t, "fixed", nil, 2*cc.MaxWindow, always(ms(10)))
+	f.p.alg = hugeWindow{}
+	f.run(t)
+	if len(f.done) != 1 || f.done[0] != nil {
+		t.Fatalf("OnDone(%v), want success", f.done)
+	}
+	if f.net.maxIn != cc.MaxWindow {
+		t.Errorf("at most %d Interests in flight, want cc.MaxWindow = %d", f.net.maxIn, cc.MaxWindow)
 	}
 }

@@ -23,9 +23,9 @@ overflow the queue; the seed's loss rate is retransmissions / Data received.`,
 		},
 		Runs: 5, // the seed ran each window five times
 		Notes: `Seed 003's parameter list gives no RTO floor, so we use RFC 6298's 1 s. With 200 ms, a timed-out
-segment frees its window slot five times as often, and window 100 loses 41% of its Interests.
+segment frees its window slot five times as often, and window 100 loses about 30% of its Interests.
 The trend matches the seed: window 50 loses nothing, and losses grow with the window. Our loss
-rates are higher than the seed's, 8.6% vs 5.6% for window 100 and 29.8% vs 17.2% for window
+rates are higher than the seed's, 6.6% vs 5.6% for window 100 and 22.9% vs 17.2% for window
 200. The seed's Mini-NDN links were tc/netem queues, whose limit also counts packets still in
 the delay line. We model a pure 32-packet FIFO before the transmitter, which overflows sooner.`,
 	}

@@ -30,6 +30,9 @@ type Request struct {
 	Lifetime time.Duration
 	// Retries is how often the Interest is sent again after a timeout.
 	Retries int
+	// Budget, if positive, ends the request with ErrNoReply once this long
+	// has passed since the first attempt, whatever retries are left.
+	Budget time.Duration
 	// Wire, if set, returns the encoded Interest for each attempt (for
 	// signed command Interests); Name then only selects the answer.
 	Wire func() ([]byte, error)
@@ -51,6 +54,7 @@ type request struct {
 	Request
 	done     func(*ndn.Data, error)
 	attempts int
+	first    time.Duration // when the first attempt was sent
 	timer    sched.Timer
 }
 
@@ -77,7 +81,7 @@ func (e *Endpoint) Express(r Request, done func(*ndn.Data, error)) {
 	if r.Lifetime <= 0 {
 		r.Lifetime = time.Second
 	}
-	q := &request{Request: r, done: done}
+	q := &request{Request: r, done: done, first: e.loop.Now()}
 	e.pending = append(e.pending, q)
 	e.send(q)
 }
@@ -100,10 +104,18 @@ func (e *Endpoint) send(q *request) {
 		e.finish(q, nil, fmt.Errorf("send Interest %s: %w", q.Name, err))
 		return
 	}
-	q.timer = e.loop.After(q.Lifetime, func() { e.expire(q) })
+	wait := q.Lifetime
+	if q.Budget > 0 {
+		wait = min(wait, q.first+q.Budget-e.loop.Now())
+	}
+	q.timer = e.loop.After(wait, func() { e.expire(q) })
 }
 
 func (e *Endpoint) expire(q *request) {
+	if q.Budget > 0 && e.loop.Now()-q.first >= q.Budget {
+		e.finish(q, nil, fmt.Errorf("Interest %s: %w within %v (%d attempts)", q.Name, ErrNoReply, q.Budget, q.attempts))
+		return
+	}
 	if q.attempts <= q.Retries {
 		e.send(q)
 		return

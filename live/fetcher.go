@@ -19,7 +19,8 @@ var (
 	// route.
 	ErrNotFound = errors.New("not found")
 	// ErrTimedOut: a segment was retransmitted as often as allowed
-	// without an answer.
+	// without an answer, or no Data came within the give-up budget
+	// (consumer.Options.Timeout).
 	ErrTimedOut = errors.New("timed out")
 )
 
@@ -27,8 +28,9 @@ var (
 type FetchConfig struct {
 	// Name is the object's name, with or without a version component.
 	Name ndn.Name
-	// Options are the pipeline's parameters; Lifetime and MaxRetries also
-	// govern version discovery and certificate fetching.
+	// Options are the pipeline's parameters; Lifetime, MaxRetries and
+	// Timeout (the give-up budget) also govern version discovery and
+	// certificate fetching.
 	Options consumer.Options
 	// Discover enables RDR version discovery (Name/32=metadata) when Name
 	// does not end with a version component. Otherwise segments are
@@ -132,7 +134,7 @@ func (f *fetch) start() {
 	}
 	f.e.Express(Request{
 		Name: MetadataName(name), CanBePrefix: true, MustBeFresh: true,
-		Lifetime: f.cfg.Options.Lifetime, Retries: f.retries(),
+		Lifetime: f.cfg.Options.Lifetime, Retries: f.retries(), Budget: f.cfg.Options.Timeout,
 	}, func(d *ndn.Data, err error) {
 		if err != nil {
 			f.fail(fmt.Errorf("%w: version discovery of %s: %w", ErrNotFound, name, err))
@@ -227,7 +229,7 @@ func (f *fetch) pipelineDone(err error) {
 
 // classify wraps a pipeline failure in the error a caller tests for.
 func (f *fetch) classify(err error) error {
-	if !errors.Is(err, consumer.ErrRetriesExhausted) {
+	if !errors.Is(err, consumer.ErrRetriesExhausted) && !errors.Is(err, consumer.ErrGaveUp) {
 		return err
 	}
 	st := f.pipe.Stats()
@@ -265,7 +267,7 @@ func (f *fetch) verify(d *ndn.Data, then func(error)) {
 		return
 	}
 	f.certFetching = true
-	f.e.Express(Request{Name: need, CanBePrefix: true, Lifetime: f.cfg.Options.Lifetime, Retries: f.retries()},
+	f.e.Express(Request{Name: need, CanBePrefix: true, Lifetime: f.cfg.Options.Lifetime, Retries: f.retries(), Budget: f.cfg.Options.Timeout},
 		func(cert *ndn.Data, err error) {
 			f.certFetching = false
 			if err != nil {

@@ -70,7 +70,7 @@ type ndngetDefault struct {
 
 // durationParams take milliseconds (ndnget) or a Go duration.
 func durationParams() []string {
-	return []string{"lifetime", "min-rto", "max-rto", "initial-rto", "fixed-rto", "rto-check-interval"}
+	return []string{"lifetime", "min-rto", "max-rto", "initial-rto", "fixed-rto", "rto-check-interval", "timeout"}
 }
 
 // paramFlag binds a command-line flag to a named pipeline parameter.
@@ -138,9 +138,13 @@ durations such as 250ms or 4s. Flags and defaults follow ndnget where the
 concept is the same; the other parameters are the simulator's, with its
 defaults.
 
+Retransmissions back off the RTO (doubling, up to --max-rto) at each round
+that goes unanswered; --timeout is the give-up budget: the fetch fails when
+no Data has come for that long (30 s by default), whatever retries are left.
+
 Exit status: 0 success, 1 other failure, 2 bad arguments, 3 not found
-(no answer to version discovery, or no route), 4 timed out (a segment's
-retries exhausted), 5 integrity failure (a Data's digest or signature does
+(no answer to version discovery, or no route), 4 timed out (no Data within
+--timeout, or a segment's retries exhausted), 5 integrity failure (a Data's digest or signature does
 not verify), 6 forwarder unreachable or connection lost.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -171,12 +175,14 @@ func addParamFlags(fs *pflag.FlagSet) []paramFlag {
 	fs.BoolP("fresh", "f", false, "set MustBeFresh on every Interest")
 	fs.StringP("lifetime", "l", "4000", "InterestLifetime (ms)")
 	fs.IntP("retries", "r", 15, "retransmissions of a segment before the fetch fails (-1: no limit)")
+	fs.String("timeout", "30000", "give up when no Data has come for this long (ms, or a duration like 30s; 0: never), whatever retries are left")
 	fs.Bool("ignore-marks", false, "count congestion marks but do not reduce the window")
 	fs.Bool("disable-cwa", false, "disable conservative window adaptation (reduce on every signal, not once per RTT)")
 	binds := []paramFlag{
 		{flag: "fresh", param: "must-be-fresh"},
 		{flag: "lifetime", param: "lifetime"},
 		{flag: "retries", param: "retries"},
+		{flag: "timeout", param: "timeout"},
 		{flag: "ignore-marks", param: "ignore-marks"},
 		{flag: "disable-cwa", param: "conservative", invert: true},
 	}
@@ -187,7 +193,7 @@ func addParamFlags(fs *pflag.FlagSet) []paramFlag {
 		{"min-rto", "200", "lower bound of the RTO (ms)"},
 		{"max-rto", "60000", "upper bound of the RTO (ms)"},
 		{"initial-rto", "1000", "RTO before the first RTT sample (ms)"},
-		{"rto-backoff", "2", "RTO multiplier on a timeout"},
+		{"rto-backoff", "2", "RTO multiplier at each backoff (a round of unanswered retransmissions)"},
 		{"fixed-rto", "0", "use this RTO instead of the estimator's (ms; 0: off)"},
 		{"rto-check-interval", "10", "period of the timeout check (ms)"},
 		{"rtt-sampling", "every-data", "RTT samples for the estimator: every-data or once-per-rtt"},

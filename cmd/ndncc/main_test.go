@@ -192,6 +192,14 @@ pipeline = "fixed"
 	if err := os.WriteFile(bad, []byte(scenario), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A window past what an int holds used to overflow into a negative
+	// one: the flow sent nothing until the run's time limit.
+	huge := filepath.Join(dir, "huge.toml")
+	hugeWindow := strings.Replace(strings.Replace(scenario, "consumer9", "consumer1", 1), `pipeline = "fixed"`, `pipeline = "aimd"
+params = { init-cwnd = 1e19 }`, 1)
+	if err := os.WriteFile(huge, []byte(hugeWindow), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -200,6 +208,7 @@ pipeline = "fixed"
 	}{
 		{"missing file", []string{"sim", filepath.Join(dir, "nope.toml")}, []string{"nope.toml"}, 2},
 		{"bad node", []string{"sim", bad}, []string{"bad.toml:", "consumer9"}, 2},
+		{"window overflow", []string{"sim", huge}, []string{"huge.toml:15", "init-cwnd", "from 1 to 65536"}, 2},
 		{"no argument", []string{"sim"}, []string{"arg"}, 1},
 	}
 	for _, tt := range tests {
