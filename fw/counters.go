@@ -37,7 +37,7 @@ type Counters struct {
 	// from or before sending to a network face.
 	HopLimitDrops uint64
 
-	// Send failures reported with OnSendFailure (linkloss.go).
+	// Send failures reported with OnSendFailure (lossnack.go).
 	//
 	// LostInterests counts Interests reported lost while still awaited
 	// from that upstream; each was handled as a Nack Congestion from it.

@@ -66,7 +66,7 @@ func (f *Forwarder) sendData(out FaceID, d *ndn.Data, mark uint64, it *ndn.Inter
 	if !f.send(out, ndn.Packet{Data: d, CongestionMark: mark}) {
 		return
 	}
-	if r := f.faces[out].sent; r != nil { // remembered for a loss Nack (linkloss.go)
+	if r := f.faces[out].sent; r != nil { // remembered for a loss Nack (lossnack.go)
 		r.add(d, it)
 	}
 	f.counters.OutData++

@@ -21,10 +21,11 @@
 // moved by congestion marks, readable with Forwarder.ForwardingShares) and
 // the two baselines of its evaluation, least pending Interests (pi.go) and
 // weighted choice by pending Interests (cf.go). PCON's local link-loss
-// detection is LinkLoss (linkloss.go), a shim the runtime puts at each end
-// of a link; Forwarder.OnSendFailure turns a packet a face lost (on the
-// link, or in its output queue) into PCON's unmarked or marked Nack.
-// linkloss.go's LinkLoss doc says how to wire both.
+// detection belongs to the link layer (package link's Reliability, which
+// the runtime puts at each end of a link); Forwarder.OnSendFailure
+// (lossnack.go) turns a packet a face lost (on the link, or in its output
+// queue) into PCON's unmarked or marked Nack. link.Reliability's doc says
+// how to wire both.
 //
 // Output queues and active queue management live in fw/aqm and sit behind
 // a face (the link transmits from them); the forwarder does not see them.

@@ -39,7 +39,7 @@ type face struct {
 	pending int
 	// sent remembers which downstream Interest each recent Data sent on
 	// this face answered, so that a reported Data loss can be Nacked (nil
-	// unless EnableLossNacks was called; see linkloss.go).
+	// unless EnableLossNacks was called; see lossnack.go).
 	sent *sentDataRing
 }
 

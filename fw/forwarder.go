@@ -69,7 +69,7 @@ type arrival struct {
 	face FaceID
 	pkt  ndn.Packet
 	// loss is non-zero for a send-failure report queued by OnSendFailure
-	// (linkloss.go) rather than a received packet.
+	// (lossnack.go) rather than a received packet.
 	loss LossCause
 }
 
@@ -136,7 +136,7 @@ func (f *Forwarder) drain() {
 	for i := 0; i < len(f.backlog); i++ {
 		a := f.backlog[i]
 		f.backlog[i] = arrival{}
-		if a.loss != 0 { // a send failure reported while busy (linkloss.go)
+		if a.loss != 0 { // a send failure reported while busy (lossnack.go)
 			f.onSendFailure(a.face, a.pkt, a.loss)
 			continue
 		}

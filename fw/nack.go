@@ -22,7 +22,7 @@ func (f *Forwarder) onNack(in FaceID, p ndn.Packet) {
 }
 
 // upstreamNack records Nack p from upstream in (out-record o of e) and lets
-// the strategy decide. A send failure of the Interest (linkloss.go) comes
+// the strategy decide. A send failure of the Interest (lossnack.go) comes
 // here too, as a Nack Congestion from the upstream it was sent to.
 func (f *Forwarder) upstreamNack(e *PitEntry, o *OutRecord, in FaceID, p ndn.Packet) {
 	if o.Nack == ndn.NackNone {

@@ -21,9 +21,6 @@ const maxFragments = 70
 // fragmentFrames encodes p as one frame if it fits in mtu, or as NDNLPv2
 // fragments of at most mtu bytes otherwise (see fragmentWire).
 func fragmentFrames(p *ndn.Packet, mtu int, seq *uint64) ([][]byte, error) {
-	if p.TxSeq != 0 || len(p.Acks) > 0 {
-		return nil, errors.New("live: link-reliability fields (TxSequence, Ack) are not supported on this face")
-	}
 	whole, err := ndn.EncodeFrame(p)
 	if err != nil {
 		return nil, err

@@ -99,38 +99,71 @@ func EncodeFrame(p *Packet) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ndn: encode frame: %w", err)
 	}
-	if net != nil && !hasLpFields(p) {
+	if net != nil && !hasLpFields(p, nil) {
 		return net, nil
 	}
-	f := LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark, TxSeq: p.TxSeq, Acks: p.Acks, Fragment: net}
+	f := LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark, Fragment: net}
+	return EncodeLp(&f)
+}
+
+// EncodeLinkFrame returns the bytes of p as one frame of a link whose
+// reliability service gave it lf: an LpPacket with p's Nack and
+// CongestionMark, lf's Acks and TxSequence, and p as its Fragment (none
+// for an IDLE frame, a Packet with neither Interest nor Data). With lf
+// zero it is EncodeFrame. Links that fragment put lf on one of the
+// fragments themselves (EncodeLp).
+func EncodeLinkFrame(p *Packet, lf LinkFields) ([]byte, error) {
+	if lf.IsZero() {
+		return EncodeFrame(p)
+	}
+	net, err := encodeNetwork(p)
+	if err != nil {
+		return nil, fmt.Errorf("ndn: encode frame: %w", err)
+	}
+	f := LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark, LinkFields: lf, Fragment: net}
 	return EncodeLp(&f)
 }
 
 // DecodeFrame decodes the bytes received from a link: a bare Interest, a
-// bare Data, or an LpPacket carrying a whole network packet (with Nack,
-// CongestionMark, TxSequence and Acks) or none (IDLE: only Acks). An
-// LpPacket carrying one fragment of a larger packet gives an error that
-// wraps ErrFragment; decode it with DecodeLp and reassemble.
+// bare Data, or an LpPacket carrying a whole network packet (with Nack and
+// CongestionMark) or none (IDLE). Link-reliability fields are ignored (see
+// DecodeLinkFrame). An LpPacket carrying one fragment of a larger packet
+// gives an error that wraps ErrFragment; decode it with DecodeLp and
+// reassemble.
 //
 // The returned packet shares memory with wire (names, Content, Data.Wire):
 // the caller must not modify or reuse wire afterwards.
 func DecodeFrame(wire []byte) (Packet, error) {
+	p, _, err := DecodeLinkFrame(wire)
+	return p, err
+}
+
+// DecodeLinkFrame is DecodeFrame that also returns the frame's
+// link-reliability fields (TxSequence, Acks), for the link's reliability
+// service (package link). An IDLE frame gives a Packet with neither
+// Interest nor Data and its Acks.
+func DecodeLinkFrame(wire []byte) (Packet, LinkFields, error) {
 	typ, _, err := outerTLV(wire)
 	if err != nil {
-		return Packet{}, fmt.Errorf("ndn: decode frame: %w", err)
+		return Packet{}, LinkFields{}, fmt.Errorf("ndn: decode frame: %w", err)
 	}
 	if typ != tlvLpPacket {
-		return decodeNetwork(wire)
+		p, err := decodeNetwork(wire)
+		return p, LinkFields{}, err
 	}
 	f, err := DecodeLp(wire)
 	if err != nil {
-		return Packet{}, err
+		return Packet{}, LinkFields{}, err
 	}
 	if f.FragCount > 1 {
-		return Packet{}, fmt.Errorf("ndn: decode frame: fragment %d of %d (sequence %d): %w",
+		return Packet{}, LinkFields{}, fmt.Errorf("ndn: decode frame: fragment %d of %d (sequence %d): %w",
 			f.FragIndex, f.FragCount, f.Sequence, ErrFragment)
 	}
-	return f.Packet()
+	p, err := f.Packet()
+	if err != nil {
+		return Packet{}, LinkFields{}, err
+	}
+	return p, f.LinkFields, nil
 }
 
 // interestWire encodes i with ndnd.
@@ -290,9 +323,10 @@ func hasParametersDigest(n Name) bool {
 	return false
 }
 
-// hasLpFields reports whether p needs an LpPacket header.
-func hasLpFields(p *Packet) bool {
-	return p.Nack != NackNone || p.CongestionMark != 0 || p.TxSeq != 0 || len(p.Acks) > 0
+// hasLpFields reports whether p, with link fields lf (nil for none),
+// needs an LpPacket header.
+func hasLpFields(p *Packet, lf *LinkFields) bool {
+	return p.Nack != NackNone || p.CongestionMark != 0 || (lf != nil && !lf.IsZero())
 }
 
 // join returns the bytes of w, copying only when w has several parts.

@@ -157,34 +157,46 @@ func TestFrameRoundTrip(t *testing.T) {
 	tests := []struct {
 		name string
 		p    Packet
+		lf   LinkFields
 	}{
-		{"bare Interest", Packet{Interest: segInterest()}},
-		{"bare Data", Packet{Data: data}},
-		{"marked Data", Packet{Data: data, CongestionMark: 1}},
-		{"Nack", Packet{Interest: segInterest(), Nack: NackNoRoute}},
-		{"Nack without reason", Packet{Interest: segInterest(), Nack: NackUnspecified}},
-		{"unknown Nack reason", Packet{Interest: segInterest(), Nack: 77}},
-		{"reliability", Packet{Interest: segInterest(), TxSeq: 1 << 40, Acks: []uint64{5, 1 << 63, 0}}},
-		{"everything", Packet{Interest: segInterest(), Nack: NackCongestion, CongestionMark: 3, TxSeq: 2, Acks: []uint64{1}}},
-		{"IDLE", Packet{Acks: []uint64{9, 10, 11}}},
-		{"empty IDLE", Packet{}},
+		{"bare Interest", Packet{Interest: segInterest()}, LinkFields{}},
+		{"bare Data", Packet{Data: data}, LinkFields{}},
+		{"marked Data", Packet{Data: data, CongestionMark: 1}, LinkFields{}},
+		{"Nack", Packet{Interest: segInterest(), Nack: NackNoRoute}, LinkFields{}},
+		{"Nack without reason", Packet{Interest: segInterest(), Nack: NackUnspecified}, LinkFields{}},
+		{"unknown Nack reason", Packet{Interest: segInterest(), Nack: 77}, LinkFields{}},
+		{"reliability", Packet{Interest: segInterest()}, LinkFields{TxSeq: 1 << 40, Acks: []uint64{5, 1 << 63, 0}}},
+		{"everything", Packet{Interest: segInterest(), Nack: NackCongestion, CongestionMark: 3}, LinkFields{TxSeq: 2, Acks: []uint64{1}}},
+		{"IDLE", Packet{}, LinkFields{Acks: []uint64{9, 10, 11}}},
+		{"empty IDLE", Packet{}, LinkFields{}},
 	}
 	var s Sizer
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			wire, err := EncodeFrame(&tt.p)
+			wire, err := EncodeLinkFrame(&tt.p, tt.lf)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := s.PacketSize(&tt.p); n != len(wire) {
-				t.Errorf("PacketSize = %d, encoded %d bytes", n, len(wire))
+			if n := s.FrameSize(&tt.p, &tt.lf); n != len(wire) {
+				t.Errorf("FrameSize = %d, encoded %d bytes", n, len(wire))
 			}
-			got, err := DecodeFrame(wire)
+			got, lf, err := DecodeLinkFrame(wire)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := packetDiff(got, tt.p); diff != "" {
 				t.Error(diff)
+			}
+			if diff := linkFieldsDiff(lf, tt.lf); diff != "" {
+				t.Error(diff)
+			}
+			if tt.lf.IsZero() {
+				if bare, err := EncodeFrame(&tt.p); err != nil || !bytes.Equal(bare, wire) {
+					t.Errorf("EncodeFrame differs from EncodeLinkFrame with no link fields (err %v)", err)
+				}
+			}
+			if got, err := DecodeFrame(wire); err != nil || packetDiff(got, tt.p) != "" {
+				t.Errorf("DecodeFrame: %v %s", err, packetDiff(got, tt.p))
 			}
 		})
 	}
@@ -240,12 +252,15 @@ func TestDecodeNdndEncodings(t *testing.T) {
 	}}
 	var pe spec.PacketEncoder
 	pe.Init(lp)
-	got, err = DecodeFrame(pe.Encode(lp).Join())
+	got, lf, err := DecodeLinkFrame(pe.Encode(lp).Join())
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantLp := Packet{Interest: want, Nack: NackDuplicate, CongestionMark: 1, TxSeq: 78, Acks: []uint64{77}}
+	wantLp := Packet{Interest: want, Nack: NackDuplicate, CongestionMark: 1}
 	if diff := packetDiff(got, wantLp); diff != "" {
+		t.Error("LpPacket:", diff)
+	}
+	if diff := linkFieldsDiff(lf, LinkFields{TxSeq: 78, Acks: []uint64{77}}); diff != "" {
 		t.Error("LpPacket:", diff)
 	}
 }
@@ -331,11 +346,15 @@ func TestDecodeTruncated(t *testing.T) {
 	if _, err := EncodeData(data, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []Packet{
-		{Interest: segInterest(), Nack: NackCongestion, TxSeq: 3, Acks: []uint64{1, 2}},
-		{Data: data, CongestionMark: 1},
+	for _, f := range []struct {
+		p  Packet
+		lf LinkFields
+	}{
+		{Packet{Interest: segInterest(), Nack: NackCongestion}, LinkFields{TxSeq: 3, Acks: []uint64{1, 2}}},
+		{Packet{Data: data, CongestionMark: 1}, LinkFields{}},
 	} {
-		wire, err := EncodeFrame(&p)
+		p := f.p
+		wire, err := EncodeLinkFrame(&p, f.lf)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,8 +13,8 @@ func fuzzSeeds(t testing.TB) [][]byte {
 	r := rand.New(rand.NewPCG(7, 7))
 	var seeds [][]byte
 	for len(seeds) < 40 {
-		_, live := randomPacket(r)
-		wire, err := EncodeFrame(&live)
+		_, live, lf := randomPacket(r)
+		wire, err := EncodeLinkFrame(&live, lf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,24 +47,32 @@ func fuzzSeeds(t testing.TB) [][]byte {
 }
 
 // FuzzDecodeFrame feeds arbitrary bytes to DecodeFrame. Whatever decodes
-// must re-encode (unless ndncc cannot represent it), be sized by the Sizer
-// as long as its re-encoding, and decode again to the same packet.
+// (with DecodeLinkFrame, DecodeFrame agreeing on the packet) must
+// re-encode (unless ndncc cannot represent it), be sized by the Sizer as
+// long as its re-encoding, and decode again to the same packet and link
+// fields.
 func FuzzDecodeFrame(f *testing.F) {
 	for _, s := range fuzzSeeds(f) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, wire []byte) {
-		p, err := DecodeFrame(wire)
+		p, lf, err := DecodeLinkFrame(wire)
 		if err != nil {
-			if p.Interest != nil || p.Data != nil {
-				t.Fatal("packet returned with an error")
+			if p.Interest != nil || p.Data != nil || !lf.IsZero() {
+				t.Fatal("packet or link fields returned with an error")
+			}
+			if _, err := DecodeFrame(wire); err == nil {
+				t.Fatal("DecodeFrame accepts what DecodeLinkFrame rejects")
 			}
 			return
 		}
 		if p.Interest != nil && p.Data != nil {
 			t.Fatal("decoded both an Interest and a Data")
 		}
-		again, err := EncodeFrame(&p)
+		if bare, err := DecodeFrame(wire); err != nil || packetDiff(p, bare) != "" {
+			t.Fatalf("DecodeFrame disagrees with DecodeLinkFrame: %v %s", err, packetDiff(p, bare))
+		}
+		again, err := EncodeLinkFrame(&p, lf)
 		if errors.Is(err, ErrUnsupported) {
 			return
 		}
@@ -72,14 +80,14 @@ func FuzzDecodeFrame(f *testing.F) {
 			t.Fatalf("decoded packet does not re-encode: %v", err)
 		}
 		var s Sizer
-		if n := s.PacketSize(&p); n != len(again) {
-			t.Fatalf("PacketSize = %d, re-encoded %d bytes", n, len(again))
+		if n := s.FrameSize(&p, &lf); n != len(again) {
+			t.Fatalf("FrameSize = %d, re-encoded %d bytes", n, len(again))
 		}
-		q, err := DecodeFrame(again)
+		q, lf2, err := DecodeLinkFrame(again)
 		if err != nil {
 			t.Fatalf("re-encoded packet does not decode: %v", err)
 		}
-		if diff := packetDiff(p, q); diff != "" {
+		if diff := packetDiff(p, q) + linkFieldsDiff(lf, lf2); diff != "" {
 			t.Fatalf("re-encoded packet differs: %s", diff)
 		}
 	})

@@ -19,6 +19,17 @@ func name(comps ...string) Name {
 	return n
 }
 
+// linkFieldsDiff describes how a and b differ, "" when they are equal.
+func linkFieldsDiff(a, b LinkFields) string {
+	switch {
+	case a.TxSeq != b.TxSeq:
+		return fmt.Sprintf("TxSeq %d != %d", a.TxSeq, b.TxSeq)
+	case !slices.Equal(a.Acks, b.Acks):
+		return fmt.Sprintf("Acks %v != %v", a.Acks, b.Acks)
+	}
+	return ""
+}
+
 // packetDiff describes how a and b differ, "" when they carry the same
 // packet (a lifetime compares by LifetimeOrDefault; Data.Wire and the Data
 // size cache are not compared).
@@ -28,10 +39,6 @@ func packetDiff(a, b Packet) string {
 		return fmt.Sprintf("Nack %v != %v", a.Nack, b.Nack)
 	case a.CongestionMark != b.CongestionMark:
 		return fmt.Sprintf("CongestionMark %d != %d", a.CongestionMark, b.CongestionMark)
-	case a.TxSeq != b.TxSeq:
-		return fmt.Sprintf("TxSeq %d != %d", a.TxSeq, b.TxSeq)
-	case !slices.Equal(a.Acks, b.Acks):
-		return fmt.Sprintf("Acks %v != %v", a.Acks, b.Acks)
 	case (a.Interest == nil) != (b.Interest == nil) || (a.Data == nil) != (b.Data == nil):
 		return "different packet kinds"
 	case a.Interest != nil:
@@ -82,7 +89,7 @@ func dataDiff(a, b *Data) string {
 // packet as the simulator has it (no Content bytes, no signature value)
 // and as the live runtime has it (same packet, with bytes), sharing the
 // Interest.
-func randomPacket(r *rand.Rand) (sim, live Packet) {
+func randomPacket(r *rand.Rand) (sim, live Packet, lf LinkFields) {
 	if r.IntN(3) == 0 {
 		i := randomInterest(r)
 		sim.Interest, live.Interest = i, i
@@ -97,13 +104,13 @@ func randomPacket(r *rand.Rand) (sim, live Packet) {
 		sim.CongestionMark = randomNat(r)
 	}
 	if r.IntN(3) == 0 {
-		sim.TxSeq = r.Uint64() | 1
+		lf.TxSeq = r.Uint64() | 1
 	}
 	for n := r.IntN(4); n > 0 && r.IntN(2) == 0; n-- {
-		sim.Acks = append(sim.Acks, r.Uint64())
+		lf.Acks = append(lf.Acks, r.Uint64())
 	}
-	live.Nack, live.CongestionMark, live.TxSeq, live.Acks = sim.Nack, sim.CongestionMark, sim.TxSeq, sim.Acks
-	return sim, live
+	live.Nack, live.CongestionMark = sim.Nack, sim.CongestionMark
+	return sim, live, lf
 }
 
 // randomNat returns a number whose NDN encoding is 1, 2, 4 or 8 bytes, often

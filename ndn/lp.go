@@ -26,11 +26,11 @@ type LpFrame struct {
 	// encoded.
 	FragIndex uint64
 	FragCount uint64
-	// Nack, CongestionMark, TxSeq and Acks are as in Packet.
+	// Nack and CongestionMark are as in Packet.
 	Nack           NackReason
 	CongestionMark uint64
-	TxSeq          uint64
-	Acks           []uint64
+	// LinkFields are the TxSequence and Acks of link reliability.
+	LinkFields
 	// Fragment holds the bytes of the network packet or of one of its
 	// fragments; nil for an IDLE frame.
 	Fragment []byte
@@ -135,7 +135,7 @@ func DecodeLp(wire []byte) (LpFrame, error) {
 		FragIndex:      lp.FragIndex.GetOr(0),
 		FragCount:      lp.FragCount.GetOr(0),
 		CongestionMark: lp.CongestionMark.GetOr(0),
-		TxSeq:          lp.TxSequence.GetOr(0),
+		LinkFields:     LinkFields{TxSeq: lp.TxSequence.GetOr(0)},
 	}
 	if lp.Nack != nil {
 		f.Nack = nackReasonOf(lp.Nack.Reason)
@@ -215,11 +215,12 @@ func lpAcks(body []byte, lp *spec.LpPacket) ([]uint64, error) {
 }
 
 // Packet decodes the frame's Fragment as a whole network packet and
-// attaches the frame's per-hop fields. A reassembler calls it on the first
-// fragment's frame with Fragment set to the reassembled bytes. An IDLE
-// frame gives a Packet with neither Interest nor Data.
+// attaches the frame's Nack and CongestionMark (its LinkFields stay in f).
+// A reassembler calls it on the first fragment's frame with Fragment set
+// to the reassembled bytes. An IDLE frame gives a Packet with neither
+// Interest nor Data.
 func (f *LpFrame) Packet() (Packet, error) {
-	p := Packet{Nack: f.Nack, CongestionMark: f.CongestionMark, TxSeq: f.TxSeq, Acks: f.Acks}
+	p := Packet{Nack: f.Nack, CongestionMark: f.CongestionMark}
 	if f.Fragment == nil {
 		if p.Nack != NackNone {
 			return Packet{}, fmt.Errorf("ndn: decode LpPacket: %w: Nack without a fragment", ErrMalformed)

@@ -141,22 +141,37 @@ func (r NackReason) String() string {
 }
 
 // Packet is one network-layer packet with the NDNLPv2 header fields that
-// belong to a single hop. It is passed by value; the Interest and Data it
-// points to are shared and must be treated as immutable once sent.
+// belong to a single hop and that the forwarder reads or sets (Nack,
+// CongestionMark). It is passed by value; the Interest and Data it points
+// to are shared and must be treated as immutable once sent.
 //
 // Exactly one of Interest and Data is set. A Nack is an Interest with a
-// non-zero NackReason.
+// non-zero NackReason. The link layer's own fields (TxSequence, Ack) are
+// not here: they belong to one link's frames (LinkFields, package link).
 type Packet struct {
 	Interest *Interest
 	Data     *Data
 	Nack     NackReason
 	// CongestionMark is the NDNLPv2 CongestionMark field (0 = not marked).
 	CongestionMark uint64
-	// Link-loss detection shim (NDNLPv2 reliability): TxSequence of this
-	// frame (0 = none) and the acknowledged sequences piggybacked on it.
-	TxSeq uint64
-	Acks  []uint64
 }
+
+// LinkFields are the NDNLPv2 link-reliability fields of one frame on one
+// link: the TxSequence the sending end numbered it with and the Acks of
+// frames it received, piggybacked. A link's reliability service (package
+// link) sets them on the frames it sends and reads them from the frames it
+// receives; the forwarder never sees them (ndnd keeps them in its link
+// service likewise).
+type LinkFields struct {
+	// TxSeq is the frame's TxSequence; 0 means none.
+	TxSeq uint64
+	// Acks are the TxSequences of frames from the other end that this
+	// frame acknowledges, in the order they are encoded.
+	Acks []uint64
+}
+
+// IsZero reports whether lf has neither a TxSequence nor Acks.
+func (lf *LinkFields) IsZero() bool { return lf.TxSeq == 0 && len(lf.Acks) == 0 }
 
 // IsNack reports whether p is a Nack.
 func (p *Packet) IsNack() bool { return p.Interest != nil && p.Nack != NackNone }

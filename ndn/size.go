@@ -142,11 +142,14 @@ func (s *Sizer) encodedDataLen(d *Data, k dataShape) int {
 }
 
 // PacketSize returns the length of p on a link: the size of its Interest
-// or Data when p has no NDNLPv2 field (not a Nack, no CongestionMark, no
-// TxSeq, no Acks), otherwise the size of the LpPacket that carries it with
-// those fields. A Packet with neither Interest nor Data is an IDLE
-// LpPacket.
-func (s *Sizer) PacketSize(p *Packet) int {
+// or Data when p has no NDNLPv2 field (not a Nack, no CongestionMark),
+// otherwise the size of the LpPacket that carries it with those fields. A
+// Packet with neither Interest nor Data is an IDLE LpPacket.
+func (s *Sizer) PacketSize(p *Packet) int { return s.FrameSize(p, nil) }
+
+// FrameSize returns the length of the frame EncodeLinkFrame(p, *lf) would
+// give (lf nil for none, which is PacketSize).
+func (s *Sizer) FrameSize(p *Packet, lf *LinkFields) int {
 	k := frameShape{fragLen: -1}
 	switch {
 	case p.Data != nil:
@@ -154,11 +157,13 @@ func (s *Sizer) PacketSize(p *Packet) int {
 	case p.Interest != nil:
 		k.fragLen = s.InterestSize(p.Interest)
 	}
-	if k.fragLen >= 0 && !hasLpFields(p) {
+	if k.fragLen >= 0 && !hasLpFields(p, lf) {
 		return k.fragLen
 	}
-	k.acks = len(p.Acks)
-	k.hasTx = p.TxSeq != 0
+	if lf != nil {
+		k.acks = len(lf.Acks)
+		k.hasTx = lf.TxSeq != 0
+	}
 	if p.Nack != NackNone {
 		k.nackLen = natLen(wireNackReason(p.Nack))
 	}
@@ -168,7 +173,10 @@ func (s *Sizer) PacketSize(p *Packet) int {
 	if n, ok := s.frames[k]; ok {
 		return n
 	}
-	f := LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark, TxSeq: p.TxSeq, Acks: p.Acks}
+	f := LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark}
+	if lf != nil {
+		f.LinkFields = *lf
+	}
 	if k.fragLen >= 0 {
 		f.Fragment = make([]byte, k.fragLen)
 	}

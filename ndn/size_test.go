@@ -110,39 +110,43 @@ func TestPacketSize(t *testing.T) {
 	tests := []struct {
 		name string
 		p    Packet
+		lf   LinkFields
 		want int
 	}{
-		{"bare Interest", Packet{Interest: segInterest()}, 22},
+		{"bare Interest", Packet{Interest: segInterest()}, LinkFields{}, 22},
 		// CongestionMark fd 0340 01 01 (5) + Fragment 50 16 + 22 (24): 64 1d + 29.
-		{"marked Interest", Packet{Interest: segInterest(), CongestionMark: 1}, 31},
-		{"mark 256", Packet{Interest: segInterest(), CongestionMark: 256}, 32},
+		{"marked Interest", Packet{Interest: segInterest(), CongestionMark: 1}, LinkFields{}, 31},
+		{"mark 256", Packet{Interest: segInterest(), CongestionMark: 256}, LinkFields{}, 32},
 		// Nack fd 0320 05 [fd 0321 01 32] (9) + Fragment 24: 64 21 + 33.
-		{"Nack", Packet{Interest: segInterest(), Nack: NackCongestion}, 35},
-		{"Nack without reason", Packet{Interest: segInterest(), Nack: NackUnspecified}, 35},
+		{"Nack", Packet{Interest: segInterest(), Nack: NackCongestion}, LinkFields{}, 35},
+		{"Nack without reason", Packet{Interest: segInterest(), Nack: NackUnspecified}, LinkFields{}, 35},
 		// TxSequence fd 0348 08 + 8 (12).
-		{"TxSequence", Packet{Interest: segInterest(), TxSeq: 7}, 38},
-		{"two Acks", Packet{Interest: segInterest(), Acks: []uint64{1, 2}}, 50},
-		{"IDLE with two Acks", Packet{Acks: []uint64{1, 2}}, 26},
-		{"empty IDLE", Packet{}, 2},
-		{"bare Data", Packet{Data: segData(1024)}, 1087},
+		{"TxSequence", Packet{Interest: segInterest()}, LinkFields{TxSeq: 7}, 38},
+		{"two Acks", Packet{Interest: segInterest()}, LinkFields{Acks: []uint64{1, 2}}, 50},
+		{"IDLE with two Acks", Packet{}, LinkFields{Acks: []uint64{1, 2}}, 26},
+		{"empty IDLE", Packet{}, LinkFields{}, 2},
+		{"bare Data", Packet{Data: segData(1024)}, LinkFields{}, 1087},
 		// Fragment 50 fd 043f + 1087 (1091) + mark 5: 64 fd 0448 + 1096.
-		{"marked Data", Packet{Data: segData(1024), CongestionMark: 1}, 1100},
+		{"marked Data", Packet{Data: segData(1024), CongestionMark: 1}, LinkFields{}, 1100},
 	}
 	var s Sizer
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := s.PacketSize(&tt.p); got != tt.want {
+			if got := s.FrameSize(&tt.p, &tt.lf); got != tt.want {
+				t.Errorf("FrameSize = %d, want %d", got, tt.want)
+			}
+			if got := s.PacketSize(&tt.p); tt.lf.IsZero() && got != tt.want {
 				t.Errorf("PacketSize = %d, want %d", got, tt.want)
 			}
 			if tt.p.Data != nil {
 				return // a simulated Data has no bytes to encode; see TestSizerMatchesEncoding
 			}
-			wire, err := EncodeFrame(&tt.p)
+			wire, err := EncodeLinkFrame(&tt.p, tt.lf)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(wire) != tt.want {
-				t.Errorf("len(EncodeFrame) = %d, want %d", len(wire), tt.want)
+				t.Errorf("len(EncodeLinkFrame) = %d, want %d", len(wire), tt.want)
 			}
 		})
 	}
@@ -155,16 +159,21 @@ func TestSizerMatchesEncoding(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 1405))
 	var s Sizer
 	for n := range 5000 {
-		sim, live := randomPacket(r)
-		wire, err := EncodeFrame(&live)
+		sim, live, lf := randomPacket(r)
+		wire, err := EncodeLinkFrame(&live, lf)
 		if err != nil {
 			t.Fatalf("packet %d: %v", n, err)
 		}
-		if got := s.PacketSize(&sim); got != len(wire) {
-			t.Fatalf("packet %d (%s): PacketSize = %d, encoded %d bytes", n, live.Name(), got, len(wire))
+		if got := s.FrameSize(&sim, &lf); got != len(wire) {
+			t.Fatalf("packet %d (%s): FrameSize = %d, encoded %d bytes", n, live.Name(), got, len(wire))
 		}
-		if got := s.PacketSize(&live); got != len(wire) {
-			t.Fatalf("packet %d (%s): PacketSize with bytes = %d, encoded %d bytes", n, live.Name(), got, len(wire))
+		if got := s.FrameSize(&live, &lf); got != len(wire) {
+			t.Fatalf("packet %d (%s): FrameSize with bytes = %d, encoded %d bytes", n, live.Name(), got, len(wire))
+		}
+		if lf.IsZero() {
+			if got := s.PacketSize(&sim); got != len(wire) {
+				t.Fatalf("packet %d (%s): PacketSize = %d, encoded %d bytes", n, live.Name(), got, len(wire))
+			}
 		}
 	}
 	t.Logf("%d Interest, %d Data, %d LpPacket shapes", len(s.interests), len(s.data), len(s.frames))
@@ -176,14 +185,17 @@ func TestPacketSizeCacheHitDoesNotAllocate(t *testing.T) {
 		{Interest: segInterest()},
 		{Interest: segInterest(), Nack: NackCongestion},
 		{Data: segData(1024)},
-		{Data: segData(1024), CongestionMark: 1, TxSeq: 9, Acks: []uint64{3, 4}},
+		{Data: segData(1024), CongestionMark: 1},
 	}
-	for _, p := range packets {
-		s.PacketSize(&p)
+	lfs := []*LinkFields{nil, nil, {TxSeq: 3}, {TxSeq: 9, Acks: []uint64{3, 4}}}
+	for i := range packets {
+		s.PacketSize(&packets[i])
+		s.FrameSize(&packets[i], lfs[i])
 	}
 	allocs := testing.AllocsPerRun(100, func() {
 		for i := range packets {
 			s.PacketSize(&packets[i])
+			s.FrameSize(&packets[i], lfs[i])
 		}
 	})
 	if allocs != 0 {
@@ -255,7 +267,6 @@ func TestSizerSameShapeDifferentPackets(t *testing.T) {
 				{{Interest: in}, {Interest: in}},
 				{{Interest: in, Nack: NackReason(seg%3*50 + 50)}, {Interest: in, Nack: NackReason(seg%3*50 + 50)}},
 				{{Data: d, CongestionMark: seg}, {Data: sim, CongestionMark: seg}},
-				{{Data: d, TxSeq: seg + 1, Acks: []uint64{seg}}, {Data: sim, TxSeq: seg + 1, Acks: []uint64{seg}}},
 			} {
 				live, simulated := pair[0], pair[1]
 				wire, err := EncodeFrame(&live)
@@ -265,6 +276,14 @@ func TestSizerSameShapeDifferentPackets(t *testing.T) {
 				if got := s.PacketSize(&simulated); got != len(wire) {
 					t.Errorf("segment %d, round %d: PacketSize = %d, encoded %d bytes", seg, round, got, len(wire))
 				}
+			}
+			lf := LinkFields{TxSeq: seg + 1, Acks: []uint64{seg}}
+			wire, err := EncodeLinkFrame(&Packet{Data: d}, lf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.FrameSize(&Packet{Data: sim}, &lf); got != len(wire) {
+				t.Errorf("segment %d, round %d: FrameSize = %d, encoded %d bytes", seg, round, got, len(wire))
 			}
 		}
 	}

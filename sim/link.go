@@ -4,9 +4,9 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/internal/fifo"
+	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/ndn"
 )
 
@@ -39,7 +39,7 @@ type Channel struct {
 	// dropped reports packets the output queue dropped (tail or AQM
 	// drops), once the channel's state is consistent: drops holds them
 	// until then.
-	txShim, rxShim *fw.LinkLoss
+	txShim, rxShim *link.Reliability
 	dropped        func(p ndn.Packet)
 	drops          fifo.Queue[ndn.Packet]
 
@@ -55,10 +55,14 @@ type Channel struct {
 }
 
 type flight struct {
-	pkt    ndn.Packet
+	frame  link.Frame
 	ext    any
 	arrive time.Duration
 }
+
+// idleFrame is an IDLE frame (acks only) of the link-loss shim, carried
+// through the output queue as an aqm.Item's Ext.
+type idleFrame struct{ acks []uint64 }
 
 // ChannelStats are the counters of one link direction.
 type ChannelStats struct {
@@ -128,6 +132,13 @@ func (c *Channel) Send(p ndn.Packet) {
 	c.enqueue(aqm.Item{Pkt: p, Size: c.sizer.PacketSize(&p) + c.params.HeaderOverhead})
 }
 
+// SendFrame queues an IDLE frame of the link-loss shim (acks only): it
+// waits in the output queue like any other frame.
+func (c *Channel) SendFrame(f link.Frame) {
+	size := c.sizer.FrameSize(&f.Pkt, &f.LinkFields) + c.params.HeaderOverhead
+	c.enqueue(aqm.Item{Ext: &idleFrame{acks: f.Acks}, Size: size})
+}
+
 // SendExt queues a non-NDN frame of size bytes on the wire (header
 // overhead included), e.g. a TCP segment sharing the link with NDN.
 func (c *Channel) SendExt(ext any, size int) {
@@ -168,9 +179,14 @@ func (c *Channel) startNext() {
 		return
 	}
 	c.busy = true
+	fr := link.Frame{Pkt: it.Pkt}
+	idle, isIdle := it.Ext.(*idleFrame)
+	if isIdle {
+		fr.Acks, it.Ext = idle.acks, nil
+	}
 	if c.txShim != nil && it.Ext == nil {
-		c.txShim.OnSend(&it.Pkt) // sequence number and piggybacked acks
-		it.Size = c.sizer.PacketSize(&it.Pkt) + c.params.HeaderOverhead
+		c.txShim.OnSend(&fr) // sequence number and piggybacked acks
+		it.Size = c.sizer.FrameSize(&fr.Pkt, &fr.LinkFields) + c.params.HeaderOverhead
 	}
 	c.stats.Packets++
 	c.stats.Bytes += uint64(it.Size)
@@ -188,7 +204,7 @@ func (c *Channel) startNext() {
 	if c.params.Loss > 0 && c.rng.Float64() < c.params.Loss {
 		c.stats.LossDrops++
 	} else {
-		c.inFlight.Push(flight{pkt: it.Pkt, ext: it.Ext, arrive: done + c.params.Delay})
+		c.inFlight.Push(flight{frame: fr, ext: it.Ext, arrive: done + c.params.Delay})
 		c.sched.At(done+c.params.Delay, c.arriveFn)
 	}
 	c.sched.At(done, c.txDoneFn)
@@ -205,10 +221,10 @@ func (c *Channel) arrive() {
 		}
 		return
 	}
-	if c.rxShim != nil && !c.rxShim.OnReceive(f.pkt) {
+	if c.rxShim != nil && !c.rxShim.OnReceive(f.frame) {
 		return // an IDLE ack or a duplicate
 	}
-	c.deliver(f.pkt)
+	c.deliver(f.frame.Pkt)
 }
 
 // Stats returns the counters, with the mean queue length up to now. The

@@ -13,6 +13,7 @@ import (
 	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/internal/fifo"
+	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/producer"
 	"github.com/ndncc/ndncc/scenario"
@@ -246,12 +247,12 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 // losses on the wire become unmarked Congestion Nacks, drops in the
 // sender's output queue marked ones.
 func (n *Network) addLossDetection(a, b *Node, fa, fb fw.FaceID, a2b, b2a *Channel) error {
-	cfg := fw.DefaultLinkLossConfig()
-	la, err := fw.NewLinkLoss(cfg, n.Sched, a2b.Send, func(p ndn.Packet) { a.FW.OnSendFailure(fa, p, fw.CauseLinkLoss) })
+	cfg := link.DefaultReliabilityConfig()
+	la, err := link.NewReliability(cfg, n.Sched, a2b.SendFrame, func(p ndn.Packet) { a.FW.OnSendFailure(fa, p, fw.CauseLinkLoss) })
 	if err != nil {
 		return err
 	}
-	lb, err := fw.NewLinkLoss(cfg, n.Sched, b2a.Send, func(p ndn.Packet) { b.FW.OnSendFailure(fb, p, fw.CauseLinkLoss) })
+	lb, err := link.NewReliability(cfg, n.Sched, b2a.SendFrame, func(p ndn.Packet) { b.FW.OnSendFailure(fb, p, fw.CauseLinkLoss) })
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ func runMarkerScript(t *testing.T, q *BacklogMarker, ops []markOp) {
 			it, ok := q.Dequeue(op.at)
 			got, want := uint64(0), uint64(0)
 			if ok {
-				got = it.Pkt.TxSeq
+				got = idOf(it)
 			}
 			if op.want != 0 {
 				want = op.want + uint64(j)

@@ -37,7 +37,7 @@ func runCoDelScript(t *testing.T, q *CoDel, ops []codelOp) {
 		it, ok := q.Dequeue(op.at)
 		got := uint64(0)
 		if ok {
-			got = it.Pkt.TxSeq
+			got = idOf(it)
 		}
 		st, stats := q.State(), q.Stats()
 		if got != op.want || (it.Pkt.CongestionMark == 1) != op.marked ||
@@ -248,8 +248,8 @@ func TestCoDelReentryCount(t *testing.T) {
 				if mode == Drop {
 					wantID = 2 // 1 dropped
 				}
-				if !ok || it.Pkt.TxSeq != wantID {
-					t.Fatalf("dequeued id %d (ok %v), want %d", it.Pkt.TxSeq, ok, wantID)
+				if !ok || idOf(it) != wantID {
+					t.Fatalf("dequeued id %d (ok %v), want %d", idOf(it), ok, wantID)
 				}
 				wantNext := now + time.Duration(float64(DefaultCoDelInterval)/math.Sqrt(float64(tt.want)))
 				st := q.State()

@@ -76,7 +76,7 @@ func TestDropTailLimits(t *testing.T) {
 				if !ok {
 					break
 				}
-				out = append(out, it.Pkt.TxSeq)
+				out = append(out, idOf(it))
 			}
 			if !slices.Equal(out, tt.wantOut) {
 				t.Errorf("dequeued %v, want %v", out, tt.wantOut)

@@ -8,15 +8,17 @@ import (
 	"github.com/ndncc/ndncc/ndn"
 )
 
-// The tests identify packets by their TxSeq, which no discipline touches.
+// The tests identify packets by a number they carry in the packet's Nack
+// field, which no discipline reads or touches (the packets are otherwise
+// empty: a queue does not look inside them).
 
-// testItem returns a size-byte Item whose packet has id as its TxSeq.
+// testItem returns a size-byte Item whose packet carries id.
 func testItem(id uint64, size int) Item {
-	return Item{Pkt: ndn.Packet{TxSeq: id}, Size: size}
+	return Item{Pkt: ndn.Packet{Nack: ndn.NackReason(id)}, Size: size}
 }
 
 // idOf returns the id testItem gave it.
-func idOf(it Item) uint64 { return it.Pkt.TxSeq }
+func idOf(it Item) uint64 { return uint64(it.Pkt.Nack) }
 
 // ms returns f milliseconds, rounded to the nanosecond.
 func ms(f float64) time.Duration { return time.Duration(math.Round(f * float64(time.Millisecond))) }

@@ -55,7 +55,7 @@ func TestRingOrderAcrossWrapAndGrowth(t *testing.T) {
 					if !ok {
 						break
 					}
-					popped = append(popped, it.Pkt.TxSeq)
+					popped = append(popped, idOf(it))
 				}
 				if !slices.Equal(popped, s.wantPopped) {
 					t.Errorf("step %d: popped %v, want %v", i, popped, s.wantPopped)
@@ -77,7 +77,7 @@ func TestRingPopReleasesPacket(t *testing.T) {
 	if _, ok := r.pop(); !ok {
 		t.Fatal("pop of a one-item ring failed")
 	}
-	if s := r.buf[0]; s.Pkt.Data != nil || s.Pkt.TxSeq != 0 || s.Size != 0 {
+	if s := r.buf[0]; s.Pkt.Data != nil || idOf(s) != 0 || s.Size != 0 {
 		t.Errorf("slot still holds %+v after pop, want the zero Item", s)
 	}
 }
