@@ -7,7 +7,8 @@ import (
 )
 
 // contentStore caches Data packets, at most capacity of them, and evicts
-// the least recently used. A Data is fresh until its FreshnessPeriod has
+// the least recently used. Its memory grows with the Data it holds, not
+// with its capacity. A Data is fresh until its FreshnessPeriod has
 // passed (scheduler time) since it was cached; a MustBeFresh Interest only
 // matches fresh Data, and a Data without FreshnessPeriod is never fresh.
 //
@@ -39,7 +40,9 @@ type csEntry struct {
 func newContentStore(capacity int) contentStore {
 	cs := contentStore{capacity: capacity}
 	if capacity > 0 {
-		cs.exact = make(map[uint64]*csEntry, capacity)
+		// No size hint: the store grows with what it caches, so a large
+		// capacity costs nothing until it is used.
+		cs.exact = make(map[uint64]*csEntry)
 		cs.under = make(map[uint64]*csEntry)
 	}
 	cs.lru = &csEntry{}

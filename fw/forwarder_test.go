@@ -1,6 +1,8 @@
 package fw
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -549,5 +551,28 @@ func TestCustomStrategy(t *testing.T) {
 	got := [5]int{cs.interests, cs.data, cs.marks, cs.nacks, cs.unsatisfied}
 	if want := [5]int{3, 1, 1, 1, 2}; got != want {
 		t.Errorf("strategy saw interests, data, marks, nacks, unsatisfied = %v, want %v", got, want)
+	}
+}
+
+func TestContentStoreGrowsWithUse(t *testing.T) {
+	// The CS used to allocate its index for its whole capacity up front:
+	// cs-capacity 1e7 took 905 MB for a 100 KiB transfer, 1e8 ran out of
+	// memory. Now an empty store of capacity 2^20 costs almost nothing.
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r := newRig(t, Config{CSCapacity: 1 << 20})
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("a forwarder with an empty CS of capacity 2^20 allocated %d bytes, want under 1 MiB", got)
+	}
+	c, p := r.face("c", FaceLocal), r.face("p", FaceNetwork)
+	r.route("/a", "p", 0)
+	for i := range 100 {
+		n := fmt.Sprintf("/a/%d", i)
+		r.f.Receive(c, interest(n, uint32(i+1)))
+		r.f.Receive(p, data(n, time.Second))
+	}
+	if got := r.f.Counters().CSSize; got != 100 {
+		t.Errorf("CS holds %d Data, want 100", got)
 	}
 }

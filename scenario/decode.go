@@ -1,7 +1,8 @@
 package scenario
 
 import (
-	"io"
+	"bytes"
+	"io/fs"
 	"maps"
 	"math"
 	"path/filepath"
@@ -21,7 +22,7 @@ type decoder struct {
 	// open opens a topology file named in the scenario, resolving a
 	// relative name against the scenario's directory; it returns the
 	// resolved name.
-	open func(name string) (io.ReadCloser, string, error)
+	open func(name string) (fs.File, string, error)
 	pos  map[string]topology.Pos
 	errs []error
 }
@@ -214,6 +215,15 @@ func (d *decoder) tables(m map[string]any, path, key string) []map[string]any {
 	return out
 }
 
+// limitedTables returns the top-level array of tables m[key], or none
+// when it has more than limit entries (an error).
+func (d *decoder) limitedTables(m map[string]any, key string, limit int) []map[string]any {
+	if arr, ok := m[key].([]any); ok && d.tooMany(key, len(arr), limit) {
+		return nil
+	}
+	return d.tables(m, "", key)
+}
+
 // params decodes the table m[key] of scalars into strings, with the
 // position of every key.
 func (d *decoder) params(m map[string]any, path, key string) (map[string]string, map[string]topology.Pos, bool) {
@@ -271,16 +281,16 @@ func (d *decoder) scenario(m map[string]any) *Scenario {
 	if t, ok := d.table(m, "", "routers"); ok {
 		d.routers(t, s)
 	}
-	for i, t := range d.tables(m, "", "links") {
+	for i, t := range d.limitedTables(m, "links", MaxLinkQueues) {
 		s.LinkQueues = append(s.LinkQueues, d.linkQueue(t, joinIndex("links", i)))
 	}
-	for i, t := range d.tables(m, "", "producer") {
+	for i, t := range d.limitedTables(m, "producer", MaxProducers) {
 		s.Producers = append(s.Producers, d.producer(t, joinIndex("producer", i)))
 	}
-	for i, t := range d.tables(m, "", "consumer") {
+	for i, t := range d.limitedTables(m, "consumer", MaxConsumers) {
 		s.Consumers = append(s.Consumers, d.consumer(t, joinIndex("consumer", i)))
 	}
-	for i, t := range d.tables(m, "", "tcp") {
+	for i, t := range d.limitedTables(m, "tcp", MaxTCPFlows) {
 		s.TCP = append(s.TCP, d.tcp(t, joinIndex("tcp", i)))
 	}
 	return s
@@ -320,7 +330,16 @@ func (d *decoder) topologyFile(file, path string) (*topology.Topology, string) {
 		return nil, ""
 	}
 	defer f.Close()
-	t, err := topology.ParseMiniNDN(f, resolved)
+	if err := checkRegular(f, MaxTopologyFileBytes, resolved); err != nil {
+		d.errorf(path, "%v", err)
+		return nil, ""
+	}
+	data, err := readLimited(f, MaxTopologyFileBytes, resolved)
+	if err != nil {
+		d.errorf(path, "%v", err)
+		return nil, ""
+	}
+	t, err := topology.ParseMiniNDN(bytes.NewReader(data), resolved)
 	if err != nil {
 		d.errs = append(d.errs, &topology.Error{Pos: d.at(path), Field: path, Err: err})
 		return nil, ""

@@ -1,8 +1,12 @@
 package scenario
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // errBase is a valid scenario; the error cases edit it. Its lines:
@@ -63,7 +67,9 @@ func TestParseErrors(t *testing.T) {
 		{"empty name", "", "name = \"\"\n" + errBase,
 			`f.toml:1: name: must not be empty`},
 		{"header overhead", "", "header-overhead = -4\n" + errBase,
-			`f.toml:1: header-overhead: must not be negative, got -4`},
+			`f.toml:1: header-overhead: must be from 0 to 8800 bytes, got -4`},
+		{"huge header overhead", "", "header-overhead = 100000\n" + errBase,
+			`f.toml:1: header-overhead: must be from 0 to 8800 bytes, got 100000`},
 		{"producer is a table", "", strings.Replace(errBase, "[[producer]]", "[producer]", 1),
 			`f.toml:5: producer: expected an array of tables ([[producer]]), got a table`},
 		// Topology.
@@ -98,7 +104,9 @@ func TestParseErrors(t *testing.T) {
 		{"empty strategy", "", errBase + "[routers]\nstrategy = \"\"\n",
 			`f.toml:15: routers.strategy: must not be empty`},
 		{"negative cs", "", errBase + "[routers]\ncs-capacity = -1\n",
-			`f.toml:15: routers.cs-capacity: must not be negative (0 disables the Content Store), got -1`},
+			`f.toml:15: routers.cs-capacity: must be from 0 (no Content Store) to 1000000000 Data packets, got -1`},
+		{"huge cs", "", errBase + "[routers]\ncs-capacity = 2000000000\n",
+			`f.toml:15: routers.cs-capacity: must be from 0 (no Content Store) to 1000000000 Data packets, got 2000000000`},
 		{"queue params type", "", errBase + "[routers]\nqueue-params = { target = [1] }\n",
 			`f.toml:15: routers.queue-params.target: expected a string, number or boolean, got an array`},
 		{"override of unknown node", "", errBase + "[routers.node.nosuch]\nstrategy = \"multicast\"\n",
@@ -132,7 +140,13 @@ func TestParseErrors(t *testing.T) {
 		{"file size type", "", edit(t, "file-size = 1000", "file-size = 1.5"),
 			`f.toml:8: producer[0].file-size: expected an integer number of bytes or a string such as "10MiB", got a float`},
 		{"segment size", "", edit(t, "file-size = 1000", "file-size = 1000\nsegment-size = 0"),
-			`f.toml:9: producer[0].segment-size: must be a positive number of bytes, got 0`},
+			`f.toml:9: producer[0].segment-size: must be from 1 to 8800 bytes (NDN's packet size limit), got 0`},
+		{"huge segment size", "", edit(t, "file-size = 1000", "file-size = 1000\nsegment-size = 100000"),
+			`f.toml:9: producer[0].segment-size: must be from 1 to 8800 bytes (NDN's packet size limit), got 100000`},
+		{"huge file size", "", edit(t, "file-size = 1000", "file-size = \"2000GiB\""),
+			`f.toml:8: producer[0].file-size: 2147483648000 bytes is over the limit of 1 TiB`},
+		{"huge queue", "", edit(t, `b = "p", delay = "1ms"`, `b = "p", delay = "1ms", max-queue-size = 2000000`),
+			`f.toml:3: links: link r:p: QueuePackets must be from 1 to 1000000, got 2000000`},
 		{"signature", "", edit(t, "file-size = 1000", "file-size = 1000\nsignature = \"rsa\""),
 			`f.toml:9: producer[0].signature: unknown signature "rsa" (use one of rsa2048, digest, ecdsa, ed25519, hmac)`},
 		{"freshness", "", edit(t, "file-size = 1000", "file-size = 1000\nfreshness = \"-1s\""),
@@ -179,6 +193,53 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("error\n got %s\nwant %s", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestTooManyEntries(t *testing.T) {
+	// A million consumers took 3.9 GB and a minute before an error; the
+	// file is refused by its size at once, and within the size limit the
+	// count is checked before a single consumer is decoded.
+	var b strings.Builder
+	b.WriteString(errBase)
+	for i := range MaxConsumers {
+		fmt.Fprintf(&b, "[[consumer]]\nid = \"c%d\"\nnode = \"c\"\nprefix = \"/x\"\npipeline = \"fixed\"\n", i)
+	}
+	_, err := Parse([]byte(b.String()), "f.toml")
+	const want = `f.toml:500009: consumer: 100001 entries, over the limit of 100000`
+	if err == nil || err.Error() != want {
+		t.Errorf("error\n got %v\nwant %s", err, want)
+	}
+	big := make([]byte, MaxFileBytes+1)
+	if _, err := Parse(big, "big.toml"); err == nil || !strings.Contains(err.Error(), "big.toml: the scenario is 16777217 bytes, over the 16 MiB limit") {
+		t.Errorf("a %d-byte scenario: error %v", len(big), err)
+	}
+}
+
+func TestTopologyFileMustBeARegularFileWithinTheLimit(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.conf")
+	if err := os.WriteFile(big, make([]byte, MaxTopologyFileBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ file, want string }{
+		{"/dev/urandom", `f.toml:2: topology.file: /dev/urandom is a character device, not a regular file`},
+		{dir, `f.toml:2: topology.file: ` + dir + ` is a directory, not a regular file`},
+		{big, `f.toml:2: topology.file: ` + big + ` is 8388609 bytes, over the 8 MiB limit`},
+	}
+	for _, tt := range tests {
+		doc := edit(t, "[topology]\nnodes = [\"c\", \"r\", \"p\"]\nlinks = [{ a = \"c\", b = \"r\", delay = \"1ms\" }, { a = \"r\", b = \"p\", delay = \"1ms\" }]\n",
+			"[topology]\nfile = \""+tt.file+"\"\n")
+		done := make(chan error, 1)
+		go func() { _, err := Parse([]byte(doc), "f.toml"); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("topology.file = %s: error\n got %v\nwant %s", tt.file, err, tt.want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("topology.file = %s: still reading after 10 s", tt.file)
+		}
 	}
 }
 

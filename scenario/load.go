@@ -3,7 +3,6 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -15,24 +14,48 @@ import (
 	"github.com/ndncc/ndncc/topology"
 )
 
-// Load reads the scenario file named file (see Parse).
+// Load reads the scenario file named file (see Parse); it must be at most
+// MaxFileBytes long.
 func Load(file string) (*Scenario, error) {
-	data, err := os.ReadFile(file)
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, fmt.Errorf("load scenario: %w", err)
 	}
+	defer f.Close()
+	data, err := readScenario(f, file)
+	if err != nil {
+		return nil, err
+	}
 	return Parse(data, file)
+}
+
+// readScenario reads a scenario file, refusing one over MaxFileBytes
+// before reading it (when its size is known) or once past the limit.
+func readScenario(f fs.File, file string) ([]byte, error) {
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxFileBytes {
+		return nil, topology.Errorf(topology.Pos{File: file}, "", "the scenario file is %d bytes, over the %d MiB limit", st.Size(), MaxFileBytes>>20)
+	}
+	data, err := readLimited(f, MaxFileBytes, "the scenario file")
+	if err != nil {
+		return nil, &topology.Error{Pos: topology.Pos{File: file}, Err: err}
+	}
+	return data, nil
 }
 
 // LoadFS reads the scenario file name (a slash-separated path) from fsys,
 // such as the examples package's embedded files; a relative topology file
 // is looked up in fsys too, next to name. Otherwise it is Parse.
 func LoadFS(fsys fs.FS, name string) (*Scenario, error) {
-	data, err := fs.ReadFile(fsys, name)
+	sf, err := fsys.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("load scenario: %w", err)
 	}
-	d := &decoder{file: name, open: func(file string) (io.ReadCloser, string, error) {
+	defer sf.Close()
+	data, err := readScenario(sf, name)
+	if err != nil {
+		return nil, err
+	}
+	d := &decoder{file: name, open: func(file string) (fs.File, string, error) {
 		if !path.IsAbs(file) {
 			file = path.Join(path.Dir(name), file)
 		}
@@ -50,7 +73,7 @@ func LoadFS(fsys fs.FS, name string) (*Scenario, error) {
 // key; all the problems found are reported, joined in line order.
 func Parse(data []byte, file string) (*Scenario, error) {
 	dir := filepath.Dir(file)
-	d := &decoder{file: file, open: func(name string) (io.ReadCloser, string, error) {
+	d := &decoder{file: file, open: func(name string) (fs.File, string, error) {
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(dir, name)
 		}
@@ -62,6 +85,9 @@ func Parse(data []byte, file string) (*Scenario, error) {
 
 // parse decodes data with d and validates the result.
 func (d *decoder) parse(data []byte) (*Scenario, error) {
+	if len(data) > MaxFileBytes {
+		return nil, topology.Errorf(topology.Pos{File: d.file}, "", "the scenario is %d bytes, over the %d MiB limit", len(data), MaxFileBytes>>20)
+	}
 	var raw map[string]any
 	if err := toml.Unmarshal(data, &raw); err != nil {
 		return nil, syntaxError(err, d.file)

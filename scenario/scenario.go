@@ -222,6 +222,22 @@ func (s *Scenario) QueueFor(from, to string) (queue string, params map[string]st
 	return queue, params
 }
 
+// QueuePos returns where the queue of link direction from→to is set: the
+// last of RouterFor(from) and the matching LinkQueues, as QueueFor applies
+// them (for errors about the discipline or its parameters).
+func (s *Scenario) QueuePos(from, to string) topology.Pos {
+	pos := s.RouterFor(from).Pos
+	for _, lq := range s.LinkQueues {
+		if lq.Matches(from, to) {
+			pos = lq.Pos
+		}
+	}
+	if pos == (topology.Pos{}) {
+		pos.File = s.File
+	}
+	return pos
+}
+
 // Matches reports whether lq applies to the link direction from→to.
 func (lq LinkQueue) Matches(from, to string) bool {
 	return (lq.From == from && lq.To == to) || (lq.Both && lq.From == to && lq.To == from)

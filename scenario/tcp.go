@@ -99,7 +99,7 @@ func (v *validator) tcp(path string, f TCPFlow) {
 		switch {
 		case f.From == f.To:
 			v.errorf(path+".to", f.Pos, "is the sender itself (%q)", f.To)
-		case !t.Connected(f.From, f.To):
+		case !v.connected(f.From, f.To):
 			v.errorf(path+".to", f.Pos, "node %q is not reachable from %q", f.To, f.From)
 		}
 	}
@@ -108,6 +108,8 @@ func (v *validator) tcp(path string, f TCPFlow) {
 		v.errorf(path+".size", f.Pos, "required (the bytes to transfer, or a string with a unit such as \"10MiB\")")
 	case f.Size < 0:
 		v.errorf(path+".size", f.Pos, "must be positive, got %d", f.Size)
+	case f.Size > MaxObjectBytes:
+		v.errorf(path+".size", f.Pos, "%d bytes is over the limit of 1 TiB", f.Size)
 	}
 	if !slices.Contains(TCPAlgorithms(), f.Algorithm) {
 		v.errorf(path+".algorithm", f.Pos, "unknown algorithm %q (use one of %s)", f.Algorithm, strings.Join(TCPAlgorithms(), ", "))

@@ -18,6 +18,9 @@ import (
 // line order.
 func (s *Scenario) Validate() error {
 	v := validator{s: s}
+	if err := s.checkCounts(); err != nil {
+		return err
+	}
 	v.top()
 	v.topology()
 	v.router("routers", s.Routers, false)
@@ -60,10 +63,43 @@ func (s *Scenario) Validate() error {
 	return topology.JoinErrors(v.errs)
 }
 
+// connected reports whether a path of links joins the nodes a and b of
+// the topology.
+func (v *validator) connected(a, b string) bool {
+	if v.component == nil {
+		v.component = v.s.Topology.Components()
+	}
+	ca, okA := v.component[a]
+	cb, okB := v.component[b]
+	return okA && okB && ca == cb
+}
+
+// checkCounts enforces the limits on the number of entries (a scenario
+// built in Go; the decoder checks a file's before decoding them).
+func (s *Scenario) checkCounts() error {
+	for _, c := range []struct {
+		key      string
+		n, limit int
+	}{
+		{"links", len(s.LinkQueues), MaxLinkQueues},
+		{"producer", len(s.Producers), MaxProducers},
+		{"consumer", len(s.Consumers), MaxConsumers},
+		{"tcp", len(s.TCP), MaxTCPFlows},
+	} {
+		if c.n > c.limit {
+			return topology.Errorf(topology.Pos{File: s.File}, c.key, "%d entries, over the limit of %d", c.n, c.limit)
+		}
+	}
+	return nil
+}
+
 // validator collects the errors of one Validate call.
 type validator struct {
 	s    *Scenario
 	errs []error
+	// component numbers the topology's connected components by node
+	// (computed once, when a consumer's reachability is first checked).
+	component map[string]int
 }
 
 // errorf records an error about field path, at the position of that key,
@@ -110,8 +146,8 @@ func (v *validator) top() {
 	if s.Duration <= 0 {
 		v.errorf("duration", topology.Pos{}, "must be positive, got %v", s.Duration)
 	}
-	if s.HeaderOverhead < 0 {
-		v.errorf("header-overhead", topology.Pos{}, "must not be negative, got %d", s.HeaderOverhead)
+	if s.HeaderOverhead < 0 || s.HeaderOverhead > MaxHeaderOverhead {
+		v.errorf("header-overhead", topology.Pos{}, "must be from 0 to %d bytes, got %d", MaxHeaderOverhead, s.HeaderOverhead)
 	}
 }
 
@@ -146,8 +182,8 @@ func (v *validator) router(path string, r RouterSettings, override bool) {
 	if set(SetStrategy) && r.Strategy == "" {
 		v.errorf(path+".strategy", r.Pos, "must not be empty")
 	}
-	if set(SetCSCapacity) && r.CSCapacity < 0 {
-		v.errorf(path+".cs-capacity", r.Pos, "must not be negative (0 disables the Content Store), got %d", r.CSCapacity)
+	if set(SetCSCapacity) && (r.CSCapacity < 0 || r.CSCapacity > MaxCSCapacity) {
+		v.errorf(path+".cs-capacity", r.Pos, "must be from 0 (no Content Store) to %d Data packets, got %d", MaxCSCapacity, r.CSCapacity)
 	}
 	if set(SetQueue) && r.Queue == "" {
 		v.errorf(path+".queue", r.Pos, "must not be empty")
@@ -195,9 +231,11 @@ func (v *validator) producer(i int, p Producer) {
 		v.errorf(path+".file-size", p.Pos, "required (the object size, in bytes or with a unit such as \"10MiB\")")
 	case p.FileSize < 0:
 		v.errorf(path+".file-size", p.Pos, "must be positive, got %d", p.FileSize)
+	case p.FileSize > MaxObjectBytes:
+		v.errorf(path+".file-size", p.Pos, "%d bytes is over the limit of 1 TiB", p.FileSize)
 	}
-	if p.SegmentSize <= 0 {
-		v.errorf(path+".segment-size", p.Pos, "must be a positive number of bytes, got %d", p.SegmentSize)
+	if p.SegmentSize <= 0 || p.SegmentSize > MaxSegmentSize {
+		v.errorf(path+".segment-size", p.Pos, "must be from 1 to %d bytes (NDN's packet size limit), got %d", MaxSegmentSize, p.SegmentSize)
 	}
 	if !slices.Contains(Signatures(), p.Signature) {
 		v.errorf(path+".signature", p.Pos, "unknown signature %q (use one of %s)", p.Signature, strings.Join(Signatures(), ", "))
@@ -238,7 +276,7 @@ func (v *validator) served(path string, c Consumer) {
 		return
 	}
 	for _, p := range producers {
-		if t.Connected(c.Node, p.Node) {
+		if v.connected(c.Node, p.Node) {
 			return
 		}
 	}

@@ -210,7 +210,7 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 			qname, qparams := sc.QueueFor(from, to)
 			q, err := aqm.New(qname, qparams, aqm.Limits{Packets: l.QueuePackets, Bytes: l.QueueBytes})
 			if err != nil {
-				return fmt.Errorf("%s: queue on %s->%s: %w", sc.File, from, to, err)
+				return fmt.Errorf("%s: queue on %s->%s: %w", sc.QueuePos(from, to), from, to, err)
 			}
 			p := LinkParams{Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: l.Loss, HeaderOverhead: sc.HeaderOverhead}
 			ch[i] = newChannel(n.Sched, from, to, p, q, n.Sizer, rng(seed, "link/"+from+"->"+to))

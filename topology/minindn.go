@@ -14,6 +14,9 @@ import (
 // maxLineBytes bounds one line of a Mini-NDN file.
 const maxLineBytes = 1 << 20
 
+// maxErrors is how many errors ParseMiniNDN reports before it stops.
+const maxErrors = 20
+
 // ParseMiniNDN reads a Mini-NDN topology file, as Mini-NDN's own loader
 // reads it, and validates the result (see Topology.Validate). file names
 // the input in error messages.
@@ -51,9 +54,12 @@ func ParseMiniNDN(r io.Reader, file string) (*Topology, error) {
 	p := miniNDNParser{file: file, t: &Topology{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxLineBytes)
-	for sc.Scan() {
+	for !p.stopped && sc.Scan() {
 		p.line++
 		p.parseLine(sc.Text())
+		if len(p.errs) >= maxErrors {
+			p.stop("%d errors; stopped reading", len(p.errs))
+		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
@@ -61,6 +67,9 @@ func ParseMiniNDN(r io.Reader, file string) (*Topology, error) {
 		}
 		p.line++ // the line that could not be read
 		p.errorf("", "%w", err)
+		return nil, JoinErrors(p.errs)
+	}
+	if p.stopped {
 		return nil, JoinErrors(p.errs)
 	}
 	if !p.seen["nodes"] {
@@ -85,12 +94,20 @@ type miniNDNParser struct {
 	seen    map[string]bool
 	t       *Topology
 	errs    []error
+	stopped bool // reading was abandoned (see stop)
 }
 
 func (p *miniNDNParser) pos() Pos { return Pos{File: p.file, Line: p.line} }
 
 func (p *miniNDNParser) errorf(field, format string, args ...any) {
 	p.errs = append(p.errs, Errorf(p.pos(), field, format, args...))
+}
+
+// stop reports an error at the current line and abandons the file: it is
+// no topology, or too broken for more errors to help.
+func (p *miniNDNParser) stop(format string, args ...any) {
+	p.errorf("", format, args...)
+	p.stopped = true
 }
 
 func (p *miniNDNParser) parseLine(text string) {
@@ -110,7 +127,9 @@ func (p *miniNDNParser) parseLine(text string) {
 	case p.section == "links":
 		p.parseLink(text)
 	case p.section == "":
-		p.errorf("", "%q is outside any section (expected [nodes] or [links] first)", text)
+		// Not quoted: a file that is no topology at all (a path typed
+		// wrong, or a file chosen to be read) must not be echoed back.
+		p.stop("not a Mini-NDN topology file: text outside any section (expected [nodes] or [links] first)")
 	}
 	// Lines of a rejected section were reported with its header.
 }
@@ -146,7 +165,7 @@ func (p *miniNDNParser) parseSection(text string) {
 func (p *miniNDNParser) parseNode(text string) {
 	name, rest, ok := strings.Cut(text, ":")
 	if !ok {
-		p.errorf("nodes", "expected \"name: _\" or \"name: key=value ...\", got %q", text)
+		p.errorf("nodes", "expected \"name: _\" or \"name: key=value ...\", got %.40q", text)
 		return
 	}
 	n := Node{Name: strings.TrimSpace(name), Pos: p.pos()}
@@ -156,7 +175,7 @@ func (p *miniNDNParser) parseNode(text string) {
 		}
 		k, v, ok := strings.Cut(tok, "=")
 		if !ok || k == "" {
-			p.errorf("nodes", "expected key=value, got %q", tok)
+			p.errorf("nodes", "expected key=value, got %.40q", tok)
 			continue
 		}
 		if _, dup := n.Params[k]; dup {
@@ -175,7 +194,7 @@ func (p *miniNDNParser) parseLink(text string) {
 	fields := strings.Fields(text)
 	a, b, ok := strings.Cut(fields[0], ":")
 	if !ok || a == "" || b == "" || strings.Contains(b, ":") {
-		p.errorf("links", "expected \"a:b key=value ...\", got %q", fields[0])
+		p.errorf("links", "expected \"a:b key=value ...\", got %.40q", fields[0])
 		return
 	}
 	l := NewLink(a, b)
@@ -184,7 +203,7 @@ func (p *miniNDNParser) parseLink(text string) {
 	for _, tok := range fields[1:] {
 		k, v, ok := strings.Cut(tok, "=")
 		if !ok || k == "" {
-			p.errorf("links", "expected key=value, got %q", tok)
+			p.errorf("links", "expected key=value, got %.40q", tok)
 			continue
 		}
 		if given[k] {

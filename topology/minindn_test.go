@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -150,7 +151,16 @@ func TestParseMiniNDNErrors(t *testing.T) {
 		{"node param twice", "[nodes]\na: x=1 x=2\n",
 			`f.conf:2: x: given twice for node "a"`},
 		{"outside section", "a: _\n[nodes]\na: _\n",
-			`f.conf:1: "a: _" is outside any section (expected [nodes] or [links] first)`},
+			`f.conf:1: not a Mini-NDN topology file: text outside any section (expected [nodes] or [links] first)`},
+		// Another file named as a topology: one error, none of its text.
+		{"not a topology", "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/:/sbin/nologin\n",
+			`f.conf:1: not a Mini-NDN topology file: text outside any section (expected [nodes] or [links] first)`},
+		{"long token", "[nodes]\na: " + strings.Repeat("y", 100) + "\n",
+			`f.conf:2: nodes: expected key=value, got "` + strings.Repeat("y", 40) + `"`},
+		{"non-ASCII node name", "[nodes]\nnœud: _\n",
+			`f.conf:2: nodes: node name "nœud" has the character 'œ' (use letters, digits, '-', '_' and '.')`},
+		{"invalid UTF-8 node name", "[nodes]\nn\xffd: _\n",
+			`f.conf:2: nodes: node name "n\xffd" is not valid UTF-8`},
 		{"unknown section", "[nodes]\na: _\n[hosts]\nb: _\n",
 			`f.conf:3: section: unknown section [hosts] (expected [nodes] or [links])`},
 		{"switches", "[nodes]\na: _\n[switches]\ns1: _\n",
@@ -167,6 +177,7 @@ func TestParseMiniNDNErrors(t *testing.T) {
 			"f.conf:6: bw: invalid number \"x\"\nf.conf:7: loss: invalid number \"y\""},
 		{"long line", "[nodes]\n" + strings.Repeat("x", maxLineBytes+1) + "\n",
 			`f.conf:2: line longer than 1048576 bytes`},
+		{"too many errors", "[nodes]\n" + strings.Repeat("a\n", 100), manyErrors()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -182,6 +193,16 @@ func TestParseMiniNDNErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyErrors is what 100 node lines without a colon give: 20 errors, then
+// the parser stops.
+func manyErrors() string {
+	var lines []string
+	for l := 2; l <= 21; l++ {
+		lines = append(lines, fmt.Sprintf(`f.conf:%d: nodes: expected "name: _" or "name: key=value ...", got "a"`, l))
+	}
+	return strings.Join(lines, "\n") + "\nf.conf:21: 20 errors; stopped reading"
 }
 
 func TestParseNetemTime(t *testing.T) {

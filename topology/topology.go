@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"time"
+	"unicode/utf8"
 )
 
 // Topology is a network: named nodes joined by bidirectional point-to-point
@@ -107,6 +108,39 @@ func (t *Topology) Neighbors(name string) []string {
 	return ns
 }
 
+// Components numbers the connected components: two nodes have the same
+// number if and only if a path of links joins them. It takes one pass over
+// the links, where Connected takes one per call.
+func (t *Topology) Components() map[string]int {
+	g := newGraph(t)
+	comp := make([]int, len(g.names))
+	for i := range comp {
+		comp[i] = -1
+	}
+	for start := range g.names {
+		if comp[start] >= 0 {
+			continue
+		}
+		comp[start] = start
+		stack := []int{start}
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, e := range g.adj[n] {
+				if comp[e.to] < 0 {
+					comp[e.to] = start
+					stack = append(stack, e.to)
+				}
+			}
+		}
+	}
+	out := make(map[string]int, len(g.names))
+	for i, name := range g.names {
+		out[name] = comp[i]
+	}
+	return out
+}
+
 // Connected reports whether a path of links joins a and b (a node is
 // connected to itself).
 func (t *Topology) Connected(a, b string) bool {
@@ -135,14 +169,30 @@ func (t *Topology) Connected(a, b string) bool {
 	return false
 }
 
-// Validate checks that t is a well-formed network: at least one node, node
-// names valid and unique, links joining two distinct declared nodes, at most
-// one link between two nodes, and link parameters in range. It reports every
-// problem, each as an *Error at the position of the node or link, joined.
+// Limits of a topology: each keeps a simulation's memory bounded, far
+// above any experiment's needs.
+const (
+	MaxNodes        = 10_000
+	MaxLinks        = 100_000
+	MaxQueuePackets = 1_000_000 // per link direction
+	MaxQueueBytes   = 1 << 30   // per link direction
+)
+
+// Validate checks that t is a well-formed network: one to MaxNodes nodes,
+// node names valid and unique, at most MaxLinks links, each joining two
+// distinct declared nodes, at most one link between two nodes, and link
+// parameters in range. It reports every problem, each as an *Error at the
+// position of the node or link, joined.
 func (t *Topology) Validate() error {
 	var errs []error
-	if len(t.Nodes) == 0 {
+	switch {
+	case len(t.Nodes) == 0:
 		errs = append(errs, Errorf(Pos{}, "nodes", "the topology has no nodes"))
+	case len(t.Nodes) > MaxNodes:
+		return Errorf(t.Nodes[MaxNodes].Pos, "nodes", "%d nodes, over the limit of %d", len(t.Nodes), MaxNodes)
+	}
+	if len(t.Links) > MaxLinks {
+		return Errorf(t.Links[MaxLinks].Pos, "links", "%d links, over the limit of %d", len(t.Links), MaxLinks)
 	}
 	declared := make(map[string]Pos, len(t.Nodes))
 	for _, n := range t.Nodes {
@@ -193,11 +243,11 @@ func (l Link) check(declared map[string]Pos) []error {
 	if !(l.Bandwidth >= 0) || math.IsInf(l.Bandwidth, 0) {
 		bad("links", "Bandwidth must be a finite number of bit/s, or 0 for unlimited, got %v", l.Bandwidth)
 	}
-	if l.QueuePackets < 1 {
-		bad("links", "QueuePackets must be at least 1, got %d", l.QueuePackets)
+	if l.QueuePackets < 1 || l.QueuePackets > MaxQueuePackets {
+		bad("links", "QueuePackets must be from 1 to %d, got %d", MaxQueuePackets, l.QueuePackets)
 	}
-	if l.QueueBytes < 0 {
-		bad("links", "QueueBytes must not be negative, got %d", l.QueueBytes)
+	if l.QueueBytes < 0 || l.QueueBytes > MaxQueueBytes {
+		bad("links", "QueueBytes must be from 0 to %d, got %d", MaxQueueBytes, l.QueueBytes)
 	}
 	if !(l.Loss >= 0 && l.Loss <= 1) {
 		bad("links", "Loss must be a probability between 0 and 1, got %v", l.Loss)
@@ -214,8 +264,11 @@ func CheckName(name string) error {
 	if len(name) > 64 {
 		return fmt.Errorf("node name %.20q... is longer than 64 characters", name)
 	}
-	for _, c := range []byte(name) {
-		if !isNameChar(c) {
+	if !utf8.ValidString(name) {
+		return fmt.Errorf("node name %q is not valid UTF-8", name)
+	}
+	for _, c := range name {
+		if c >= utf8.RuneSelf || !isNameChar(byte(c)) {
 			return fmt.Errorf("node name %q has the character %q (use letters, digits, '-', '_' and '.')", name, c)
 		}
 	}

@@ -200,6 +200,12 @@ params = { init-cwnd = 1e19 }`, 1)
 	if err := os.WriteFile(huge, []byte(hugeWindow), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A queue discipline's error names the line that sets it.
+	queue := filepath.Join(dir, "queue.toml")
+	badQueue := strings.Replace(scenario, "consumer9", "consumer1", 1) + "\n[[links]]\nbetween = [\"router1\", \"router2\"]\nqueue = \"codel-mark\"\nqueue-params = { bogus = 1 }\n"
+	if err := os.WriteFile(queue, []byte(badQueue), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -209,6 +215,7 @@ params = { init-cwnd = 1e19 }`, 1)
 		{"missing file", []string{"sim", filepath.Join(dir, "nope.toml")}, []string{"nope.toml"}, 2},
 		{"bad node", []string{"sim", bad}, []string{"bad.toml:", "consumer9"}, 2},
 		{"window overflow", []string{"sim", huge}, []string{"huge.toml:15", "init-cwnd", "from 1 to 65536"}, 2},
+		{"queue parameter", []string{"sim", queue}, []string{"queue.toml:16: queue on router1->router2", `no parameter "bogus"`}, 2},
 		{"no argument", []string{"sim"}, []string{"arg"}, 1},
 	}
 	for _, tt := range tests {
