@@ -2,13 +2,14 @@ package fw
 
 import "github.com/ndncc/ndncc/ndn"
 
-// downstream is a face a Data goes to, with the CongestionMark it carries
-// and the Interest of that downstream it answers (kept for loss Nacks, see
-// EnableLossNacks).
+// downstream is a face a Data goes to, with the CongestionMark it carries,
+// the Interest of that downstream it answers (kept for loss Nacks, see
+// EnableLossNacks) and the PitToken that Interest came with.
 type downstream struct {
-	face FaceID
-	mark uint64
-	it   *ndn.Interest
+	face  FaceID
+	mark  uint64
+	it    *ndn.Interest
+	token []byte
 }
 
 // onData is the incoming-Data pipeline: PIT matching (unsolicited Data is
@@ -37,40 +38,45 @@ func (f *Forwarder) onData(in FaceID, p ndn.Packet) {
 		for i := range e.in {
 			r := &e.in[i]
 			if r.Expiry > now && r.Face != in {
-				ds = addDownstream(ds, r.Face, max(p.CongestionMark, r.Mark), r.Interest)
+				ds = addDownstream(ds, downstream{face: r.Face, mark: max(p.CongestionMark, r.Mark), it: r.Interest, token: r.PitToken})
 			}
 		}
 		f.finalize(e, true, d.Freshness)
 	}
 	clear(f.matches)
 	for _, x := range ds {
-		f.sendData(x.face, d, x.mark, x.it)
+		f.sendData(x, d, in)
 	}
 	f.downstreams = ds[:0]
 }
 
-// addDownstream adds face to ds once, keeping the largest mark.
-func addDownstream(ds []downstream, face FaceID, mark uint64, it *ndn.Interest) []downstream {
+// addDownstream adds x to ds once per face, keeping the largest mark.
+func addDownstream(ds []downstream, x downstream) []downstream {
 	for i := range ds {
-		if ds[i].face == face {
-			ds[i].mark = max(ds[i].mark, mark)
+		if ds[i].face == x.face {
+			ds[i].mark = max(ds[i].mark, x.mark)
 			return ds
 		}
 	}
-	return append(ds, downstream{face: face, mark: mark, it: it})
+	return append(ds, x)
 }
 
-// sendData is the outgoing-Data pipeline; it answers the downstream's
-// Interest it.
-func (f *Forwarder) sendData(out FaceID, d *ndn.Data, mark uint64, it *ndn.Interest) {
-	if !f.send(out, ndn.Packet{Data: d, CongestionMark: mark}) {
+// sendData is the outgoing-Data pipeline: Data d, which arrived on face
+// from (0 for the Content Store), answers downstream x.
+func (f *Forwarder) sendData(x downstream, d *ndn.Data, from FaceID) {
+	if !f.faceUp(x.face) {
 		return
 	}
-	if r := f.faces[out].sent; r != nil { // remembered for a loss Nack (lossnack.go)
-		r.add(d, it)
+	p := ndn.Packet{Data: d, CongestionMark: x.mark, PitToken: x.token}
+	if f.faces[x.face].localFields {
+		p.IncomingFaceID = uint64(from)
+	}
+	f.faces[x.face].out.Send(p)
+	if r := f.faces[x.face].sent; r != nil { // remembered for a loss Nack (lossnack.go)
+		r.add(d, x.it)
 	}
 	f.counters.OutData++
-	if mark > 0 {
+	if x.mark > 0 {
 		f.counters.MarksForwarded++
 	}
 }

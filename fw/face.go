@@ -41,6 +41,9 @@ type face struct {
 	// this face answered, so that a reported Data loss can be Nacked (nil
 	// unless EnableLossNacks was called; see lossnack.go).
 	sent *sentDataRing
+	// localFields: Interests and Data sent on this face carry the
+	// IncomingFaceID of the face they arrived on (see SetLocalFields).
+	localFields bool
 }
 
 // AddFace adds a face whose outgoing packets go to out.Send and returns its
@@ -48,6 +51,18 @@ type face struct {
 func (f *Forwarder) AddFace(out ndn.Face, kind FaceKind) FaceID {
 	f.faces = append(f.faces, face{out: out, kind: kind})
 	return FaceID(len(f.faces) - 1)
+}
+
+// SetLocalFields turns NDNLPv2 local fields on or off for face id (NFD's
+// LocalFieldsEnabled face flag): with them on, every Interest sent on the
+// face carries in Packet.IncomingFaceID the face it arrived on, and every
+// Data the face it arrived on (none for a Data from the Content Store).
+// Nacks carry none. A local application that must know who asked, the
+// management module first, turns them on for its face.
+func (f *Forwarder) SetLocalFields(id FaceID, on bool) {
+	if f.faceUp(id) {
+		f.faces[id].localFields = on
+	}
 }
 
 // RemoveFace takes a face down: its routes leave the FIB, packets arriving

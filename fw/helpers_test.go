@@ -62,13 +62,19 @@ func nack(p ndn.Packet, reason ndn.NackReason) ndn.Packet {
 	return p
 }
 
+func withToken(p ndn.Packet, token ...byte) ndn.Packet {
+	p.PitToken = token
+	return p
+}
+
 func marked(p ndn.Packet, mark uint64) ndn.Packet {
 	p.CongestionMark = mark
 	return p
 }
 
 // describe renders a packet for comparison: "I /a/1 nonce=1", "D /a/1",
-// "N:Duplicate /a/1 nonce=1", with " hop=N" and " mark=N" when present.
+// "N:Duplicate /a/1 nonce=1", with " hop=N", " mark=N", " token=HEX" and
+// " from=FACE" (IncomingFaceID) when present.
 func describe(p ndn.Packet) string {
 	var b strings.Builder
 	switch {
@@ -84,6 +90,12 @@ func describe(p ndn.Packet) string {
 	}
 	if p.CongestionMark > 0 {
 		fmt.Fprintf(&b, " mark=%d", p.CongestionMark)
+	}
+	if p.PitToken != nil {
+		fmt.Fprintf(&b, " token=%x", p.PitToken)
+	}
+	if p.IncomingFaceID != 0 {
+		fmt.Fprintf(&b, " from=%d", p.IncomingFaceID)
 	}
 	return b.String()
 }

@@ -37,7 +37,7 @@ func (f *Forwarder) onInterest(in FaceID, p ndn.Packet) {
 		if f.cs.enabled() {
 			if d := f.cs.find(it, hs, now); d != nil {
 				f.counters.CSHits++
-				f.sendData(in, d, p.CongestionMark, it)
+				f.sendData(downstream{face: in, mark: p.CongestionMark, it: it, token: p.PitToken}, d, 0)
 				return
 			}
 			f.counters.CSMisses++
@@ -48,7 +48,7 @@ func (f *Forwarder) onInterest(in FaceID, p ndn.Packet) {
 		}
 		e.strategy = f.choice.find(it.Name, hs).s
 	}
-	e.insertInRecord(in, it, p.CongestionMark, now)
+	e.insertInRecord(in, it, p.CongestionMark, p.PitToken, now)
 	f.armExpiry(e, now)
 	e.strategy.AfterReceiveInterest(e, in, p, f.fib.lookup(it.Name, hs))
 }
@@ -57,14 +57,15 @@ func (f *Forwarder) onInterest(in FaceID, p ndn.Packet) {
 // does on point-to-point faces (every face here is point-to-point).
 func (f *Forwarder) onInterestLoop(in FaceID, p ndn.Packet) {
 	f.counters.DuplicateNonceDrops++
-	if f.send(in, ndn.Packet{Interest: p.Interest, Nack: ndn.NackDuplicate}) {
+	if f.send(in, ndn.Packet{Interest: p.Interest, Nack: ndn.NackDuplicate, PitToken: p.PitToken}) {
 		f.counters.OutNacks++
 	}
 }
 
 // sendInterest is the outgoing-Interest pipeline (see Actions.SendInterest).
-// The Interest goes without a CongestionMark: marks are per hop, and a
-// marked Interest is answered here with a marked reply.
+// The Interest goes without a CongestionMark and without the downstream's
+// PitToken: both are per hop, and a marked Interest is answered here with
+// a marked reply. A face with local fields learns the downstream face.
 func (f *Forwarder) sendInterest(e *PitEntry, out FaceID, it *ndn.Interest) bool {
 	if !e.live || !f.faceUp(out) {
 		return false
@@ -78,7 +79,11 @@ func (f *Forwarder) sendInterest(e *PitEntry, out FaceID, it *ndn.Interest) bool
 	}
 	e.insertOutRecord(out, it, f.sched.Now())
 	f.counters.OutInterests++
-	f.faces[out].out.Send(ndn.Packet{Interest: it})
+	p := ndn.Packet{Interest: it}
+	if f.faces[out].localFields {
+		p.IncomingFaceID = uint64(e.downstreamOf(it))
+	}
+	f.faces[out].out.Send(p)
 	return true
 }
 

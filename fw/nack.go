@@ -66,7 +66,7 @@ func (f *Forwarder) sendNackToAll(e *PitEntry, reason ndn.NackReason, mark uint6
 // Interest mark if that is larger than mark.
 func (f *Forwarder) nackDownstream(r *InRecord, reason ndn.NackReason, mark uint64) {
 	mark = max(mark, r.Mark)
-	if !f.send(r.Face, ndn.Packet{Interest: r.Interest, Nack: reason, CongestionMark: mark}) {
+	if !f.send(r.Face, ndn.Packet{Interest: r.Interest, Nack: reason, CongestionMark: mark, PitToken: r.PitToken}) {
 		return
 	}
 	f.counters.OutNacks++

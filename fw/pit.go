@@ -20,6 +20,9 @@ type InRecord struct {
 	// Mark is the CongestionMark the Interest arrived with: the link from
 	// this downstream is congested, so the reply is sent marked.
 	Mark uint64
+	// PitToken is the NDNLPv2 PitToken the Interest arrived with (nil if
+	// none); the Data or Nack sent to this downstream carries it back.
+	PitToken []byte
 }
 
 // OutRecord is an upstream of a PIT entry: a face the Interest was sent on.
@@ -144,9 +147,9 @@ func (e *PitEntry) duplicateNonce(nonce uint32, face FaceID) bool {
 	return false
 }
 
-// insertInRecord adds or renews the in-record of face and recomputes the
-// entry's expiry.
-func (e *PitEntry) insertInRecord(face FaceID, it *ndn.Interest, mark uint64, now time.Duration) {
+// insertInRecord adds or renews the in-record of face for Interest it,
+// which arrived with mark and token, and recomputes the entry's expiry.
+func (e *PitEntry) insertInRecord(face FaceID, it *ndn.Interest, mark uint64, token []byte, now time.Duration) {
 	r := e.InRecord(face)
 	if r == nil {
 		e.in = append(e.in, InRecord{Face: face})
@@ -157,7 +160,19 @@ func (e *PitEntry) insertInRecord(face FaceID, it *ndn.Interest, mark uint64, no
 	r.Expiry = now + it.LifetimeOrDefault()
 	r.Interest = it
 	r.Mark = mark
+	r.PitToken = token
 	e.updateExpiry()
+}
+
+// downstreamOf returns the face whose in-record holds Interest it (the
+// face it arrived on), or 0.
+func (e *PitEntry) downstreamOf(it *ndn.Interest) FaceID {
+	for i := range e.in {
+		if e.in[i].Interest == it {
+			return e.in[i].Face
+		}
+	}
+	return 0
 }
 
 // removeInRecord removes the in-record of face and recomputes the expiry.

@@ -223,7 +223,7 @@ func (f *Face) SendWire(b []byte) error {
 	frames := [][]byte{b}
 	if len(b) > f.mtu {
 		var err error
-		if frames, err = fragmentWire(b, ndn.NackNone, 0, f.mtu, &f.seq); err != nil {
+		if frames, err = fragmentWire(b, ndn.LpFrame{}, f.mtu, &f.seq); err != nil {
 			return err
 		}
 	}

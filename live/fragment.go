@@ -29,24 +29,32 @@ func fragmentFrames(p *ndn.Packet, mtu int, seq *uint64) ([][]byte, error) {
 		return [][]byte{whole}, nil
 	}
 	net := whole
-	if p.Nack != ndn.NackNone || p.CongestionMark != 0 {
+	head := ndn.LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark, PitToken: p.PitToken, IncomingFaceID: p.IncomingFaceID}
+	if head.Nack != ndn.NackNone || head.CongestionMark != 0 || len(head.PitToken) > 0 || head.IncomingFaceID != 0 {
 		bare := ndn.Packet{Interest: p.Interest, Data: p.Data}
 		if net, err = ndn.EncodeFrame(&bare); err != nil {
 			return nil, err
 		}
 	}
-	return fragmentWire(net, p.Nack, p.CongestionMark, mtu, seq)
+	return fragmentWire(net, head, mtu, seq)
 }
 
 // fragmentWire splits the network packet net into NDNLPv2 fragments of at
 // most mtu bytes. Fragments use consecutive sequence numbers starting at
-// *seq (advanced past them); the per-hop fields travel in the first
-// fragment.
-func fragmentWire(net []byte, nack ndn.NackReason, mark uint64, mtu int, seq *uint64) ([][]byte, error) {
-	if mtu <= lpHeaderBudget {
+// *seq (advanced past them); the per-hop fields of head (Nack,
+// CongestionMark, PitToken, IncomingFaceID) travel in the first fragment.
+func fragmentWire(net []byte, head ndn.LpFrame, mtu int, seq *uint64) ([][]byte, error) {
+	budget := lpHeaderBudget
+	if len(head.PitToken) > 0 { // PitToken T+L and value
+		budget += 4 + len(head.PitToken)
+	}
+	if head.IncomingFaceID != 0 { // IncomingFaceId T+L and value
+		budget += 3 + 1 + 8
+	}
+	if mtu <= budget {
 		return nil, fmt.Errorf("live: MTU %d leaves no room for a fragment", mtu)
 	}
-	room := mtu - lpHeaderBudget
+	room := mtu - budget
 	count := (len(net) + room - 1) / room
 	frames := make([][]byte, 0, count)
 	for i := range count {
@@ -56,7 +64,7 @@ func fragmentWire(net []byte, nack ndn.NackReason, mark uint64, mtu int, seq *ui
 			Fragment: net[i*room : min((i+1)*room, len(net))],
 		}
 		if i == 0 {
-			f.Nack, f.CongestionMark = nack, mark
+			f.Nack, f.CongestionMark, f.PitToken, f.IncomingFaceID = head.Nack, head.CongestionMark, head.PitToken, head.IncomingFaceID
 		}
 		b, err := ndn.EncodeLp(&f)
 		if err != nil {

@@ -30,6 +30,7 @@ func TestFragmentRoundTrip(t *testing.T) {
 		{"fits", ndn.Packet{Data: d}, 9000, 1},
 		{"ndnd's UDP MTU", ndn.Packet{Data: d}, 1420, 6},
 		{"marked", ndn.Packet{Data: d, CongestionMark: 1}, 1420, 6},
+		{"with local fields", ndn.Packet{Data: d, PitToken: bytes.Repeat([]byte{7}, 32), IncomingFaceID: 1 << 40}, 1420, 7},
 		{"small MTU", ndn.Packet{Data: d}, 576, 17},
 	}
 	for _, tc := range tests {
@@ -76,6 +77,9 @@ func TestFragmentRoundTrip(t *testing.T) {
 			}
 			if got.CongestionMark != tc.pkt.CongestionMark {
 				t.Errorf("mark %d, want %d", got.CongestionMark, tc.pkt.CongestionMark)
+			}
+			if !bytes.Equal(got.PitToken, tc.pkt.PitToken) || got.IncomingFaceID != tc.pkt.IncomingFaceID {
+				t.Errorf("PitToken %x, IncomingFaceID %d; want %x, %d", got.PitToken, got.IncomingFaceID, tc.pkt.PitToken, tc.pkt.IncomingFaceID)
 			}
 			if want := uint64(100 + tc.wantFrags); tc.wantFrags > 1 && seq != want {
 				t.Errorf("next sequence %d, want %d", seq, want)

@@ -1,6 +1,7 @@
 package ndn
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -16,6 +17,7 @@ const (
 	tlvInterest enc.TLNum = 0x05
 	tlvData     enc.TLNum = 0x06
 	tlvLpPacket enc.TLNum = 0x64
+	tlvHopLimit enc.TLNum = 0x22
 )
 
 // maxComponentLen is the longest name component value ndnd v1.5.3 encodes
@@ -36,24 +38,62 @@ var (
 	ErrFragment = errors.New("ndn: LpPacket is a fragment")
 )
 
-// EncodeInterest returns the wire encoding of i: Name, CanBePrefix,
-// MustBeFresh, Nonce, InterestLifetime (unless it is the default) and
-// HopLimit (when HasHopLimit).
+// EncodeInterest returns the wire encoding of i. A received Interest
+// (Wire set) is its Wire, with the HopLimit byte rewritten in a copy when
+// i.HopLimit differs from the received value. Otherwise i is encoded:
+// Name, CanBePrefix, MustBeFresh, ForwardingHint, Nonce, InterestLifetime
+// (unless it is the default), HopLimit (when HasHopLimit) and
+// ApplicationParameters (when AppParams is non-nil, with the
+// ParametersSha256Digest appended to the name). Only a received Interest
+// may be signed.
 func EncodeInterest(i *Interest) ([]byte, error) {
+	x := i.Ext
+	if x == nil {
+		x = &InterestExt{}
+	} else if x.Wire != nil {
+		w, err := receivedInterestWire(i)
+		if err != nil {
+			return nil, fmt.Errorf("ndn: encode Interest %s: %w", i.Name, err)
+		}
+		return w, nil
+	}
 	if len(i.Name) == 0 {
 		return nil, errors.New("ndn: encode Interest: empty name")
 	}
 	if err := checkName(i.Name); err != nil {
 		return nil, fmt.Errorf("ndn: encode Interest %s: %w", i.Name, err)
 	}
-	if hasParametersDigest(i.Name) {
-		return nil, fmt.Errorf("ndn: encode Interest %s: ApplicationParameters: %w", i.Name, ErrUnsupported)
+	for _, fh := range x.ForwardingHint {
+		if err := checkName(fh); err != nil {
+			return nil, fmt.Errorf("ndn: encode Interest %s: ForwardingHint: %w", i.Name, err)
+		}
+	}
+	switch {
+	case hasParametersDigest(i.Name):
+		return nil, fmt.Errorf("ndn: encode Interest %s: a name with a ParametersSha256Digest: %w", i.Name, ErrUnsupported)
+	case x.Sig != nil:
+		return nil, fmt.Errorf("ndn: encode Interest %s: signing Interests: %w", i.Name, ErrUnsupported)
 	}
 	w, err := interestWire(i)
 	if err != nil {
 		return nil, fmt.Errorf("ndn: encode Interest %s: %w", i.Name, err)
 	}
 	return join(w), nil
+}
+
+// receivedInterestWire returns the encoding of a received Interest: its
+// Wire, or a copy with the HopLimit the forwarder set.
+func receivedInterestWire(i *Interest) ([]byte, error) {
+	x := i.Ext
+	switch {
+	case i.HasHopLimit != (x.hopAt > 0):
+		return nil, fmt.Errorf("HopLimit added to or removed from a received Interest: %w", ErrUnsupported)
+	case !i.HasHopLimit || x.Wire[x.hopAt] == i.HopLimit:
+		return x.Wire, nil
+	}
+	w := bytes.Clone(x.Wire)
+	w[x.hopAt] = i.HopLimit
+	return w, nil
 }
 
 // EncodeData signs d with signer (DigestSha256 when signer is nil) and
@@ -102,7 +142,8 @@ func EncodeFrame(p *Packet) ([]byte, error) {
 	if net != nil && !hasLpFields(p, nil) {
 		return net, nil
 	}
-	f := LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark, Fragment: net}
+	f := LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark,
+		PitToken: p.PitToken, IncomingFaceID: p.IncomingFaceID, Fragment: net}
 	return EncodeLp(&f)
 }
 
@@ -120,7 +161,8 @@ func EncodeLinkFrame(p *Packet, lf LinkFields) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ndn: encode frame: %w", err)
 	}
-	f := LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark, LinkFields: lf, Fragment: net}
+	f := LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark, LinkFields: lf,
+		PitToken: p.PitToken, IncomingFaceID: p.IncomingFaceID, Fragment: net}
 	return EncodeLp(&f)
 }
 
@@ -180,11 +222,18 @@ func interestWire(i *Interest) (enc.Wire, error) {
 		h := i.HopLimit
 		cfg.HopLimit = &h
 	}
+	var params enc.Wire
+	if x := i.Ext; x != nil {
+		cfg.ForwardingHint = x.ForwardingHint
+		if x.AppParams != nil {
+			params = enc.Wire{x.AppParams}
+		}
+	}
 	name := i.Name
 	if name == nil {
 		name = Name{}
 	}
-	e, err := spec.Spec{}.MakeInterest(name, &cfg, nil, nil)
+	e, err := spec.Spec{}.MakeInterest(name, &cfg, params, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -326,7 +375,14 @@ func hasParametersDigest(n Name) bool {
 // hasLpFields reports whether p, with link fields lf (nil for none),
 // needs an LpPacket header.
 func hasLpFields(p *Packet, lf *LinkFields) bool {
-	return p.Nack != NackNone || p.CongestionMark != 0 || (lf != nil && !lf.IsZero())
+	return p.Nack != NackNone || p.CongestionMark != 0 || (lf != nil && !lf.IsZero()) || hasLocalFields(p)
+}
+
+// hasLocalFields reports whether p carries a PitToken or an
+// IncomingFaceId, the NDNLPv2 fields of the hop to or from a local
+// application.
+func hasLocalFields(p *Packet) bool {
+	return len(p.PitToken) > 0 || p.IncomingFaceID != 0
 }
 
 // join returns the bytes of w, copying only when w has several parts.

@@ -314,7 +314,9 @@ func TestDecodeMalformed(t *testing.T) {
 		{"HopLimit without value", []byte{0x05, 0x07, 0x07, 0x03, 0x08, 0x01, 0x61, 0x22, 0x00}, ErrMalformed, "ndnd parser failed"},
 		{"parameters digest without parameters", []byte{0x05, 0x27, 0x07, 0x25, 0x08, 0x01, 0x61, 0x02, 0x20,
 			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, ErrMalformed, "ParametersSha256Digest"},
-		{"Interest with parameters", mustMakeInterestWithParams(t), ErrUnsupported, "ApplicationParameters"},
+		{"wrong parameters digest", mustMakeInterestWithParams(t), ErrMalformed, "digest"},
+		{"HopLimit of two bytes", []byte{0x05, 0x08, 0x07, 0x03, 0x08, 0x01, 0x61, 0x22, 0x02, 0x01, 0x01}, ErrMalformed, ""},
+		{"signature value without parameters", []byte{0x05, 0x07, 0x07, 0x03, 0x08, 0x01, 0x61, 0x2e, 0x00}, ErrMalformed, "digest"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -329,13 +331,25 @@ func TestDecodeMalformed(t *testing.T) {
 	}
 }
 
+// mustMakeInterestWithParams returns an Interest whose
+// ApplicationParameters do not match its ParametersSha256Digest.
 func mustMakeInterestWithParams(t *testing.T) []byte {
-	n := append(name("a"), enc.Component{Typ: enc.TypeParametersSha256DigestComponent, Val: make([]byte, 32)})
-	e, err := spec.Spec{}.MakeInterest(n, &ndnd.InterestConfig{Nonce: optional.Some(uint32(1))}, enc.Wire{[]byte{1}}, nil)
+	e, err := spec.Spec{}.MakeInterest(name("a"), &ndnd.InterestConfig{Nonce: optional.Some(uint32(1))}, enc.Wire{[]byte{1}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return e.Wire.Join()
+	w := e.Wire.Join()
+	w[len(w)-1] ^= 0xff // the parameters' only byte
+	return w
+}
+
+func mustEncodeInterest(t *testing.T, i *Interest) []byte {
+	t.Helper()
+	w, err := EncodeInterest(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
 
 // TestDecodeTruncated cuts valid frames at every length: each prefix must
@@ -379,7 +393,9 @@ func TestEncodeErrors(t *testing.T) {
 		{"Nack of nothing", Packet{Nack: NackCongestion}, nil, "Nack without an Interest"},
 		{"empty Interest name", Packet{Interest: &Interest{}}, nil, "empty name"},
 		{"253-byte component", Packet{Interest: &Interest{Name: long}}, ErrUnsupported, "253 bytes"},
-		{"parameters digest", Packet{Interest: &Interest{Name: append(name("a"), enc.Component{Typ: enc.TypeParametersSha256DigestComponent, Val: make([]byte, 32)})}}, ErrUnsupported, "ApplicationParameters"},
+		{"parameters digest", Packet{Interest: &Interest{Name: append(name("a"), enc.Component{Typ: enc.TypeParametersSha256DigestComponent, Val: make([]byte, 32)})}}, ErrUnsupported, "ParametersSha256Digest"},
+		{"unreceived signed Interest", Packet{Interest: &Interest{Name: name("a"), Ext: &InterestExt{AppParams: []byte{}, Sig: &Signature{Type: SigDigestSHA256}}}}, ErrUnsupported, "signing"},
+		{"HopLimit added to a received Interest", Packet{Interest: &Interest{Name: name("a"), Ext: &InterestExt{Wire: mustEncodeInterest(t, &Interest{Name: name("a")})}, HasHopLimit: true}}, ErrUnsupported, "HopLimit added"},
 		{"simulated Data", Packet{Data: segData(10)}, nil, "Content is nil"},
 		{"RSA Data without value", Packet{Data: &Data{Name: name("a"), Sig: RSASignature(name("k"))}}, nil, "no signature value"},
 		{"value length mismatch", Packet{Data: &Data{Name: name("a"), Sig: Signature{Type: SigEd25519, ValueLen: 64, Value: []byte{1}}}}, nil, "ValueLen 64"},

@@ -42,6 +42,8 @@ func isNested(parent, child enc.TLNum) bool {
 	switch parent {
 	case tlvInterest:
 		return child == 0x1e || child == 0x2c // ForwardingHint, InterestSignatureInfo
+	case 0x1e: // ForwardingHint: delegation Names
+		return child == 0x07
 	case tlvData:
 		return child == 0x14 || child == 0x16 // MetaInfo, SignatureInfo
 	case tlvLpPacket:
@@ -125,7 +127,7 @@ func decodeNetwork(wire []byte) (Packet, error) {
 		return Packet{}, fmt.Errorf("ndn: decode network packet: %w: %w", ErrMalformed, err)
 	}
 	if pkt.Interest != nil {
-		i, err := interestFrom(pkt.Interest)
+		i, err := interestFrom(pkt.Interest, wire)
 		if err != nil {
 			return Packet{}, fmt.Errorf("ndn: decode Interest: %w", err)
 		}
@@ -138,24 +140,33 @@ func decodeNetwork(wire []byte) (Packet, error) {
 	return Packet{Data: d}, nil
 }
 
-// interestFrom converts a parsed Interest.
-func interestFrom(si *spec.Interest) (*Interest, error) {
+// interestFrom converts a parsed Interest whose encoding is wire. ndnd
+// has checked that ApplicationParameters come with a matching
+// ParametersSha256Digest as the last name component, and that a
+// signature value comes with ApplicationParameters.
+func interestFrom(si *spec.Interest, wire []byte) (*Interest, error) {
 	switch {
 	case len(si.NameV) == 0:
 		return nil, fmt.Errorf("%w: empty name", ErrMalformed)
-	case si.ApplicationParameters != nil || si.SignatureInfo != nil:
-		return nil, fmt.Errorf("%s has ApplicationParameters: %w", si.NameV, ErrUnsupported)
-	case si.ForwardingHintV != nil:
-		return nil, fmt.Errorf("%s has a ForwardingHint: %w", si.NameV, ErrUnsupported)
-	case hasParametersDigest(si.NameV):
+	case si.ApplicationParameters == nil && hasParametersDigest(si.NameV):
 		return nil, fmt.Errorf("%w: %s has a ParametersSha256Digest but no ApplicationParameters", ErrMalformed, si.NameV)
+	case (si.SignatureInfo == nil) != (si.SignatureValue == nil):
+		return nil, fmt.Errorf("%w: %s has an InterestSignatureInfo or an InterestSignatureValue without the other", ErrMalformed, si.NameV)
 	}
-	i := &Interest{
+	// One allocation holds the Interest and its InterestExt.
+	both := &struct {
+		i   Interest
+		ext InterestExt
+	}{}
+	i, x := &both.i, &both.ext
+	*i = Interest{
 		Name:        si.NameV,
 		Nonce:       si.NonceV.GetOr(0),
 		CanBePrefix: si.CanBePrefixV,
 		MustBeFresh: si.MustBeFreshV,
+		Ext:         x,
 	}
+	x.Wire = wire
 	// A lifetime of 0 on the wire reads as the default.
 	i.Lifetime = si.InterestLifetimeV.GetOr(0)
 	if !wholeMillis(i.Lifetime) {
@@ -163,8 +174,79 @@ func interestFrom(si *spec.Interest) (*Interest, error) {
 	}
 	if si.HopLimitV != nil {
 		i.HopLimit, i.HasHopLimit = *si.HopLimitV, true
+		at, err := hopLimitAt(wire)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", ErrMalformed, si.NameV, err)
+		}
+		x.hopAt = at
+	}
+	if fh := si.ForwardingHintV; fh != nil {
+		x.ForwardingHint = fh.Names
+		if x.ForwardingHint == nil {
+			x.ForwardingHint = []Name{}
+		}
+	}
+	if si.ApplicationParameters != nil {
+		x.AppParams = join(si.ApplicationParameters)
+		if x.AppParams == nil {
+			x.AppParams = []byte{}
+		}
+	}
+	if si.SignatureInfo != nil {
+		sig, err := interestSignature(si)
+		if err != nil {
+			return nil, err
+		}
+		x.Sig = sig
 	}
 	return i, nil
+}
+
+// interestSignature converts the signature of a signed Interest.
+func interestSignature(si *spec.Interest) (*Signature, error) {
+	t := si.SignatureInfo.SignatureType
+	if t >= uint64(SigNone) {
+		return nil, fmt.Errorf("%s: signature type %d: %w", si.NameV, t, ErrUnsupported)
+	}
+	sig := &Signature{Type: SigType(t), Value: join(si.SignatureValue)}
+	if sig.Value == nil {
+		sig.Value = []byte{}
+	}
+	sig.ValueLen = len(sig.Value)
+	if kl := si.SignatureInfo.KeyLocator; kl != nil {
+		sig.KeyLocator = kl.Name
+	}
+	return sig, nil
+}
+
+// hopLimitAt returns the index in an encoded Interest of the value byte
+// of its HopLimit element, which must be one byte long.
+func hopLimitAt(wire []byte) (int, error) {
+	_, hdr, err := outerTLV(wire)
+	if err != nil {
+		return 0, err
+	}
+	r := enc.NewBufferView(wire[hdr:])
+	for !r.IsEOF() {
+		typ, err := r.ReadTLNum()
+		if err != nil {
+			return 0, err
+		}
+		length, err := r.ReadTLNum()
+		if err != nil {
+			return 0, err
+		}
+		if typ == tlvHopLimit {
+			if length != 1 {
+				return 0, fmt.Errorf("HopLimit is %d bytes long, not 1", uint64(length))
+			}
+			return hdr + r.Pos(), nil
+		}
+		if err := r.Skip(int(length)); err != nil {
+			return 0, err
+		}
+	}
+	return 0, errors.New("no HopLimit element")
 }
 
 // dataFrom converts a parsed Data whose encoding is wire.

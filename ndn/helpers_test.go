@@ -39,6 +39,10 @@ func packetDiff(a, b Packet) string {
 		return fmt.Sprintf("Nack %v != %v", a.Nack, b.Nack)
 	case a.CongestionMark != b.CongestionMark:
 		return fmt.Sprintf("CongestionMark %d != %d", a.CongestionMark, b.CongestionMark)
+	case !bytes.Equal(a.PitToken, b.PitToken):
+		return fmt.Sprintf("PitToken %x != %x", a.PitToken, b.PitToken)
+	case a.IncomingFaceID != b.IncomingFaceID:
+		return fmt.Sprintf("IncomingFaceID %d != %d", a.IncomingFaceID, b.IncomingFaceID)
 	case (a.Interest == nil) != (b.Interest == nil) || (a.Data == nil) != (b.Data == nil):
 		return "different packet kinds"
 	case a.Interest != nil:
@@ -61,6 +65,29 @@ func interestDiff(a, b *Interest) string {
 		return "selectors differ"
 	case a.HasHopLimit != b.HasHopLimit || a.HopLimit != b.HopLimit:
 		return fmt.Sprintf("HopLimit %t/%d != %t/%d", a.HasHopLimit, a.HopLimit, b.HasHopLimit, b.HopLimit)
+	}
+	return extDiff(extOf(a), extOf(b))
+}
+
+// extOf returns i.Ext or an empty one.
+func extOf(i *Interest) *InterestExt {
+	if i.Ext == nil {
+		return &InterestExt{}
+	}
+	return i.Ext
+}
+
+// extDiff compares the parts of Interests that most lack (not Wire).
+func extDiff(a, b *InterestExt) string {
+	switch {
+	case !slices.EqualFunc(a.ForwardingHint, b.ForwardingHint, Name.Equal) || (a.ForwardingHint == nil) != (b.ForwardingHint == nil):
+		return fmt.Sprintf("ForwardingHint %v != %v", a.ForwardingHint, b.ForwardingHint)
+	case !bytes.Equal(a.AppParams, b.AppParams) || (a.AppParams == nil) != (b.AppParams == nil):
+		return fmt.Sprintf("AppParams %x != %x", a.AppParams, b.AppParams)
+	case (a.Sig == nil) != (b.Sig == nil):
+		return fmt.Sprintf("signed %t != %t", a.Sig != nil, b.Sig != nil)
+	case a.Sig != nil && (a.Sig.Type != b.Sig.Type || !bytes.Equal(a.Sig.Value, b.Sig.Value) || !a.Sig.KeyLocator.Equal(b.Sig.KeyLocator)):
+		return fmt.Sprintf("Signature %+v != %+v", *a.Sig, *b.Sig)
 	}
 	return ""
 }
@@ -109,7 +136,15 @@ func randomPacket(r *rand.Rand) (sim, live Packet, lf LinkFields) {
 	for n := r.IntN(4); n > 0 && r.IntN(2) == 0; n-- {
 		lf.Acks = append(lf.Acks, r.Uint64())
 	}
+	if r.IntN(8) == 0 { // a local application's hop
+		sim.PitToken = make([]byte, 1+r.IntN(32))
+		for i := range sim.PitToken {
+			sim.PitToken[i] = byte(r.Uint32())
+		}
+		sim.IncomingFaceID = randomNat(r)
+	}
 	live.Nack, live.CongestionMark = sim.Nack, sim.CongestionMark
+	live.PitToken, live.IncomingFaceID = sim.PitToken, sim.IncomingFaceID
 	return sim, live, lf
 }
 
@@ -162,6 +197,21 @@ func randomInterest(r *rand.Rand) *Interest {
 	}
 	if r.IntN(2) == 0 {
 		i.HopLimit, i.HasHopLimit = uint8(r.Uint32()), true
+	}
+	if r.IntN(8) == 0 {
+		i.Ext = &InterestExt{ForwardingHint: make([]Name, r.IntN(3))}
+		for j := range i.Ext.ForwardingHint {
+			i.Ext.ForwardingHint[j] = randomName(r, 3)
+		}
+	}
+	if r.IntN(8) == 0 {
+		if i.Ext == nil {
+			i.Ext = &InterestExt{}
+		}
+		i.Ext.AppParams = make([]byte, r.IntN(300))
+		for j := range i.Ext.AppParams {
+			i.Ext.AppParams[j] = byte(r.Uint32())
+		}
 	}
 	return i
 }

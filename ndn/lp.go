@@ -26,9 +26,11 @@ type LpFrame struct {
 	// encoded.
 	FragIndex uint64
 	FragCount uint64
-	// Nack and CongestionMark are as in Packet.
+	// Nack, CongestionMark, PitToken and IncomingFaceID are as in Packet.
 	Nack           NackReason
 	CongestionMark uint64
+	PitToken       []byte
+	IncomingFaceID uint64
 	// LinkFields are the TxSequence and Acks of link reliability.
 	LinkFields
 	// Fragment holds the bytes of the network packet or of one of its
@@ -37,8 +39,8 @@ type LpFrame struct {
 }
 
 // EncodeLp encodes f as an LpPacket with ndnd. Fields are in the order
-// NDNLPv2 requires: Sequence, FragIndex, FragCount, Nack, CongestionMark,
-// Ack..., TxSequence, Fragment.
+// NDNLPv2 requires: Sequence, FragIndex, FragCount, PitToken, Nack,
+// IncomingFaceId, CongestionMark, Ack..., TxSequence, Fragment.
 func EncodeLp(f *LpFrame) ([]byte, error) {
 	if f.FragCount > 1 {
 		if f.FragIndex >= f.FragCount || !f.HasSequence || f.Fragment == nil {
@@ -56,8 +58,14 @@ func EncodeLp(f *LpFrame) ([]byte, error) {
 		head.FragIndex = optional.Some(f.FragIndex)
 		head.FragCount = optional.Some(f.FragCount)
 	}
+	if len(f.PitToken) > 0 {
+		head.PitToken = f.PitToken
+	}
 	if f.Nack != NackNone {
 		head.Nack = &spec.NetworkNack{Reason: wireNackReason(f.Nack)}
+	}
+	if f.IncomingFaceID != 0 {
+		head.IncomingFaceId = optional.Some(f.IncomingFaceID)
 	}
 	if f.CongestionMark != 0 {
 		head.CongestionMark = optional.Some(f.CongestionMark)
@@ -136,6 +144,10 @@ func DecodeLp(wire []byte) (LpFrame, error) {
 		FragCount:      lp.FragCount.GetOr(0),
 		CongestionMark: lp.CongestionMark.GetOr(0),
 		LinkFields:     LinkFields{TxSeq: lp.TxSequence.GetOr(0)},
+		IncomingFaceID: lp.IncomingFaceId.GetOr(0),
+	}
+	if len(lp.PitToken) > 0 {
+		f.PitToken = lp.PitToken
 	}
 	if lp.Nack != nil {
 		f.Nack = nackReasonOf(lp.Nack.Reason)
@@ -215,12 +227,13 @@ func lpAcks(body []byte, lp *spec.LpPacket) ([]uint64, error) {
 }
 
 // Packet decodes the frame's Fragment as a whole network packet and
-// attaches the frame's Nack and CongestionMark (its LinkFields stay in f).
+// attaches the frame's Nack, CongestionMark, PitToken and IncomingFaceID
+// (its LinkFields stay in f).
 // A reassembler calls it on the first fragment's frame with Fragment set
 // to the reassembled bytes. An IDLE frame gives a Packet with neither
 // Interest nor Data.
 func (f *LpFrame) Packet() (Packet, error) {
-	p := Packet{Nack: f.Nack, CongestionMark: f.CongestionMark}
+	p := Packet{Nack: f.Nack, CongestionMark: f.CongestionMark, PitToken: f.PitToken, IncomingFaceID: f.IncomingFaceID}
 	if f.Fragment == nil {
 		if p.Nack != NackNone {
 			return Packet{}, fmt.Errorf("ndn: decode LpPacket: %w: Nack without a fragment", ErrMalformed)

@@ -35,11 +35,55 @@ type Interest struct {
 	MustBeFresh bool
 	HopLimit    uint8 // meaningful when HasHopLimit
 	HasHopLimit bool
+	// Ext holds the parts only some Interests have (ForwardingHint,
+	// ApplicationParameters, signature, received encoding); nil for a
+	// plain Interest such as the simulator's, which keeps them off its
+	// per-packet path. Ext is shared by copies of the Interest and must
+	// not change once the Interest is sent.
+	Ext *InterestExt
 
 	// Inline storage so that a segment Interest costs one allocation.
 	comps [8]Component
 	seg   [8]byte
 }
+
+// InterestExt is the part of an Interest that most Interests lack.
+type InterestExt struct {
+	// ForwardingHint holds the delegation names of the Interest's
+	// ForwardingHint; nil when it has none.
+	ForwardingHint []Name
+	// AppParams is the ApplicationParameters value: nil when absent, a
+	// non-nil (possibly empty) slice when present. An Interest with
+	// parameters has a ParametersSha256DigestComponent as the last
+	// component of its Name (EncodeInterest appends it).
+	AppParams []byte
+	// Sig is the signature of a signed Interest (its InterestSignatureInfo
+	// and InterestSignatureValue), nil when unsigned. Only a received
+	// Interest (with Wire) carries one: ndncc signs the command Interests
+	// it sends with ndnd (live.Endpoint.Register).
+	Sig *Signature
+
+	// Wire, when non-nil, is the Interest exactly as it was received
+	// (live runtime). A forwarder sends it on unchanged but for the
+	// HopLimit, the one per-hop field of an Interest: EncodeInterest
+	// rewrites that byte when the Interest's HopLimit differs from the
+	// received value and ignores every other field.
+	Wire []byte
+	// hopAt is the index in Wire of the HopLimit value byte (0: the wire
+	// carries no HopLimit).
+	hopAt int
+}
+
+// Wire returns the received encoding of i, or nil.
+func (i *Interest) Wire() []byte {
+	if i.Ext == nil {
+		return nil
+	}
+	return i.Ext.Wire
+}
+
+// Signed reports whether i carries a signature.
+func (i *Interest) Signed() bool { return i.Ext != nil && i.Ext.Sig != nil }
 
 // LifetimeOrDefault returns the Interest lifetime, applying the default.
 func (i *Interest) LifetimeOrDefault() time.Duration {
@@ -154,6 +198,15 @@ type Packet struct {
 	Nack     NackReason
 	// CongestionMark is the NDNLPv2 CongestionMark field (0 = not marked).
 	CongestionMark uint64
+	// PitToken is the NDNLPv2 PitToken (nil = none): a downstream that
+	// sends an Interest with one gets it back on the Data or Nack that
+	// answers the Interest (the forwarder keeps it in the PIT in-record).
+	PitToken []byte
+	// IncomingFaceID is the NDNLPv2 IncomingFaceId (0 = none): the
+	// forwarder face a packet arrived on, told to a local application
+	// (the management module among them) that enabled local fields
+	// (fw.Forwarder.SetLocalFields).
+	IncomingFaceID uint64
 }
 
 // LinkFields are the NDNLPv2 link-reliability fields of one frame on one

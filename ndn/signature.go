@@ -92,18 +92,25 @@ func NdndData(d *Data) (ndnd.Data, enc.Wire, error) {
 	if d.Wire == nil {
 		return nil, nil, fmt.Errorf("ndn: Data %s has no wire encoding", d.Name)
 	}
-	type parsed struct {
-		data    ndnd.Data
-		covered enc.Wire
-	}
-	p, err := parseSafely(func() (parsed, error) {
-		data, covered, err := spec.Spec{}.ReadData(enc.NewBufferView(d.Wire))
-		return parsed{data, covered}, err
-	})
+	data, covered, err := readSigned(d.Wire, spec.Spec{}.ReadData)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: Data: %w", ErrMalformed, err)
 	}
-	return p.data, p.covered, nil
+	return data, covered, nil
+}
+
+// readSigned runs one of ndnd's packet readers, which return the packet
+// and the part of it its signature covers, on wire.
+func readSigned[T any](wire []byte, read func(enc.WireView) (T, enc.Wire, error)) (T, enc.Wire, error) {
+	type parsed struct {
+		pkt     T
+		covered enc.Wire
+	}
+	p, err := parseSafely(func() (parsed, error) {
+		pkt, covered, err := read(enc.NewBufferView(wire))
+		return parsed{pkt, covered}, err
+	})
+	return p.pkt, p.covered, err
 }
 
 // fixedSigner is an ndnd Signer that "signs" with a value it was given: it
@@ -144,4 +151,35 @@ func sigTypeOf(t ndnd.SigType) (SigType, error) {
 		return 0, fmt.Errorf("signature type %d: %w", t, ErrUnsupported)
 	}
 	return SigType(t), nil
+}
+
+// VerifyInterestDigest checks the DigestSha256 signature of a received
+// signed Interest (i.Ext.Wire must be set).
+func VerifyInterestDigest(i *Interest) error {
+	if !i.Signed() || i.Ext.Sig.Type != SigDigestSHA256 {
+		return fmt.Errorf("ndn: verify digest of Interest %s: not signed with DigestSha256: %w", i.Name, ErrUnsupported)
+	}
+	in, covered, err := NdndInterest(i)
+	if err != nil {
+		return fmt.Errorf("ndn: verify digest: %w", err)
+	}
+	if !sec.ValidateSha256(covered, in.Signature()) {
+		return fmt.Errorf("ndn: verify digest of Interest %s: %w", i.Name, ErrBadSignature)
+	}
+	return nil
+}
+
+// NdndInterest parses i.Ext.Wire with ndnd and returns ndnd's view of the
+// Interest (with the SignatureNonce, SignatureTime and SignatureSeqNum of a
+// signed Interest) and the part of the packet its signature covers, the
+// inputs of ndnd's signature validators.
+func NdndInterest(i *Interest) (ndnd.Interest, enc.Wire, error) {
+	if i.Wire() == nil {
+		return nil, nil, fmt.Errorf("ndn: Interest %s has no wire encoding", i.Name)
+	}
+	in, covered, err := readSigned(i.Wire(), spec.Spec{}.ReadInterest)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: Interest: %w", ErrMalformed, err)
+	}
+	return in, covered, nil
 }

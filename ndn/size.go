@@ -54,8 +54,18 @@ type frameShape struct {
 	hasTx   bool
 }
 
-// InterestSize returns the length of i's encoding.
+// InterestSize returns the length of i's encoding: len(i.Ext.Wire) for a
+// received Interest. An Interest with a ForwardingHint or
+// ApplicationParameters is encoded to be sized (the simulator has none).
 func (s *Sizer) InterestSize(i *Interest) int {
+	if x := i.Ext; x != nil {
+		if x.Wire != nil {
+			return len(x.Wire)
+		}
+		if x.ForwardingHint != nil || x.AppParams != nil {
+			return encodedInterestLen(i)
+		}
+	}
 	k := interestShape{
 		nameLen:     i.Name.EncodingLength(),
 		canBePrefix: i.CanBePrefix,
@@ -68,16 +78,21 @@ func (s *Sizer) InterestSize(i *Interest) int {
 	if n, ok := s.interests[k]; ok {
 		return n
 	}
-	w, err := interestWire(i)
-	if err != nil {
-		panic(fmt.Sprintf("ndn: Sizer: ndnd cannot encode Interest %s: %v", i.Name, err))
-	}
-	n := int(w.Length())
+	n := encodedInterestLen(i)
 	if s.interests == nil {
 		s.interests = make(map[interestShape]int)
 	}
 	s.interests[k] = n
 	return n
+}
+
+// encodedInterestLen encodes i to measure it.
+func encodedInterestLen(i *Interest) int {
+	w, err := interestWire(i)
+	if err != nil {
+		panic(fmt.Sprintf("ndn: Sizer: ndnd cannot encode Interest %s: %v", i.Name, err))
+	}
+	return int(w.Length())
 }
 
 // DataSize returns the length of d's encoding: len(d.Wire) when it is set,
@@ -142,9 +157,11 @@ func (s *Sizer) encodedDataLen(d *Data, k dataShape) int {
 }
 
 // PacketSize returns the length of p on a link: the size of its Interest
-// or Data when p has no NDNLPv2 field (not a Nack, no CongestionMark),
-// otherwise the size of the LpPacket that carries it with those fields. A
-// Packet with neither Interest nor Data is an IDLE LpPacket.
+// or Data when p has no NDNLPv2 field (not a Nack, no CongestionMark, no
+// PitToken, no IncomingFaceID), otherwise the size of the LpPacket that
+// carries it with those fields. A Packet with neither Interest nor Data is
+// an IDLE LpPacket. A packet with a PitToken or an IncomingFaceID (only a
+// local application's hop has them) is encoded to be sized.
 func (s *Sizer) PacketSize(p *Packet) int { return s.FrameSize(p, nil) }
 
 // FrameSize returns the length of the frame EncodeLinkFrame(p, *lf) would
@@ -160,6 +177,9 @@ func (s *Sizer) FrameSize(p *Packet, lf *LinkFields) int {
 	if k.fragLen >= 0 && !hasLpFields(p, lf) {
 		return k.fragLen
 	}
+	if hasLocalFields(p) {
+		return lpLen(p, lf, k.fragLen)
+	}
 	if lf != nil {
 		k.acks = len(lf.Acks)
 		k.hasTx = lf.TxSeq != 0
@@ -173,21 +193,28 @@ func (s *Sizer) FrameSize(p *Packet, lf *LinkFields) int {
 	if n, ok := s.frames[k]; ok {
 		return n
 	}
-	f := LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark}
+	n := lpLen(p, lf, k.fragLen)
+	if s.frames == nil {
+		s.frames = make(map[frameShape]int)
+	}
+	s.frames[k] = n
+	return n
+}
+
+// lpLen encodes the LpPacket of p with link fields lf (nil for none) and a
+// fragment of fragLen bytes (none if negative), to measure it.
+func lpLen(p *Packet, lf *LinkFields, fragLen int) int {
+	f := LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark, PitToken: p.PitToken, IncomingFaceID: p.IncomingFaceID}
 	if lf != nil {
 		f.LinkFields = *lf
 	}
-	if k.fragLen >= 0 {
-		f.Fragment = make([]byte, k.fragLen)
+	if fragLen >= 0 {
+		f.Fragment = make([]byte, fragLen)
 	}
 	w, err := EncodeLp(&f)
 	if err != nil {
 		panic(fmt.Sprintf("ndn: Sizer: ndnd cannot encode LpPacket: %v", err))
 	}
-	if s.frames == nil {
-		s.frames = make(map[frameShape]int)
-	}
-	s.frames[k] = len(w)
 	return len(w)
 }
 
