@@ -1,9 +1,15 @@
 package fw
 
-import "github.com/ndncc/ndncc/ndn"
+import (
+	"cmp"
+	"slices"
 
-// FaceID identifies a face of one forwarder. IDs start at 1 and are never
-// reused; 0 is no face.
+	"github.com/ndncc/ndncc/ndn"
+)
+
+// FaceID identifies a face of one forwarder. IDs start at 1; 0 is no face.
+// The ID of a removed face is reused by a later AddFace, once nothing in
+// the forwarder refers to it any more (see RemoveFace).
 type FaceID uint32
 
 // FaceKind says what is on the other side of a face.
@@ -47,8 +53,15 @@ type face struct {
 }
 
 // AddFace adds a face whose outgoing packets go to out.Send and returns its
-// ID. Packets that arrive on the face are passed to Receive with that ID.
+// ID: the lowest ID a removed face freed, else the next new one. Packets
+// that arrive on the face are passed to Receive with that ID.
 func (f *Forwarder) AddFace(out ndn.Face, kind FaceKind) FaceID {
+	if n := len(f.freeIDs); n > 0 {
+		id := f.freeIDs[n-1]
+		f.freeIDs = f.freeIDs[:n-1]
+		f.faces[id] = face{out: out, kind: kind}
+		return id
+	}
 	f.faces = append(f.faces, face{out: out, kind: kind})
 	return FaceID(len(f.faces) - 1)
 }
@@ -65,15 +78,54 @@ func (f *Forwarder) SetLocalFields(id FaceID, on bool) {
 	}
 }
 
-// RemoveFace takes a face down: its routes leave the FIB, packets arriving
-// on it are dropped, and nothing is sent on it any more. PIT records that
-// name it expire normally.
+// RemoveFace takes a face down, as NFD does when a face closes: its
+// routes leave the FIB, nothing is sent on it any more, packets still
+// queued from it are dropped, and its in-records and out-records leave
+// the PIT (an entry left with neither is removed, unsatisfied); strategies
+// forget it. Its ID is then free for a later AddFace. Called while a
+// packet is being processed (from a face's Send or a strategy), the
+// cleanup waits until that packet is done; the face is down at once.
 func (f *Forwarder) RemoveFace(id FaceID) {
 	if !f.faceUp(id) {
 		return
 	}
 	f.faces[id].out = nil
 	f.fib.removeFace(id)
+	if f.busy {
+		f.removed = append(f.removed, id)
+		return
+	}
+	f.cleanupFace(id)
+}
+
+// cleanupFace removes every trace of a face that is down and frees its ID.
+func (f *Forwarder) cleanupFace(id FaceID) {
+	var gone []*PitEntry
+	for _, head := range f.pit.m {
+		for e := head; e != nil; e = e.next {
+			if e.dropFace(id) {
+				gone = append(gone, e)
+			}
+		}
+	}
+	for _, e := range gone {
+		f.finalize(e, false, 0)
+	}
+	f.choice.t.each(func(n *nameNode[chosenStrategy]) {
+		if r, ok := n.val.s.(faceRemover); ok {
+			r.faceRemoved(id)
+		}
+	})
+	f.faces[id] = face{}
+	// Lowest first: the free list is a stack, kept sorted high to low.
+	i, _ := slices.BinarySearchFunc(f.freeIDs, id, func(a, b FaceID) int { return cmp.Compare(b, a) })
+	f.freeIDs = slices.Insert(f.freeIDs, i, id)
+}
+
+// faceRemover is a strategy that keeps per-face state; RemoveFace tells it
+// when a face goes, before the face's ID can be reused.
+type faceRemover interface {
+	faceRemoved(id FaceID)
 }
 
 // faceUp reports whether id names a face that is up.

@@ -43,12 +43,14 @@ type Forwarder struct {
 	rng        *rand.Rand
 	strategies map[string]StrategyConstructor
 
-	faces  []face // indexed by FaceID; faces[0] is unused
-	pit    pit
-	dnl    deadNonceList
-	cs     contentStore
-	fib    fib
-	choice strategyChoice
+	faces   []face   // indexed by FaceID; faces[0] is unused
+	freeIDs []FaceID // IDs of removed faces, highest first
+	removed []FaceID // faces removed while busy, to clean up (RemoveFace)
+	pit     pit
+	dnl     deadNonceList
+	cs      contentStore
+	fib     fib
+	choice  strategyChoice
 
 	counters Counters
 	hasher   nameHasher
@@ -143,6 +145,11 @@ func (f *Forwarder) drain() {
 		f.dispatch(a.face, a.pkt)
 	}
 	f.backlog = f.backlog[:0]
+	for i, id := range f.removed {
+		f.cleanupFace(id)
+		f.removed[i] = 0
+	}
+	f.removed = f.removed[:0]
 	f.busy = false
 }
 

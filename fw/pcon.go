@@ -371,6 +371,34 @@ func (s *pcon) shiftBack(ent *pconEntry, face FaceID, now time.Duration) {
 	}
 }
 
+// faceRemoved implements faceRemover: every entry forgets the face, the
+// other faces keeping their shares rescaled (an entry left without faces
+// goes).
+func (s *pcon) faceRemoved(id FaceID) {
+	var empty []ndn.Name
+	s.t.each(func(n *nameNode[*pconEntry]) {
+		ent := n.val
+		i := ent.index(id)
+		if i < 0 {
+			return
+		}
+		if len(ent.faces) == 1 {
+			empty = append(empty, n.name)
+			return
+		}
+		rest := make([]NextHop, 0, len(ent.faces)-1)
+		for _, f := range ent.faces { // lowest cost first, as synced
+			if f != id {
+				rest = append(rest, NextHop{Face: f})
+			}
+		}
+		ent.sync(rest, s.p.ProbeShare)
+	})
+	for _, name := range empty {
+		s.t.del(name, name.Hash())
+	}
+}
+
 // forwardingShares implements shareReporter.
 func (s *pcon) forwardingShares(prefix ndn.Name, h uint64) map[FaceID]float64 {
 	n := s.t.get(prefix, h)

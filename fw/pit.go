@@ -193,6 +193,14 @@ func (e *PitEntry) updateExpiry() {
 	}
 }
 
+// dropFace removes the in-record and the out-record of face (a face being
+// removed) and reports whether the entry has no downstream left.
+func (e *PitEntry) dropFace(face FaceID) (orphaned bool) {
+	e.out = slices.DeleteFunc(e.out, func(o OutRecord) bool { return o.Face == face })
+	e.removeInRecord(face)
+	return len(e.in) == 0
+}
+
 // insertOutRecord adds or renews the out-record of face for Interest it.
 func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now time.Duration) *OutRecord {
 	o := e.OutRecord(face)
