@@ -78,9 +78,17 @@ func (p BacklogParams) Validate() error {
 // A Dequeue that leaves the backlog at or below the threshold (or finds the
 // queue empty) ends the period and resets the count. Every packet type is
 // marked, as NFD marks every packet it sends on a congested face.
+//
+// A live runtime sends from this queue into more queues of its own: a
+// writer's pending bytes and the kernel's socket send buffer. As NFD adds
+// the socket's send-queue length to its own queue's, the runtime tells the
+// marker those bytes with SetExternalBacklog before each Dequeue, and caps
+// the threshold at half the socket's send buffer with CapThreshold. Both
+// apply to a backlog measured in bytes only.
 type BacklogMarker struct {
 	fifo
 	p        BacklogParams
+	external int           // bytes queued beyond this queue (SetExternalBacklog)
 	thresh   int           // threshold in effect, in the backlog's unit
 	marking  bool          // in a congestion period
 	marks    int           // marks in the current period
@@ -122,6 +130,21 @@ func (q *BacklogMarker) Params() BacklogParams { return q.p }
 // unit.
 func (q *BacklogMarker) Threshold() int { return q.thresh }
 
+// SetExternalBacklog sets the bytes queued downstream of this queue, in the
+// runtime's own send path (see BacklogMarker); the next Dequeue counts
+// them in the backlog. Negative values count as 0.
+func (q *BacklogMarker) SetExternalBacklog(bytes int) { q.external = max(bytes, 0) }
+
+// CapThreshold caps the byte threshold in effect at half of capacity
+// bytes, as NFD caps its threshold at half a socket's send buffer. A
+// capacity of 0 or less, or a backlog measured in packets, changes
+// nothing.
+func (q *BacklogMarker) CapThreshold(capacity int) {
+	if capacity > 0 && q.p.ThresholdPackets == 0 {
+		q.thresh = min(q.thresh, capacity/2)
+	}
+}
+
 // Enqueue adds it at time now; it reports false if a limit dropped it.
 func (q *BacklogMarker) Enqueue(it Item, now time.Duration) bool { return q.enqueue(it, now) }
 
@@ -157,5 +180,5 @@ func (q *BacklogMarker) congested() bool {
 	if q.p.ThresholdPackets > 0 {
 		return q.ring.len() > q.thresh
 	}
-	return q.ring.bytes > q.thresh
+	return q.ring.bytes+q.external > q.thresh
 }

@@ -275,3 +275,61 @@ func TestBacklogMarkerMarksAFullSmallQueue(t *testing.T) {
 		})
 	}
 }
+
+// TestBacklogMarkerExternalBacklog checks that bytes queued beyond the
+// marker (a socket's send buffer, as a live runtime reports them) count in
+// the backlog, and that CapThreshold caps the threshold at half a send
+// buffer, as NFD does.
+func TestBacklogMarkerExternalBacklog(t *testing.T) {
+	tests := []struct {
+		name     string
+		capacity int // CapThreshold's argument; 0: not called
+		queued   int // 1000-byte packets enqueued
+		external int
+		marked   bool
+		thresh   int
+	}{
+		{"own queue below the threshold, nothing beyond", 0, 10, 0, false, DefaultThresholdBytes},
+		{"own queue below, socket buffer tips it over", 0, 10, 60_000, true, DefaultThresholdBytes},
+		{"exactly at the threshold is not above it", 0, 1, DefaultThresholdBytes - 1000, false, DefaultThresholdBytes},
+		{"one byte above", 0, 1, DefaultThresholdBytes - 999, true, DefaultThresholdBytes},
+		{"a 64 KiB send buffer halves the threshold", 64 << 10, 1, 40_000, true, 32 << 10},
+		{"a 1 MiB send buffer leaves it", 1 << 20, 1, 40_000, false, DefaultThresholdBytes},
+		{"a negative backlog counts as none", 0, 100, -1 << 20, true, DefaultThresholdBytes},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			q, err := NewBacklogMarker(DefaultBacklogParams(), Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.capacity > 0 {
+				q.CapThreshold(tc.capacity)
+			}
+			if q.Threshold() != tc.thresh {
+				t.Errorf("threshold %d, want %d", q.Threshold(), tc.thresh)
+			}
+			enqueueN(t, q, 1, tc.queued+1, 0) // the dequeued packet plus the queued ones
+			q.SetExternalBacklog(tc.external)
+			it, ok := q.Dequeue(0)
+			if !ok || (it.Pkt.CongestionMark > 0) != tc.marked {
+				t.Errorf("dequeued %v, marked %v; want marked %v", ok, it.Pkt.CongestionMark > 0, tc.marked)
+			}
+		})
+	}
+}
+
+// TestBacklogMarkerExternalBacklogIgnoredInPackets checks that a marker
+// measuring packets is not moved by external bytes or a send buffer.
+func TestBacklogMarkerExternalBacklogIgnoredInPackets(t *testing.T) {
+	q, err := NewBacklogMarker(BacklogParams{ThresholdPackets: 10, Interval: DefaultMarkInterval}, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.CapThreshold(4)
+	q.SetExternalBacklog(1 << 30)
+	enqueueN(t, q, 1, 5, 0)
+	if it, _ := q.Dequeue(0); it.Pkt.CongestionMark > 0 || q.Threshold() != 10 {
+		t.Errorf("marked %v with threshold %d; want unmarked, 10 packets", it.Pkt.CongestionMark > 0, q.Threshold())
+	}
+}
