@@ -10,21 +10,20 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/ndn"
 )
 
-// DefaultUDPMTU is the datagram size a UDP face fragments to by default:
-// ndnd's forwarder default, which fits an Ethernet frame with IPv6 and UDP
-// headers.
-const DefaultUDPMTU = 1420
-
-// UDP MTU bounds a face accepts: 576 bytes is the datagram every IPv4 host
-// must accept (and keeps an 8800-byte packet within the reassembler's
-// fragment limit); 65507 is the largest UDP payload over IPv4.
+// UDP MTU defaults and bounds, as package face defines them.
 const (
-	MinUDPMTU = 576
-	MaxUDPMTU = 65507
+	DefaultUDPMTU = face.DefaultUDPMTU
+	MinUDPMTU     = face.MinUDPMTU
+	MaxUDPMTU     = face.MaxUDPMTU
 )
+
+// MaxPacketSize is the largest NDN packet (or NDNLPv2 frame) ndncc sends
+// or accepts (face.MaxPacketSize).
+const MaxPacketSize = face.MaxPacketSize
 
 // CheckMTU reports an error if mtu is outside [MinUDPMTU, MaxUDPMTU].
 func CheckMTU(mtu int) error {
@@ -151,7 +150,7 @@ func newFace(loop *Loop, t Transport, conn net.Conn, cfg FaceConfig) *Face {
 			_ = uc.SetReadBuffer(4 << 20)
 			_ = uc.SetWriteBuffer(4 << 20)
 		}
-		go f.readDatagrams(newReassembler(timeout, 256, MaxPacketSize))
+		go f.readDatagrams(face.NewReassembler(timeout, 256, MaxPacketSize))
 	} else {
 		go f.readStream()
 	}
@@ -191,7 +190,7 @@ func (f *Face) Send(p ndn.Packet) {
 		return
 	}
 	if f.datagram {
-		frames, err := fragmentFrames(&p, f.mtu, &f.seq)
+		frames, err := face.Fragment(&p, f.mtu, &f.seq)
 		if err != nil {
 			f.sendError(p.Name(), err)
 			return
@@ -223,7 +222,7 @@ func (f *Face) SendWire(b []byte) error {
 	frames := [][]byte{b}
 	if len(b) > f.mtu {
 		var err error
-		if frames, err = fragmentWire(b, ndn.LpFrame{}, f.mtu, &f.seq); err != nil {
+		if frames, err = face.FragmentWire(b, ndn.LpFrame{}, f.mtu, &f.seq); err != nil {
 			return err
 		}
 	}
@@ -247,17 +246,18 @@ func (f *Face) queue(b []byte) {
 	f.out.PacketsOut++
 	f.out.BytesOut += uint64(len(b))
 	if len(f.wbuf) >= flushThreshold {
-		f.flush()
+		f.Flush()
 		return
 	}
 	if !f.dirty {
 		f.dirty = true
-		f.loop.markDirty(f)
+		f.loop.MarkDirty(f)
 	}
 }
 
-// flush writes the buffered stream output.
-func (f *Face) flush() {
+// Flush writes the buffered stream output (live.Flusher); the loop calls
+// it before it waits.
+func (f *Face) Flush() {
 	f.dirty = false
 	if len(f.wbuf) == 0 || f.err != nil {
 		f.wbuf = f.wbuf[:0]

@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/ndn"
 )
 
@@ -39,8 +40,8 @@ const maxReadBatch = 32
 // readStream delimits TLV frames on a stream socket and hands the loop the
 // packets of each read in one batch.
 func (f *Face) readStream() {
-	fr := newFrameReader(f.conn, MaxPacketSize)
-	fr.alloc = f.loop.frames.get
+	fr := face.NewFrameReader(f.conn, MaxPacketSize)
+	fr.Alloc = f.loop.frames.get
 	var batch []received
 	for {
 		b, err := fr.Next()
@@ -54,7 +55,7 @@ func (f *Face) readStream() {
 		if r, ok := f.receive(b, nil); ok {
 			batch = append(batch, r)
 		}
-		if len(batch) > 0 && (len(batch) == maxReadBatch || !fr.buffered()) {
+		if len(batch) > 0 && (len(batch) == maxReadBatch || !fr.Buffered()) {
 			if !f.post(inboxEvent{face: f, pkts: batch}) {
 				return
 			}
@@ -64,11 +65,11 @@ func (f *Face) readStream() {
 }
 
 // readDatagrams reads one frame per datagram.
-func (f *Face) readDatagrams(r *reassembler) {
+func (f *Face) readDatagrams(r *face.Reassembler) {
 	buf := make([]byte, 1<<16)
 	start := time.Now()
 	reassemble := func(lp ndn.LpFrame) (ndn.LpFrame, bool, error) {
-		return r.add(lp, time.Since(start))
+		return r.Add(lp, time.Since(start))
 	}
 	for {
 		n, err := f.conn.Read(buf)

@@ -172,3 +172,21 @@ func expressOnce(t testing.TB, uri string, r Request) (*ndn.Data, error) {
 	}
 	return got, err
 }
+
+// signedData returns an encoded Data of n payload bytes.
+func signedData(t testing.TB, name string, n int) *ndn.Data {
+	t.Helper()
+	d := &ndn.Data{Name: mustName(t, name), Content: randomBytes(n, uint64(n))}
+	if _, err := ndn.EncodeData(d, nil); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// tlv encodes one TLV element.
+func tlv(typ uint64, value []byte) []byte {
+	var hdr [18]byte
+	n := enc.TLNum(typ).EncodeInto(hdr[:])
+	n += enc.TLNum(len(value)).EncodeInto(hdr[n:])
+	return append(hdr[:n:n], value...)
+}

@@ -31,7 +31,7 @@ type Loop struct {
 
 	inbox   chan inboxEvent
 	posted  chan func()
-	faces   []*Face // faces with buffered output to flush
+	dirty   []Flusher // output to write before the loop next waits
 	frames  framePool
 	recycle [][]byte // frames to return to the pool after this iteration
 	stopped atomic.Bool
@@ -121,6 +121,7 @@ func (l *Loop) Run(ctx context.Context) error {
 			l.drain()
 		case fn := <-l.posted:
 			fn()
+			l.drain()
 		case <-l.wake.C:
 		case <-ctx.Done():
 			l.Stop(errors.Join(ErrStopped, ctx.Err()))
@@ -130,8 +131,8 @@ func (l *Loop) Run(ctx context.Context) error {
 	return l.err
 }
 
-// drain handles the events already queued, up to maxBatch, so that the
-// Interests they trigger leave in one write.
+// drain handles the events and posted functions already queued, up to
+// maxBatch, so that the packets they trigger leave in one write.
 func (l *Loop) drain() {
 	for range maxBatch {
 		if l.stopped.Load() {
@@ -140,6 +141,8 @@ func (l *Loop) drain() {
 		select {
 		case ev := <-l.inbox:
 			l.handle(ev)
+		case fn := <-l.posted:
+			fn()
 		default:
 			return
 		}
@@ -188,17 +191,27 @@ func (l *Loop) armWake() {
 	l.wake.Reset(d)
 }
 
-// markDirty asks the loop to flush f's output before it next waits.
-func (l *Loop) markDirty(f *Face) {
-	l.faces = append(l.faces, f)
+// Flusher is output the loop writes out once the events at hand are
+// handled, before it next waits (see MarkDirty).
+type Flusher interface {
+	// Flush writes (or hands to a writer) the output buffered so far. It
+	// runs on the loop goroutine.
+	Flush()
+}
+
+// MarkDirty asks the loop to call f.Flush once before it next waits; call
+// it on the loop goroutine, once per batch of output (Flush may mark f
+// again).
+func (l *Loop) MarkDirty(f Flusher) {
+	l.dirty = append(l.dirty, f)
 }
 
 func (l *Loop) flush() {
-	for i, f := range l.faces {
-		f.flush()
-		l.faces[i] = nil
+	for i := 0; i < len(l.dirty); i++ { // a Flush may mark more
+		l.dirty[i].Flush()
+		l.dirty[i] = nil
 	}
-	l.faces = l.faces[:0]
+	l.dirty = l.dirty[:0]
 	for i, b := range l.recycle {
 		l.frames.put(b)
 		l.recycle[i] = nil

@@ -1,4 +1,4 @@
-package live
+package face
 
 import (
 	"bytes"
@@ -36,14 +36,14 @@ func TestFragmentRoundTrip(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			seq := uint64(100)
-			frames, err := fragmentFrames(&tc.pkt, tc.mtu, &seq)
+			frames, err := Fragment(&tc.pkt, tc.mtu, &seq)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(frames) != tc.wantFrags {
 				t.Fatalf("%d frames, want %d", len(frames), tc.wantFrags)
 			}
-			r := newReassembler(time.Second, 8, MaxPacketSize)
+			r := NewReassembler(time.Second, 8, MaxPacketSize)
 			var got ndn.Packet
 			for i, b := range frames {
 				if len(b) > tc.mtu {
@@ -59,7 +59,7 @@ func TestFragmentRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				whole, done, err := r.add(lp, 0)
+				whole, done, err := r.Add(lp, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -84,8 +84,8 @@ func TestFragmentRoundTrip(t *testing.T) {
 			if want := uint64(100 + tc.wantFrags); tc.wantFrags > 1 && seq != want {
 				t.Errorf("next sequence %d, want %d", seq, want)
 			}
-			if r.pending() != 0 {
-				t.Errorf("%d partial packets left", r.pending())
+			if r.Pending() != 0 {
+				t.Errorf("%d partial packets left", r.Pending())
 			}
 		})
 	}
@@ -97,7 +97,7 @@ func frag(seq, idx, count uint64, b []byte) ndn.LpFrame {
 }
 
 func TestReassemblerOutOfOrderAndDuplicates(t *testing.T) {
-	r := newReassembler(time.Second, 8, MaxPacketSize)
+	r := NewReassembler(time.Second, 8, MaxPacketSize)
 	steps := []struct {
 		f    ndn.LpFrame
 		done bool
@@ -108,7 +108,7 @@ func TestReassemblerOutOfOrderAndDuplicates(t *testing.T) {
 		{frag(11, 1, 3, []byte("b")), true},
 	}
 	for i, s := range steps {
-		whole, done, err := r.add(s.f, 0)
+		whole, done, err := r.Add(s.f, 0)
 		if err != nil || done != s.done {
 			t.Fatalf("step %d: done %t, err %v", i, done, err)
 		}
@@ -132,11 +132,11 @@ func TestReassemblerRejects(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newReassembler(time.Second, 8, MaxPacketSize)
-			if _, _, err := r.add(tc.first, 0); err != nil {
+			r := NewReassembler(time.Second, 8, MaxPacketSize)
+			if _, _, err := r.Add(tc.first, 0); err != nil {
 				t.Fatal(err)
 			}
-			if _, _, err := r.add(tc.then, 0); !errors.Is(err, tc.want) {
+			if _, _, err := r.Add(tc.then, 0); !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
 			}
 		})
@@ -144,31 +144,31 @@ func TestReassemblerRejects(t *testing.T) {
 }
 
 func TestReassemblerExpiresAndEvicts(t *testing.T) {
-	r := newReassembler(time.Second, 2, MaxPacketSize)
-	r.add(frag(10, 0, 2, []byte("a")), 0)
-	r.add(frag(20, 0, 2, []byte("a")), 500*time.Millisecond)
-	r.add(frag(30, 0, 2, []byte("a")), 600*time.Millisecond) // evicts base 10
-	if r.pending() != 2 {
-		t.Fatalf("%d pending, want 2", r.pending())
+	r := NewReassembler(time.Second, 2, MaxPacketSize)
+	r.Add(frag(10, 0, 2, []byte("a")), 0)
+	r.Add(frag(20, 0, 2, []byte("a")), 500*time.Millisecond)
+	r.Add(frag(30, 0, 2, []byte("a")), 600*time.Millisecond) // evicts base 10
+	if r.Pending() != 2 {
+		t.Fatalf("%d pending, want 2", r.Pending())
 	}
-	if _, done, _ := r.add(frag(11, 1, 2, []byte("b")), 700*time.Millisecond); done {
+	if _, done, _ := r.Add(frag(11, 1, 2, []byte("b")), 700*time.Millisecond); done {
 		t.Fatal("completed an evicted packet")
 	}
 	// At 1.6 s, base 20 (500 ms) and 30 (600 ms) have expired; base 10
 	// was restarted at 700 ms and is still pending.
-	r.add(frag(40, 0, 2, []byte("a")), 1600*time.Millisecond)
-	if r.pending() != 2 {
-		t.Fatalf("%d pending after expiry, want 2 (bases 11 and 40)", r.pending())
+	r.Add(frag(40, 0, 2, []byte("a")), 1600*time.Millisecond)
+	if r.Pending() != 2 {
+		t.Fatalf("%d pending after expiry, want 2 (bases 11 and 40)", r.Pending())
 	}
 }
 
 // FuzzReassembler feeds arbitrary LpPacket bytes (cut into datagrams) to
-// the decoder and the reassembler: nothing may panic, and a reassembled
+// the decoder and the Reassembler: nothing may panic, and a reassembled
 // packet must never exceed the size limit.
 func FuzzReassembler(f *testing.F) {
 	d := signedData(f, "/fuzz/seg=0", 3000)
 	seq := uint64(1)
-	frames, err := fragmentFrames(&ndn.Packet{Data: d}, 1000, &seq)
+	frames, err := Fragment(&ndn.Packet{Data: d}, 1000, &seq)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func FuzzReassembler(f *testing.F) {
 	f.Add(frames[0], uint16(50))
 	f.Fuzz(func(t *testing.T, stream []byte, size uint16) {
 		n := int(size)%2000 + 1
-		r := newReassembler(time.Second, 4, 2048)
+		r := NewReassembler(time.Second, 4, 2048)
 		for i := 0; len(stream) > 0; i++ {
 			k := min(n, len(stream))
 			b := stream[:k]
@@ -185,7 +185,7 @@ func FuzzReassembler(f *testing.F) {
 			if err != nil || lp.FragCount <= 1 {
 				continue
 			}
-			whole, done, err := r.add(lp, time.Duration(i)*time.Millisecond)
+			whole, done, err := r.Add(lp, time.Duration(i)*time.Millisecond)
 			if err != nil || !done {
 				continue
 			}

@@ -1,4 +1,4 @@
-package live
+package face
 
 import (
 	"errors"
@@ -8,19 +8,32 @@ import (
 	"github.com/ndncc/ndncc/ndn"
 )
 
+// DefaultUDPMTU is the datagram size a UDP face fragments to by default:
+// ndnd's forwarder default, which fits an Ethernet frame with IPv6 and UDP
+// headers.
+const DefaultUDPMTU = 1420
+
+// UDP MTU bounds a face accepts: 576 bytes is the datagram every IPv4 host
+// must accept (and keeps an 8800-byte packet within the reassembler's
+// fragment limit); 65507 is the largest UDP payload over IPv4.
+const (
+	MinUDPMTU = 576
+	MaxUDPMTU = 65507
+)
+
 // lpHeaderBudget is the room left in each fragment for the LpPacket
 // header: LpPacket T+L (4), Sequence (10), FragIndex (10), FragCount (10),
 // Nack with a reason (3+1+3+1+8), CongestionMark (3+1+8), Fragment T+L (4),
 // rounded up.
 const lpHeaderBudget = 72
 
-// maxFragments bounds the fragments of one packet that a reassembler
+// maxFragments bounds the fragments of one packet that a Reassembler
 // accepts (MaxPacketSize in fragments of 128 bytes or more).
 const maxFragments = 70
 
-// fragmentFrames encodes p as one frame if it fits in mtu, or as NDNLPv2
-// fragments of at most mtu bytes otherwise (see fragmentWire).
-func fragmentFrames(p *ndn.Packet, mtu int, seq *uint64) ([][]byte, error) {
+// Fragment encodes p as one frame if it fits in mtu, or as NDNLPv2
+// fragments of at most mtu bytes otherwise (see FragmentWire).
+func Fragment(p *ndn.Packet, mtu int, seq *uint64) ([][]byte, error) {
 	whole, err := ndn.EncodeFrame(p)
 	if err != nil {
 		return nil, err
@@ -36,14 +49,14 @@ func fragmentFrames(p *ndn.Packet, mtu int, seq *uint64) ([][]byte, error) {
 			return nil, err
 		}
 	}
-	return fragmentWire(net, head, mtu, seq)
+	return FragmentWire(net, head, mtu, seq)
 }
 
-// fragmentWire splits the network packet net into NDNLPv2 fragments of at
+// FragmentWire splits the network packet net into NDNLPv2 fragments of at
 // most mtu bytes. Fragments use consecutive sequence numbers starting at
 // *seq (advanced past them); the per-hop fields of head (Nack,
 // CongestionMark, PitToken, IncomingFaceID) travel in the first fragment.
-func fragmentWire(net []byte, head ndn.LpFrame, mtu int, seq *uint64) ([][]byte, error) {
+func FragmentWire(net []byte, head ndn.LpFrame, mtu int, seq *uint64) ([][]byte, error) {
 	budget := lpHeaderBudget
 	if len(head.PitToken) > 0 { // PitToken T+L and value
 		budget += 4 + len(head.PitToken)
@@ -52,7 +65,7 @@ func fragmentWire(net []byte, head ndn.LpFrame, mtu int, seq *uint64) ([][]byte,
 		budget += 3 + 1 + 8
 	}
 	if mtu <= budget {
-		return nil, fmt.Errorf("live: MTU %d leaves no room for a fragment", mtu)
+		return nil, fmt.Errorf("face: MTU %d leaves no room for a fragment", mtu)
 	}
 	room := mtu - budget
 	count := (len(net) + room - 1) / room
@@ -68,10 +81,10 @@ func fragmentWire(net []byte, head ndn.LpFrame, mtu int, seq *uint64) ([][]byte,
 		}
 		b, err := ndn.EncodeLp(&f)
 		if err != nil {
-			return nil, fmt.Errorf("live: fragment %d of %d: %w", i, count, err)
+			return nil, fmt.Errorf("face: fragment %d of %d: %w", i, count, err)
 		}
 		if len(b) > mtu {
-			return nil, fmt.Errorf("live: fragment %d of %d is %d bytes, over the MTU %d", i, count, len(b), mtu)
+			return nil, fmt.Errorf("face: fragment %d of %d is %d bytes, over the MTU %d", i, count, len(b), mtu)
 		}
 		frames = append(frames, b)
 	}
@@ -79,7 +92,7 @@ func fragmentWire(net []byte, head ndn.LpFrame, mtu int, seq *uint64) ([][]byte,
 	return frames, nil
 }
 
-// Reassembly errors; a reassembler's caller counts and drops the frame.
+// Reassembly errors; a Reassembler's caller counts and drops the frame.
 var (
 	errFragCount    = errors.New("fragment count changed within a packet")
 	errFragTooMany  = errors.New("too many fragments")
@@ -87,12 +100,12 @@ var (
 	errFragTooLarge = errors.New("reassembled packet exceeds the size limit")
 )
 
-// reassembler collects NDNLPv2 fragments into whole packets. Fragments of
+// Reassembler collects NDNLPv2 fragments into whole packets. Fragments of
 // one packet share a base sequence (Sequence - FragIndex). A partial
 // packet is dropped when it is older than timeout or when more than
 // maxPending packets are partial. It is used by one goroutine (a face's
 // reader) and takes the time as an argument.
-type reassembler struct {
+type Reassembler struct {
 	timeout    time.Duration
 	maxPending int
 	maxSize    int
@@ -108,18 +121,18 @@ type partialPacket struct {
 	started time.Duration
 }
 
-func newReassembler(timeout time.Duration, maxPending, maxSize int) *reassembler {
-	return &reassembler{timeout: timeout, maxPending: maxPending, maxSize: maxSize, partial: map[uint64]*partialPacket{}}
+func NewReassembler(timeout time.Duration, maxPending, maxSize int) *Reassembler {
+	return &Reassembler{timeout: timeout, maxPending: maxPending, maxSize: maxSize, partial: map[uint64]*partialPacket{}}
 }
 
 // pending returns the number of partial packets held.
-func (r *reassembler) pending() int { return len(r.partial) }
+func (r *Reassembler) Pending() int { return len(r.partial) }
 
 // add takes one fragment (FragCount > 1). When it completes its packet,
 // add returns the first fragment's frame with Fragment set to the whole
 // network packet and done true. The fragment's bytes are kept, not
 // copied.
-func (r *reassembler) add(f ndn.LpFrame, now time.Duration) (whole ndn.LpFrame, done bool, err error) {
+func (r *Reassembler) Add(f ndn.LpFrame, now time.Duration) (whole ndn.LpFrame, done bool, err error) {
 	r.expire(now)
 	if f.FragCount > maxFragments {
 		return ndn.LpFrame{}, false, fmt.Errorf("%w: %d", errFragTooMany, f.FragCount)
@@ -167,7 +180,7 @@ func (r *reassembler) add(f ndn.LpFrame, now time.Duration) (whole ndn.LpFrame, 
 }
 
 // expire drops partial packets older than the timeout.
-func (r *reassembler) expire(now time.Duration) {
+func (r *Reassembler) expire(now time.Duration) {
 	for len(r.order) > 0 {
 		base := r.order[0]
 		p := r.partial[base]
@@ -181,7 +194,7 @@ func (r *reassembler) expire(now time.Duration) {
 }
 
 // evict keeps at most maxPending partial packets, dropping the oldest.
-func (r *reassembler) evict() {
+func (r *Reassembler) evict() {
 	for len(r.partial) > r.maxPending && len(r.order) > 0 {
 		delete(r.partial, r.order[0])
 		r.order = r.order[1:]

@@ -1,4 +1,4 @@
-package live
+package face
 
 import (
 	"errors"
@@ -15,38 +15,38 @@ const MaxPacketSize = 8800
 
 // ErrFrameTooLarge reports a TLV element whose length exceeds
 // MaxPacketSize on a stream: the stream cannot be delimited any further.
-var ErrFrameTooLarge = errors.New("live: TLV element exceeds the packet size limit")
+var ErrFrameTooLarge = errors.New("face: TLV element exceeds the packet size limit")
 
-// frameReader splits a byte stream (a Unix or TCP socket) into TLV
+// FrameReader splits a byte stream (a Unix or TCP socket) into TLV
 // elements by reading each element's TLV-TYPE and TLV-LENGTH with ndnd's
 // readers. Each frame it returns is a fresh slice the caller owns.
-type frameReader struct {
+type FrameReader struct {
 	r          io.Reader
 	buf        []byte
 	start, end int // buffered, not yet returned bytes
 	max        int
 	// alloc returns the buffer a frame of n bytes is copied into.
-	alloc func(n int) []byte
+	Alloc func(n int) []byte
 }
 
-// newFrameReader returns a reader of frames of at most limit bytes. It
+// NewFrameReader returns a reader of frames of at most limit bytes. It
 // asks the socket for up to eight frames at once.
-func newFrameReader(r io.Reader, limit int) *frameReader {
-	return &frameReader{r: r, buf: make([]byte, 8*limit+2*9), max: limit,
-		alloc: func(n int) []byte { return make([]byte, n) }}
+func NewFrameReader(r io.Reader, limit int) *FrameReader {
+	return &FrameReader{r: r, buf: make([]byte, 8*limit+2*9), max: limit,
+		Alloc: func(n int) []byte { return make([]byte, n) }}
 }
 
 // Next returns the next whole TLV element. At a clean end of the stream
 // it returns io.EOF; a stream that ends inside an element gives
 // io.ErrUnexpectedEOF, an element longer than max ErrFrameTooLarge.
-func (fr *frameReader) Next() ([]byte, error) {
+func (fr *FrameReader) Next() ([]byte, error) {
 	for {
 		size, err := fr.frameSize()
 		if err != nil {
 			return nil, err
 		}
 		if size > 0 && fr.end-fr.start >= size {
-			out := fr.alloc(size)
+			out := fr.Alloc(size)
 			copy(out, fr.buf[fr.start:fr.start+size])
 			fr.start += size
 			if fr.start == fr.end {
@@ -62,14 +62,14 @@ func (fr *frameReader) Next() ([]byte, error) {
 
 // buffered reports whether a whole frame is already buffered, so that
 // Next returns it without reading.
-func (fr *frameReader) buffered() bool {
+func (fr *FrameReader) Buffered() bool {
 	size, err := fr.frameSize()
 	return err == nil && size > 0 && fr.end-fr.start >= size
 }
 
 // frameSize returns the total size of the element at the head of the
 // buffer, or 0 if its header is not complete yet.
-func (fr *frameReader) frameSize() (int, error) {
+func (fr *FrameReader) frameSize() (int, error) {
 	v := enc.NewBufferView(fr.buf[fr.start:fr.end])
 	typ, err := v.ReadTLNum()
 	if err != nil {
@@ -91,7 +91,7 @@ func (fr *frameReader) frameSize() (int, error) {
 
 // fill reads more bytes, making room for an element of size bytes (0:
 // unknown yet) first.
-func (fr *frameReader) fill(size int) error {
+func (fr *FrameReader) fill(size int) error {
 	need := max(size, 2*9) // a whole element, or the longest header
 	if fr.start+need > len(fr.buf) {
 		copy(fr.buf, fr.buf[fr.start:fr.end])

@@ -1,4 +1,4 @@
-package live
+package face
 
 import (
 	"bytes"
@@ -46,7 +46,7 @@ func TestFrameReaderDelimits(t *testing.T) {
 	}
 	stream := bytes.Join(frames, nil)
 	for _, chunk := range []int{1, 2, 3, 7, 100, 1 << 20} {
-		fr := newFrameReader(&chunkReader{data: stream, n: chunk}, MaxPacketSize)
+		fr := NewFrameReader(&chunkReader{data: stream, n: chunk}, MaxPacketSize)
 		for i, want := range frames {
 			got, err := fr.Next()
 			if err != nil {
@@ -76,7 +76,7 @@ func TestFrameReaderErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fr := newFrameReader(bytes.NewReader(tc.stream), MaxPacketSize)
+			fr := NewFrameReader(bytes.NewReader(tc.stream), MaxPacketSize)
 			_, err := fr.Next()
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
@@ -94,7 +94,7 @@ func FuzzFrameReader(f *testing.F) {
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00}, uint8(5))
 	f.Fuzz(func(t *testing.T, stream []byte, chunk uint8) {
 		const limit = 512
-		fr := newFrameReader(&chunkReader{data: stream, n: int(chunk) + 1}, limit)
+		fr := NewFrameReader(&chunkReader{data: stream, n: int(chunk) + 1}, limit)
 		var joined []byte
 		for {
 			b, err := fr.Next()
