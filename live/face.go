@@ -102,12 +102,8 @@ type Face struct {
 	closeOnce sync.Once
 	closed    atomic.Bool
 
-	in  faceCounters // updated by the reader goroutine
+	dec face.Decoder // the reader goroutine's, with its counters
 	out FaceStats    // updated on the loop
-}
-
-type faceCounters struct {
-	frames, bytes, packets, malformed, unsupported, fragments, reassembly atomic.Uint64
 }
 
 // Dial connects to the forwarder at t and starts reading. Packets are
@@ -143,14 +139,16 @@ func newFace(loop *Loop, t Transport, conn net.Conn, cfg FaceConfig) *Face {
 	if timeout <= 0 {
 		timeout = time.Second
 	}
+	f.dec.Logger, f.dec.Name = f.log, t.String()
 	if f.datagram {
+		f.dec.Reassembler = face.NewReassembler(timeout, 256, MaxPacketSize)
 		if uc, ok := conn.(*net.UDPConn); ok {
 			// Best effort: a larger buffer absorbs a window's burst of
 			// fragments (the kernel caps it at net.core.rmem_max).
 			_ = uc.SetReadBuffer(4 << 20)
 			_ = uc.SetWriteBuffer(4 << 20)
 		}
-		go f.readDatagrams(face.NewReassembler(timeout, 256, MaxPacketSize))
+		go f.readDatagrams()
 	} else {
 		go f.readStream()
 	}
@@ -172,13 +170,13 @@ func (f *Face) Err() error { return f.err }
 // Stats returns the face's counters. Call it on the loop goroutine.
 func (f *Face) Stats() FaceStats {
 	s := f.out
-	s.FramesIn = f.in.frames.Load()
-	s.BytesIn = f.in.bytes.Load()
-	s.PacketsIn = f.in.packets.Load()
-	s.Malformed = f.in.malformed.Load()
-	s.Unsupported = f.in.unsupported.Load()
-	s.FragmentsIn = f.in.fragments.Load()
-	s.ReassemblyErrors = f.in.reassembly.Load()
+	s.FramesIn = f.dec.Frames.Load()
+	s.BytesIn = f.dec.Bytes.Load()
+	s.PacketsIn = f.dec.Packets()
+	s.Malformed = f.dec.Malformed.Load()
+	s.Unsupported = f.dec.Unsupported.Load()
+	s.FragmentsIn = f.dec.Fragments.Load()
+	s.ReassemblyErrors = f.dec.ReassemblyErrors.Load()
 	return s
 }
 

@@ -52,7 +52,7 @@ func (f *Face) readStream() {
 			f.readFailed(err)
 			return
 		}
-		if r, ok := f.receive(b, nil); ok {
+		if r, ok := f.receive(b, 0); ok {
 			batch = append(batch, r)
 		}
 		if len(batch) > 0 && (len(batch) == maxReadBatch || !fr.Buffered()) {
@@ -64,13 +64,10 @@ func (f *Face) readStream() {
 	}
 }
 
-// readDatagrams reads one frame per datagram.
-func (f *Face) readDatagrams(r *face.Reassembler) {
+// readDatagrams reads one frame per datagram, reassembling fragments.
+func (f *Face) readDatagrams() {
 	buf := make([]byte, 1<<16)
 	start := time.Now()
-	reassemble := func(lp ndn.LpFrame) (ndn.LpFrame, bool, error) {
-		return r.Add(lp, time.Since(start))
-	}
 	for {
 		n, err := f.conn.Read(buf)
 		if err != nil {
@@ -82,7 +79,7 @@ func (f *Face) readDatagrams(r *face.Reassembler) {
 		}
 		b := make([]byte, n)
 		copy(b, buf[:n])
-		if r, ok := f.receive(b, reassemble); ok {
+		if r, ok := f.receive(b, time.Since(start)); ok {
 			if !f.post(inboxEvent{face: f, pkts: []received{r}}) {
 				return
 			}
@@ -90,33 +87,14 @@ func (f *Face) readDatagrams(r *face.Reassembler) {
 	}
 }
 
-// lpPacketType is the TLV-TYPE of an NDNLPv2 LpPacket (one byte on the
-// wire).
-const lpPacketType = 0x64
-
-// receive decodes one frame. It reports false for a frame that gives no
-// packet to deliver (malformed, IDLE, or a fragment of an incomplete
-// packet). reassemble is nil on stream faces.
-func (f *Face) receive(b []byte, reassemble func(ndn.LpFrame) (ndn.LpFrame, bool, error)) (received, bool) {
-	f.in.frames.Add(1)
-	f.in.bytes.Add(uint64(len(b)))
-	var (
-		pkt ndn.Packet
-		err error
-	)
-	if reassemble != nil && len(b) > 0 && b[0] == lpPacketType {
-		pkt, err = f.decodeLp(b, reassemble)
-	} else {
-		pkt, err = ndn.DecodeFrame(b)
-	}
-	if err != nil {
-		f.countBad(err)
+// receive decodes one frame with the face's decoder. It reports false for
+// a frame that gives no packet to deliver (malformed, IDLE, or a fragment
+// of an incomplete packet).
+func (f *Face) receive(b []byte, now time.Duration) (received, bool) {
+	pkt, ok := f.dec.Decode(b, now)
+	if !ok {
 		return received{}, false
 	}
-	if pkt.Interest == nil && pkt.Data == nil {
-		return received{}, false
-	}
-	f.in.packets.Add(1)
 	r := received{pkt: pkt}
 	if f.digests && pkt.Data != nil && pkt.Data.Sig.Type == ndn.SigDigestSHA256 {
 		r.digest = digestOK
@@ -125,35 +103,4 @@ func (f *Face) receive(b []byte, reassemble func(ndn.LpFrame) (ndn.LpFrame, bool
 		}
 	}
 	return r, true
-}
-
-// decodeLp decodes an LpPacket on a datagram face, reassembling fragments.
-func (f *Face) decodeLp(b []byte, reassemble func(ndn.LpFrame) (ndn.LpFrame, bool, error)) (ndn.Packet, error) {
-	lp, err := ndn.DecodeLp(b)
-	if err != nil {
-		return ndn.Packet{}, err
-	}
-	if lp.FragCount > 1 {
-		f.in.fragments.Add(1)
-		whole, done, err := reassemble(lp)
-		if err != nil {
-			f.in.reassembly.Add(1)
-			f.log.Debug("fragment dropped", "face", f.transport.String(), "err", err)
-			return ndn.Packet{}, nil
-		}
-		if !done {
-			return ndn.Packet{}, nil
-		}
-		lp = whole
-	}
-	return lp.Packet()
-}
-
-func (f *Face) countBad(err error) {
-	if errors.Is(err, ndn.ErrUnsupported) {
-		f.in.unsupported.Add(1)
-	} else {
-		f.in.malformed.Add(1)
-	}
-	f.log.Debug("frame dropped", "face", f.transport.String(), "err", err)
 }

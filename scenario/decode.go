@@ -378,32 +378,39 @@ func (d *decoder) inlineTopology(m map[string]any, path string) *topology.Topolo
 				d.errorf(joinKey(lp, end), "node %q is not in topology.nodes", name)
 			}
 		}
-		if d.duration(lt, lp, "delay", &l.Delay) && l.Delay < 0 {
-			d.errorf(joinKey(lp, "delay"), "must not be negative, got %v", l.Delay)
-		}
-		var mbps float64
-		if d.number(lt, lp, "bw", &mbps) {
-			if mbps <= 0 {
-				d.errorf(joinKey(lp, "bw"), "must be a positive number of Mbit/s, got %v (leave bw out for an unlimited link)", mbps)
-			}
-			l.Bandwidth = mbps * 1e6
-		}
-		if d.integerInt(lt, lp, "max-queue-size", &l.QueuePackets) && l.QueuePackets < 1 {
-			d.errorf(joinKey(lp, "max-queue-size"), "must be at least 1 packet, got %d", l.QueuePackets)
-		}
-		if d.integerInt(lt, lp, "max-queue-bytes", &l.QueueBytes) && l.QueueBytes < 0 {
-			d.errorf(joinKey(lp, "max-queue-bytes"), "must not be negative (0: no byte limit), got %d", l.QueueBytes)
-		}
-		var pct float64
-		if d.number(lt, lp, "loss", &pct) {
-			if pct < 0 || pct > 100 {
-				d.errorf(joinKey(lp, "loss"), "must be a percentage between 0 and 100, got %v", pct)
-			}
-			l.Loss = pct / 100
-		}
+		d.linkParams(lt, lp, &l)
 		t.Links = append(t.Links, l)
 	}
 	return t
+}
+
+// linkParams decodes the link keys of table m (delay, bw, max-queue-size,
+// max-queue-bytes, loss: a Mini-NDN link line's, in its units) into l,
+// leaving the fields of keys not given as they are.
+func (d *decoder) linkParams(m map[string]any, path string, l *topology.Link) {
+	if d.duration(m, path, "delay", &l.Delay) && l.Delay < 0 {
+		d.errorf(joinKey(path, "delay"), "must not be negative, got %v", l.Delay)
+	}
+	var mbps float64
+	if d.number(m, path, "bw", &mbps) {
+		if mbps <= 0 {
+			d.errorf(joinKey(path, "bw"), "must be a positive number of Mbit/s, got %v (leave bw out for an unlimited link)", mbps)
+		}
+		l.Bandwidth = mbps * 1e6
+	}
+	if d.integerInt(m, path, "max-queue-size", &l.QueuePackets) && l.QueuePackets < 1 {
+		d.errorf(joinKey(path, "max-queue-size"), "must be at least 1 packet, got %d", l.QueuePackets)
+	}
+	if d.integerInt(m, path, "max-queue-bytes", &l.QueueBytes) && l.QueueBytes < 0 {
+		d.errorf(joinKey(path, "max-queue-bytes"), "must not be negative (0: no byte limit), got %d", l.QueueBytes)
+	}
+	var pct float64
+	if d.number(m, path, "loss", &pct) {
+		if pct < 0 || pct > 100 {
+			d.errorf(joinKey(path, "loss"), "must be a percentage between 0 and 100, got %v", pct)
+		}
+		l.Loss = pct / 100
+	}
 }
 
 // routers decodes [routers] and its [routers.node.NAME] overrides.

@@ -54,7 +54,7 @@ deterministic simulator and over real NFD/YaNFD forwarders.`,
 		}
 	}
 	root.AddCommand(newSimCmd(), newExperimentCmd(), newReproduceCmd(), newParamsCmd())
-	root.AddCommand(newFetchCmd(), newServeCmd())
+	root.AddCommand(newFetchCmd(), newServeCmd(), newFwCmd())
 	return root
 }
 

@@ -152,10 +152,10 @@ func (q *BacklogMarker) Enqueue(it Item, now time.Duration) bool { return q.enqu
 // the backlog behind it calls for a mark.
 func (q *BacklogMarker) Dequeue(now time.Duration) (it Item, ok bool) {
 	it, ok = q.pop()
-	if !q.congested() {
+	if !ok || !q.congested() {
 		q.marking = false
 		q.marks = 0
-	} else { // congested implies a packet was popped: the backlog is behind it
+	} else { // the backlog is behind the popped packet
 		switch {
 		case !q.marking:
 			q.marking = true

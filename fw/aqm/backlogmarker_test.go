@@ -333,3 +333,21 @@ func TestBacklogMarkerExternalBacklogIgnoredInPackets(t *testing.T) {
 		t.Errorf("marked %v with threshold %d; want unmarked, 10 packets", it.Pkt.CongestionMark > 0, q.Threshold())
 	}
 }
+
+// TestBacklogMarkerEmptyQueueWithExternalBacklog checks that a Dequeue
+// that finds the queue empty marks nothing and counts no mark, however
+// large the backlog beyond the queue.
+func TestBacklogMarkerEmptyQueueWithExternalBacklog(t *testing.T) {
+	q, err := NewBacklogMarker(DefaultBacklogParams(), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.SetExternalBacklog(1 << 20)
+	if _, ok := q.Dequeue(0); ok || q.Stats().Marks != 0 {
+		t.Errorf("empty dequeue: ok %v, marks %d", ok, q.Stats().Marks)
+	}
+	enqueueN(t, q, 1, 1, 0)
+	if it, ok := q.Dequeue(ms(1)); !ok || it.Pkt.CongestionMark == 0 || q.Stats().Marks != 1 {
+		t.Errorf("the next packet: ok %v, marked %v, marks %d; want it marked, the first of a period", ok, it.Pkt.CongestionMark > 0, q.Stats().Marks)
+	}
+}

@@ -1,0 +1,502 @@
+package face
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/ndn"
+)
+
+// Host is what a face needs from the runtime that owns it: the forwarder
+// daemon's event loop. Faces never call the forwarder themselves.
+type Host interface {
+	// Now is the loop's clock (its sched.Scheduler's Now). Any goroutine.
+	Now() time.Duration
+	// Accepted hands the loop a face that a listener created for a new
+	// peer, before any packet of it is delivered. Called on the
+	// listener's goroutine; it may block while the loop is busy.
+	Accepted(f *Face)
+	// Deliver hands the loop the packets a reader decoded, in order.
+	// Called on the reader goroutine; it may block while the loop is busy,
+	// which holds the reader back (the kernel's buffers take over). The
+	// slice is the host's from then on.
+	Deliver(f *Face, pkts []ndn.Packet)
+	// Failed reports, once, that the face's transport closed or failed.
+	// Any goroutine. The runtime then removes the face (Close).
+	Failed(f *Face, err error)
+	// Dirty asks the loop to call f.Flush before it next waits. Called on
+	// the loop goroutine.
+	Dirty(f *Face)
+	// Wake asks the loop to call f.Flush soon. Called on the face's
+	// writer goroutine when it can take more packets than it could.
+	Wake(f *Face)
+}
+
+// Persistency is NFD's face persistency.
+type Persistency uint8
+
+// Face persistencies (NFD's codes).
+const (
+	// Persistent faces were created by management; they close when their
+	// transport fails.
+	Persistent Persistency = 0
+	// OnDemand faces were created by a listener for a peer that contacted
+	// it; they close when their transport fails, and UDP ones when idle.
+	OnDemand Persistency = 1
+	// Permanent faces were created by the configuration file; a UDP one
+	// never closes on its own.
+	Permanent Persistency = 2
+)
+
+func (p Persistency) String() string {
+	switch p {
+	case Persistent:
+		return "persistent"
+	case OnDemand:
+		return "on-demand"
+	case Permanent:
+		return "permanent"
+	}
+	return fmt.Sprintf("persistency(%d)", uint8(p))
+}
+
+// Scope is NFD's face scope: local faces may reach /localhost prefixes.
+type Scope uint8
+
+// Face scopes (NFD's codes).
+const (
+	NonLocal Scope = 0
+	Local    Scope = 1
+)
+
+// Counters are a face's counters. NFD's face dataset (faces/list) and the
+// forwarder's status line show them.
+type Counters struct {
+	InInterests, InData, InNacks    uint64 // network packets received
+	OutInterests, OutData, OutNacks uint64 // network packets sent (handed to the transport)
+	InBytes, OutBytes               uint64 // link-layer bytes
+	InFrames, OutFrames             uint64 // datagrams or stream TLVs
+	Malformed                       uint64 // frames that did not decode, dropped
+	Unsupported                     uint64 // well-formed packets ndncc cannot represent, dropped
+	FragmentsIn, FragmentsOut       uint64
+	ReassemblyErrors                uint64 // fragments dropped by the reassembler
+	SendErrors                      uint64 // packets that could not be encoded or written
+	// Queue is the send queue's own counters: tail and AQM drops, marks
+	// it set, the most packets and bytes it held.
+	Queue aqm.Stats
+	// QueueLen and QueueBytes are what the send queue holds now.
+	QueueLen, QueueBytes int
+}
+
+// Drops is the packets the face lost on the way out: queue drops and
+// send errors.
+func (c Counters) Drops() uint64 { return c.Queue.TailDrops + c.Queue.AQMDrops + c.SendErrors }
+
+// Limits of what the loop hands the writer at once: a batch holds at most
+// batchPackets packets or batchBytes bytes, and at most maxInflight
+// batches are handed out and not yet written.
+const (
+	batchPackets = 64
+	batchBytes   = 64 << 10
+	maxInflight  = 2
+)
+
+// Config describes a face.
+type Config struct {
+	// Scheme is the transport: "unix", "tcp4", "tcp6", "udp4" or "udp6".
+	Scheme string
+	// Local and Remote are NFD's face URIs of the two ends.
+	Local, Remote string
+	Persistency   Persistency
+	Scope         Scope
+	// MTU is the largest datagram a UDP face sends; bigger packets are
+	// fragmented. 0 means DefaultUDPMTU. Stream faces ignore it.
+	MTU int
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+}
+
+// Face is one face of the forwarder. Send, Flush, SetQueue, Stats and
+// Close must be called on the loop goroutine; the face's reader and
+// writer goroutines do the rest.
+type Face struct {
+	host     Host
+	cfg      Config
+	datagram bool
+	mtu      int
+	log      *slog.Logger
+	// tx writes one encoded frame (datagram faces) or a buffer of frames
+	// (stream faces); it runs on the writer goroutine.
+	tx func(b []byte) error
+	// backlog returns the bytes in the kernel's send queue of the socket
+	// (nil if unknown); sndbuf is that socket's send buffer size.
+	backlog func() int
+	sndbuf  int
+
+	// Owned by the loop.
+	q      aqm.Queue
+	marker backlogMarker // q, if it marks by backlog
+	dirty  bool
+	closed bool
+	out    Counters // the loop's share of the counters
+	tag    any
+
+	// Between the loop and the writer.
+	batches  chan *batch // handed to the writer
+	spare    chan *batch // written, for reuse
+	inflight atomic.Int32
+	pending  atomic.Int64 // bytes handed to the writer, not yet written
+	waiting  atomic.Bool  // the loop holds packets until the writer frees a batch
+	seq      uint64       // next fragment sequence (writer goroutine)
+	wbuf     []byte       // stream output (writer goroutine)
+
+	dec      Decoder // the reader's, with its counters
+	reader   func()  // the reader goroutine (Start)
+	txBytes  atomic.Uint64
+	txFrames atomic.Uint64
+	txFrags  atomic.Uint64
+	txErrors atomic.Uint64
+
+	closing   chan struct{}
+	startOnce sync.Once
+	closeOnce sync.Once
+	failOnce  sync.Once
+	closeTx   func() error // closes the transport (nil: nothing to close)
+}
+
+// backlogMarker is a queue discipline that adds the bytes queued beyond
+// it to its backlog (aqm.BacklogMarker).
+type backlogMarker interface {
+	SetExternalBacklog(bytes int)
+	CapThreshold(capacity int)
+}
+
+// batch is packets the loop hands the writer at once.
+type batch struct {
+	pkts  []ndn.Packet
+	bytes int
+}
+
+// DefaultQueueLimit is the packet limit of the queue a face gets until
+// SetQueue gives it another (as a Mini-NDN link's default, the Linux
+// txqueuelen).
+const DefaultQueueLimit = 1000
+
+// newFace returns a face that writes with tx; the caller sets its reader.
+func newFace(host Host, cfg Config, datagram bool, tx func([]byte) error) *Face {
+	f := &Face{
+		host:     host,
+		cfg:      cfg,
+		datagram: datagram,
+		mtu:      cfg.MTU,
+		log:      cfg.Logger,
+		tx:       tx,
+		batches:  make(chan *batch, maxInflight),
+		spare:    make(chan *batch, maxInflight),
+		closing:  make(chan struct{}),
+	}
+	if f.mtu <= 0 {
+		f.mtu = DefaultUDPMTU
+	}
+	if f.log == nil {
+		f.log = slog.New(slog.DiscardHandler)
+	}
+	f.dec.Logger, f.dec.Name = f.log, cfg.Remote
+	q, err := aqm.NewDropTail(aqm.Limits{Packets: DefaultQueueLimit})
+	if err != nil {
+		panic(err) // a constant, valid limit
+	}
+	f.q = q
+	return f
+}
+
+// Start runs the face's writer and reader goroutines. Call it once the
+// loop knows the face: the reader delivers packets from then on.
+func (f *Face) Start() {
+	f.startOnce.Do(func() {
+		go f.write()
+		if f.reader != nil {
+			go f.reader()
+		}
+	})
+}
+
+// isClosing reports whether Close was called (any goroutine).
+func (f *Face) isClosing() bool {
+	select {
+	case <-f.closing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Config returns what the face was created with.
+func (f *Face) Config() Config { return f.cfg }
+
+// Datagram reports whether the face sends one frame per datagram.
+func (f *Face) Datagram() bool { return f.datagram }
+
+// Tag returns the value SetTag stored (the runtime's face ID).
+func (f *Face) Tag() any { return f.tag }
+
+// SetTag stores a value of the runtime's (on the loop goroutine).
+func (f *Face) SetTag(v any) { f.tag = v }
+
+// SetQueue makes q the face's send queue, replacing the default
+// drop-tail (call it before the first Send). A backlog-marking queue
+// (aqm.BacklogMarker) on a socket face also counts the socket's send
+// queue and the writer's pending bytes, as NFD counts its socket's, and
+// its threshold is capped at half the socket's send buffer.
+func (f *Face) SetQueue(q aqm.Queue) {
+	f.q = q
+	f.marker, _ = q.(backlogMarker)
+	if f.marker != nil && f.sndbuf > 0 {
+		f.marker.CapThreshold(f.sndbuf)
+	}
+}
+
+// Queue returns the face's send queue.
+func (f *Face) Queue() aqm.Queue { return f.q }
+
+// Send queues packet p for sending (ndn.Face). A packet the queue
+// refuses is counted in its tail drops.
+func (f *Face) Send(p ndn.Packet) {
+	if f.closed {
+		f.out.SendErrors++
+		return
+	}
+	if !f.q.Enqueue(aqm.Item{Pkt: p, Size: frameSize(&p)}, f.host.Now()) {
+		return
+	}
+	if !f.dirty {
+		f.dirty = true
+		f.host.Dirty(f)
+	}
+}
+
+// Flush hands the writer what the send queue holds, as much as the writer
+// may take: at most maxInflight batches not yet written. What stays waits
+// in the queue, and the writer wakes the loop when it can take more.
+func (f *Face) Flush() {
+	f.dirty = false
+	for !f.closed && f.q.Len() > 0 {
+		if f.inflight.Load() >= maxInflight {
+			f.waiting.Store(true)
+			if f.inflight.Load() >= maxInflight {
+				return // the writer's Swap will see waiting
+			}
+			f.waiting.Store(false)
+		}
+		b := f.takeBatch()
+		now := f.host.Now()
+		kernel := 0
+		if f.marker != nil && f.backlog != nil {
+			kernel = f.backlog()
+		}
+		for len(b.pkts) < batchPackets && b.bytes < batchBytes {
+			if f.marker != nil {
+				f.marker.SetExternalBacklog(kernel + int(f.pending.Load()) + b.bytes)
+			}
+			it, ok := f.q.Dequeue(now)
+			if !ok {
+				break
+			}
+			f.countOut(&it.Pkt)
+			b.pkts = append(b.pkts, it.Pkt)
+			b.bytes += it.Size
+		}
+		if len(b.pkts) == 0 {
+			f.putBatch(b)
+			return
+		}
+		f.pending.Add(int64(b.bytes))
+		f.inflight.Add(1)
+		f.batches <- b // never blocks: at most maxInflight are out
+	}
+}
+
+// takeBatch returns an empty batch, reused if one is spare.
+func (f *Face) takeBatch() *batch {
+	select {
+	case b := <-f.spare:
+		return b
+	default:
+		return &batch{pkts: make([]ndn.Packet, 0, batchPackets)}
+	}
+}
+
+// putBatch empties b and keeps it for reuse if there is room.
+func (f *Face) putBatch(b *batch) {
+	clear(b.pkts)
+	b.pkts, b.bytes = b.pkts[:0], 0
+	select {
+	case f.spare <- b:
+	default:
+	}
+}
+
+func (f *Face) countOut(p *ndn.Packet) {
+	switch {
+	case p.Data != nil:
+		f.out.OutData++
+	case p.IsNack():
+		f.out.OutNacks++
+	case p.Interest != nil:
+		f.out.OutInterests++
+	}
+}
+
+// write is the writer goroutine: it encodes and writes the batches the
+// loop hands it.
+func (f *Face) write() {
+	for {
+		select {
+		case b := <-f.batches:
+			f.transmit(b)
+			f.pending.Add(-int64(b.bytes))
+			f.putBatch(b)
+			f.inflight.Add(-1)
+			if f.waiting.Swap(false) {
+				f.host.Wake(f)
+			}
+		case <-f.closing:
+			return
+		}
+	}
+}
+
+// transmit encodes and writes one batch (writer goroutine).
+func (f *Face) transmit(b *batch) {
+	if f.datagram {
+		for i := range b.pkts {
+			frames, err := Fragment(&b.pkts[i], f.mtu, &f.seq)
+			if err != nil {
+				f.sendError(&b.pkts[i], err)
+				continue
+			}
+			for _, fr := range frames {
+				if err := f.tx(fr); err != nil {
+					f.txErrors.Add(1)
+					f.log.Debug("datagram not sent", "face", f.cfg.Remote, "err", err)
+					break
+				}
+				f.txFrames.Add(1)
+				f.txBytes.Add(uint64(len(fr)))
+			}
+			if len(frames) > 1 {
+				f.txFrags.Add(uint64(len(frames)))
+			}
+		}
+		return
+	}
+	f.wbuf = f.wbuf[:0]
+	for i := range b.pkts {
+		fr, err := ndn.EncodeFrame(&b.pkts[i])
+		if err == nil && len(fr) > MaxPacketSize {
+			err = fmt.Errorf("%d-byte frame exceeds the %d-byte limit", len(fr), MaxPacketSize)
+		}
+		if err != nil {
+			f.sendError(&b.pkts[i], err)
+			continue
+		}
+		f.wbuf = append(f.wbuf, fr...)
+		f.txFrames.Add(1)
+	}
+	if len(f.wbuf) == 0 {
+		return
+	}
+	if err := f.tx(f.wbuf); err != nil {
+		f.fail(fmt.Errorf("face %s: write: %w", f.cfg.Remote, err))
+		return
+	}
+	f.txBytes.Add(uint64(len(f.wbuf)))
+	if cap(f.wbuf) > 4*batchBytes {
+		f.wbuf = nil // a huge batch once: do not keep its buffer
+	}
+}
+
+func (f *Face) sendError(p *ndn.Packet, err error) {
+	f.txErrors.Add(1)
+	f.log.Warn("cannot send packet", "face", f.cfg.Remote, "name", p.Name().String(), "err", err)
+}
+
+// fail reports a transport failure to the host, once, unless the face is
+// being closed.
+func (f *Face) fail(err error) {
+	if f.isClosing() {
+		return
+	}
+	f.failOnce.Do(func() { f.host.Failed(f, err) })
+}
+
+// Stats returns the face's counters (on the loop goroutine).
+func (f *Face) Stats() Counters {
+	c := f.out
+	c.InInterests = f.dec.Interests.Load()
+	c.InData = f.dec.Data.Load()
+	c.InNacks = f.dec.Nacks.Load()
+	c.InBytes = f.dec.Bytes.Load()
+	c.InFrames = f.dec.Frames.Load()
+	c.Malformed = f.dec.Malformed.Load()
+	c.Unsupported = f.dec.Unsupported.Load()
+	c.FragmentsIn = f.dec.Fragments.Load()
+	c.ReassemblyErrors = f.dec.ReassemblyErrors.Load()
+	c.OutBytes = f.txBytes.Load()
+	c.OutFrames = f.txFrames.Load()
+	c.FragmentsOut = f.txFrags.Load()
+	c.SendErrors += f.txErrors.Load()
+	c.Queue = f.q.Stats()
+	c.QueueLen, c.QueueBytes = f.q.Len(), f.q.Bytes()
+	return c
+}
+
+// ErrClosed reports a face that was closed.
+var ErrClosed = errors.New("face closed")
+
+// Close stops the face: nothing more is sent or delivered, its writer
+// and reader stop and its transport closes. Call it on the loop
+// goroutine; it does not wait for the goroutines.
+func (f *Face) Close() {
+	f.closed = true
+	f.closeOnce.Do(func() {
+		close(f.closing)
+		if f.closeTx != nil {
+			if err := f.closeTx(); err != nil {
+				f.log.Debug("close", "face", f.cfg.Remote, "err", err)
+			}
+		}
+	})
+}
+
+// Closed reports whether Close was called.
+func (f *Face) Closed() bool { return f.closed }
+
+// frameSize is the bytes p takes on the wire, for the send queue's byte
+// accounting: the packet's encoding plus its NDNLPv2 header, estimated
+// when the Interest has no encoding yet.
+func frameSize(p *ndn.Packet) int {
+	n := 0
+	switch {
+	case p.Data != nil && p.Data.Wire != nil:
+		n = len(p.Data.Wire)
+	case p.Data != nil:
+		n = len(p.Data.Content) + p.Data.Name.EncodingLength() + 64
+	case p.Interest != nil:
+		n = p.Interest.Name.EncodingLength() + 24
+	}
+	if p.Nack != ndn.NackNone || p.CongestionMark != 0 {
+		n += lpOverhead
+	}
+	return n
+}
+
+// lpOverhead is an LpPacket header with a Nack and a CongestionMark,
+// around a fragment: T+L of LpPacket (4) and Fragment (4), Nack with its
+// reason (8), CongestionMark (12).
+const lpOverhead = 28

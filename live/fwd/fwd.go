@@ -1,0 +1,448 @@
+// Package fwd is `ndncc fw`: the sans-IO forwarder of package fw bound to
+// real time and real sockets, as package sim binds it to virtual time and
+// modelled links.
+//
+// One loop goroutine (a live.Loop) owns the fw.Forwarder and runs every
+// pipeline, timer and strategy; the faces of package face read and decode
+// on goroutines of their own and hand packets to the loop, and write from
+// send queues of the simulator's disciplines. This package only wires
+// them: it opens the listeners and the configured faces, keeps the face
+// table (adding the faces listeners accept, removing failed and idle
+// ones), applies the configuration's strategies, routes and queues, and
+// reports counters. It holds no forwarding logic: PIT, Content Store,
+// FIB, strategies, queue management and marking are fw's and fw/aqm's.
+package fwd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/ndncc/ndncc/fw"
+	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/live"
+	"github.com/ndncc/ndncc/live/face"
+	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/scenario"
+)
+
+// Forwarder is a running `ndncc fw`. Create it with New, run it with
+// Run; every other method must be called on its loop (from a callback, or
+// through Do).
+type Forwarder struct {
+	cfg  *scenario.FwConfig
+	loop *live.Loop
+	fw   *fw.Forwarder
+	log  *slog.Logger
+
+	faces    map[fw.FaceID]*entry
+	static   map[string]*entry // configured faces by id, while up
+	unix     *face.StreamListener
+	tcp      *face.StreamListener
+	udp      *face.UDPListener
+	idleTick time.Duration
+	started  time.Time
+	closing  bool
+}
+
+// entry is one face of the face table.
+type entry struct {
+	id     fw.FaceID
+	f      *face.Face
+	lastRx time.Duration
+	// conf is the [[face]] a configured face came from, nil otherwise.
+	conf *scenario.FwFace
+}
+
+// New checks cfg (strategy and queue names, which fw and aqm know) and
+// builds a forwarder with no faces yet; Run opens them. log receives the
+// forwarder's diagnostics (nil discards them).
+func New(cfg *scenario.FwConfig, log *slog.Logger) (*Forwarder, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if err := Check(cfg); err != nil {
+		return nil, err
+	}
+	loop := live.NewLoop()
+	seed := rand.Uint64()
+	core, err := fw.New(fw.Config{Name: "ndncc-fw", CSCapacity: cfg.CSCapacity, DefaultStrategy: cfg.Strategy},
+		loop, rand.New(rand.NewPCG(seed, seed^0x5eed)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cfg.Pos, err)
+	}
+	d := &Forwarder{
+		cfg: cfg, loop: loop, fw: core, log: log,
+		faces: map[fw.FaceID]*entry{}, static: map[string]*entry{},
+		idleTick: min(cfg.IdleTimeout/4, time.Minute),
+	}
+	for _, sc := range cfg.StrategyChoices {
+		prefix, _ := ndn.ParseName(sc.Prefix) // checked by the parser
+		if err := core.SetStrategy(prefix, sc.Strategy); err != nil {
+			return nil, fmt.Errorf("%s: strategy-choice: %w", sc.Pos, err)
+		}
+	}
+	return d, nil
+}
+
+// Check reports the names in cfg that the forwarder does not know: the
+// strategies and the queue disciplines with their parameters, at the
+// position of the entry that names them.
+func Check(cfg *scenario.FwConfig) error {
+	var errs []error
+	strategies := fw.BuiltinStrategies()
+	known := func(name string) bool { _, ok := strategies[name]; return ok }
+	if !known(cfg.Strategy) {
+		errs = append(errs, fmt.Errorf("%s: strategy: unknown strategy %q (want one of %s)", cfg.Pos, cfg.Strategy, strategyNames()))
+	}
+	for i, sc := range cfg.StrategyChoices {
+		if !known(sc.Strategy) {
+			errs = append(errs, fmt.Errorf("%s: strategy-choice[%d].strategy: unknown strategy %q (want one of %s)", sc.Pos, i, sc.Strategy, strategyNames()))
+		}
+	}
+	if _, err := aqm.New(cfg.Queue, cfg.QueueParams, aqm.Limits{}); err != nil {
+		errs = append(errs, fmt.Errorf("%s: queue: %w", cfg.Pos, err))
+	}
+	for i := range cfg.Faces {
+		ff := &cfg.Faces[i]
+		if _, err := newQueue(cfg, ff, ff.Out); err != nil {
+			errs = append(errs, fmt.Errorf("%s: face[%d]: %w", ff.Pos, i, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func strategyNames() string {
+	return strings.Join([]string{fw.StrategyBestRoute, fw.StrategyMulticast, fw.StrategyPCON, fw.StrategyPI, fw.StrategyCF}, ", ")
+}
+
+// newQueue builds the queue of one direction of a face: the face's
+// discipline (the configuration's unless ff sets one; ff nil for an
+// on-demand face) with the direction's limits (DefaultQueueLimit packets
+// when it sets none).
+func newQueue(cfg *scenario.FwConfig, ff *scenario.FwFace, dir scenario.LinkEmulation) (aqm.Queue, error) {
+	name, params := cfg.Queue, cfg.QueueParams
+	if ff != nil {
+		name, params = cfg.QueueFor(ff)
+	}
+	lim := aqm.Limits{Packets: dir.QueuePackets, Bytes: dir.QueueBytes}
+	if lim.Packets == 0 {
+		lim.Packets = face.DefaultQueueLimit
+	}
+	return aqm.New(name, params, lim)
+}
+
+// Core returns the forwarding core (on the loop).
+func (d *Forwarder) Core() *fw.Forwarder { return d.fw }
+
+// Loop returns the forwarder's event loop.
+func (d *Forwarder) Loop() *live.Loop { return d.loop }
+
+// Do runs fn on the loop and waits until it has run. Call it from any
+// goroutine but the loop's, while Run runs.
+func (d *Forwarder) Do(fn func()) {
+	done := make(chan struct{})
+	d.loop.Post(func() { fn(); close(done) })
+	<-done
+}
+
+// Run opens the listeners and the configured faces, then forwards until
+// ctx ends; it closes everything before it returns. A listener the
+// configuration asked for that cannot open is an error; a default one
+// (NFD's port 6363, say, already taken) is logged and skipped.
+func (d *Forwarder) Run(ctx context.Context) error {
+	if err := d.listen(); err != nil {
+		d.closeListeners()
+		return err
+	}
+	d.started = time.Now()
+	for i := range d.cfg.Faces {
+		d.openStatic(&d.cfg.Faces[i], 0)
+	}
+	d.loop.After(d.idleTick, d.expireIdle)
+	err := d.loop.Run(ctx)
+	d.closing = true
+	d.closeListeners()
+	for _, e := range d.faces {
+		e.f.Close()
+	}
+	if errors.Is(err, live.ErrStopped) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// listen opens the configured listeners.
+func (d *Forwarder) listen() error {
+	c := d.cfg
+	open := func(what string, set bool, fn func() error) error {
+		err := fn()
+		if err != nil && !set {
+			d.log.Warn("listener not opened", "listener", what, "err", err)
+			return nil
+		}
+		return err
+	}
+	if c.Socket != "" {
+		if err := open("unix", c.ListenSet.Socket, func() (err error) {
+			d.unix, err = face.ListenUnix(d, c.Socket, d.log)
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	if c.UDP != "" {
+		if err := open("udp", c.ListenSet.UDP, func() (err error) {
+			d.udp, err = face.ListenUDP(d, "udp4", c.UDP, c.MTU, d.log)
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	if c.TCP != "" {
+		if err := open("tcp", c.ListenSet.TCP, func() (err error) {
+			d.tcp, err = face.ListenTCP(d, "tcp4", c.TCP, d.log)
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	for _, l := range []interface{ Serve() }{d.unix, d.udp, d.tcp} {
+		switch l := l.(type) {
+		case *face.StreamListener:
+			if l != nil {
+				d.log.Info("listening", "uri", l.URI())
+				go l.Serve()
+			}
+		case *face.UDPListener:
+			if l != nil {
+				d.log.Info("listening", "uri", l.URI())
+				go l.Serve()
+			}
+		}
+	}
+	return nil
+}
+
+func (d *Forwarder) closeListeners() {
+	if d.unix != nil {
+		d.unix.Close()
+	}
+	if d.tcp != nil {
+		d.tcp.Close()
+	}
+	if d.udp != nil {
+		d.udp.Close()
+	}
+}
+
+// UnixURI, UDPAddr and TCPAddr tell where the listeners are (valid once
+// Run has opened them; zero values for a listener that is not open).
+func (d *Forwarder) UnixURI() string {
+	if d.unix == nil {
+		return ""
+	}
+	return d.unix.URI()
+}
+
+// UDPAddr returns the UDP listener's address.
+func (d *Forwarder) UDPAddr() netip.AddrPort {
+	if d.udp == nil {
+		return netip.AddrPort{}
+	}
+	return d.udp.Addr()
+}
+
+// TCPAddr returns the TCP listener's address ("" if none).
+func (d *Forwarder) TCPAddr() string {
+	if d.tcp == nil {
+		return ""
+	}
+	return d.tcp.Addr().String()
+}
+
+// Now implements face.Host.
+func (d *Forwarder) Now() time.Duration { return d.loop.Now() }
+
+// Accepted implements face.Host: a listener's new face joins the table.
+func (d *Forwarder) Accepted(f *face.Face) { d.loop.Post(func() { d.add(f, nil) }) }
+
+// Deliver implements face.Host: the packets go to the forwarder on the
+// loop.
+func (d *Forwarder) Deliver(f *face.Face, pkts []ndn.Packet) {
+	d.loop.Post(func() { d.deliver(f, pkts) })
+}
+
+// Failed implements face.Host: the face leaves the table.
+func (d *Forwarder) Failed(f *face.Face, err error) { d.loop.Post(func() { d.removeFace(f, err) }) }
+
+// Dirty implements face.Host.
+func (d *Forwarder) Dirty(f *face.Face) { d.loop.MarkDirty(f) }
+
+// Wake implements face.Host.
+func (d *Forwarder) Wake(f *face.Face) { d.loop.Post(f.Flush) }
+
+// entryOf returns the table entry of f, nil if it is not (or no longer)
+// in the table.
+func (d *Forwarder) entryOf(f *face.Face) *entry {
+	id, ok := f.Tag().(fw.FaceID)
+	if !ok {
+		return nil
+	}
+	if e := d.faces[id]; e != nil && e.f == f {
+		return e
+	}
+	return nil
+}
+
+// add puts face f in the table (once; a face already there is left as it
+// is) with its queue; ff is its [[face]] entry, nil for an on-demand face.
+func (d *Forwarder) add(f *face.Face, ff *scenario.FwFace) *entry {
+	if e := d.entryOf(f); e != nil {
+		return e
+	}
+	if d.closing || f.Closed() {
+		f.Close()
+		return nil
+	}
+	var out scenario.LinkEmulation
+	if ff != nil {
+		out = ff.Out
+	}
+	q, err := newQueue(d.cfg, ff, out)
+	if err != nil { // checked by New: a bug
+		panic(fmt.Sprintf("fwd: queue of %s: %v", f.Config().Remote, err))
+	}
+	f.SetQueue(q)
+	kind := fw.FaceNetwork
+	if f.Config().Scheme == "unix" {
+		kind = fw.FaceLocal
+	}
+	id := d.fw.AddFace(f, kind)
+	f.SetTag(id)
+	e := &entry{id: id, f: f, lastRx: d.loop.Now(), conf: ff}
+	d.faces[id] = e
+	d.log.Info("face up", "id", id, "remote", f.Config().Remote, "local", f.Config().Local,
+		"persistency", f.Config().Persistency.String())
+	return e
+}
+
+// deliver hands received packets to the forwarder.
+func (d *Forwarder) deliver(f *face.Face, pkts []ndn.Packet) {
+	e := d.entryOf(f)
+	if e == nil {
+		return
+	}
+	e.lastRx = d.loop.Now()
+	for _, p := range pkts {
+		d.fw.Receive(e.id, p)
+	}
+}
+
+// removeFace takes f out of the table and the forwarder and closes it.
+func (d *Forwarder) removeFace(f *face.Face, err error) {
+	e := d.entryOf(f)
+	f.Close()
+	if e == nil {
+		return
+	}
+	delete(d.faces, e.id)
+	d.fw.RemoveFace(e.id)
+	d.log.Info("face down", "id", e.id, "remote", f.Config().Remote, "err", err)
+	if e.conf != nil && d.static[e.conf.ID] == e {
+		delete(d.static, e.conf.ID)
+		if !d.closing && e.conf.Scheme != "udp4" && e.conf.Scheme != "udp6" {
+			d.loop.After(time.Second, func() { d.openStatic(e.conf, 1) })
+		}
+	}
+}
+
+// expireIdle closes on-demand UDP faces that received nothing for the idle
+// timeout, and runs again a quarter of it later.
+func (d *Forwarder) expireIdle() {
+	now := d.loop.Now()
+	for _, e := range d.faces {
+		c := e.f.Config()
+		if c.Persistency == face.OnDemand && e.f.Datagram() && now-e.lastRx >= d.cfg.IdleTimeout {
+			d.removeFace(e.f, fmt.Errorf("idle for %v", d.cfg.IdleTimeout))
+		}
+	}
+	d.loop.After(d.idleTick, d.expireIdle)
+}
+
+// openStatic opens a configured face (retrying a TCP connection that
+// fails, one more second each time up to a minute) and adds its routes.
+func (d *Forwarder) openStatic(ff *scenario.FwFace, attempt int) {
+	if d.closing || d.static[ff.ID] != nil {
+		return
+	}
+	switch ff.Scheme {
+	case "udp4", "udp6":
+		if d.udp == nil {
+			d.log.Error("face needs a UDP listener", "face", ff.ID, "remote", ff.Remote)
+			return
+		}
+		ap, err := netip.ParseAddrPort(ff.Address)
+		if err != nil {
+			d.log.Error("face address", "face", ff.ID, "err", err)
+			return
+		}
+		f, _ := d.udp.Face(ap, face.Permanent)
+		d.staticUp(f, ff)
+	default:
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			f, err := face.DialTCP(ctx, d, ff.Scheme, ff.Address, face.Permanent, d.log)
+			d.loop.Post(func() {
+				if err != nil {
+					wait := min(time.Duration(attempt+1)*time.Second, time.Minute)
+					d.log.Warn("face not connected", "face", ff.ID, "err", err, "retry in", wait)
+					d.loop.After(wait, func() { d.openStatic(ff, attempt+1) })
+					return
+				}
+				d.staticUp(f, ff)
+			})
+		}()
+	}
+}
+
+// staticUp adds a configured face and its routes, and starts it.
+func (d *Forwarder) staticUp(f *face.Face, ff *scenario.FwFace) {
+	e := d.add(f, ff)
+	if e == nil {
+		return
+	}
+	e.conf = ff
+	d.static[ff.ID] = e
+	for _, r := range d.cfg.Routes {
+		if r.Face == ff.ID {
+			prefix, _ := ndn.ParseName(r.Prefix) // checked by the parser
+			d.fw.AddRoute(prefix, e.id, r.Cost)
+		}
+	}
+	f.Start()
+}
+
+// Faces returns the face table's faces (on the loop), by ID.
+func (d *Forwarder) Faces() map[fw.FaceID]*face.Face {
+	out := make(map[fw.FaceID]*face.Face, len(d.faces))
+	for id, e := range d.faces {
+		out[id] = e.f
+	}
+	return out
+}
+
+// StaticFace returns the ID of configured face id while it is up.
+func (d *Forwarder) StaticFace(id string) (fw.FaceID, bool) {
+	e := d.static[id]
+	if e == nil {
+		return 0, false
+	}
+	return e.id, true
+}

@@ -1,0 +1,170 @@
+package fwd
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ndncc/ndncc/consumer"
+	"github.com/ndncc/ndncc/fw"
+	"github.com/ndncc/ndncc/live"
+	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/scenario"
+)
+
+// startFw runs a forwarder with cfg (DefaultFwConfig with a temporary
+// socket and no UDP or TCP listener when cfg is nil) until the test ends.
+func startFw(t testing.TB, cfg *scenario.FwConfig) *Forwarder {
+	t.Helper()
+	if cfg == nil {
+		cfg = scenario.DefaultFwConfig()
+		cfg.UDP, cfg.TCP = "", ""
+	}
+	if cfg.Socket == scenario.DefaultFwSocket {
+		dir, err := os.MkdirTemp("", "ndnccfw-") // short: socket paths are limited to 108 bytes
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		cfg.Socket = filepath.Join(dir, "fw.sock")
+	}
+	d, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ended := make(chan error, 1)
+	go func() { ended <- d.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-ended; err != nil {
+			t.Errorf("forwarder: %v", err)
+		}
+	})
+	d.Do(func() {}) // the listeners are open once the loop runs
+	return d
+}
+
+// waitFaces waits until the forwarder has n faces and returns their IDs.
+func waitFaces(t testing.TB, d *Forwarder, n int) []fw.FaceID {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var ids []fw.FaceID
+		d.Do(func() {
+			for id := range d.Faces() {
+				ids = append(ids, id)
+			}
+		})
+		if len(ids) == n {
+			return ids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d faces after 10 s, want %d", len(ids), n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// served is a producer connected to a forwarder, on its own loop.
+type served struct {
+	name ndn.Name // versioned
+	conn *live.Conn
+}
+
+// serveOn serves content under prefix through the forwarder at uri
+// without registering it (the caller adds the route).
+func serveOn(t testing.TB, uri, prefix string, content []byte) *served {
+	t.Helper()
+	conn, err := live.Connect(context.Background(), uri, live.FaceConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	signing, err := live.LoadSigning(live.SignDigest, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, err := ndn.ParseName(prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name = name.Append(live.NewVersion(time.Now()))
+	srv, err := live.NewServer(conn.Endpoint, live.ServeConfig{
+		Name: name, Content: bytes.NewReader(content), Size: int64(len(content)),
+		SegmentSize: 8000, Freshness: 10 * time.Second, Signing: signing,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ended := make(chan error, 1)
+	conn.Loop.After(0, func() { srv.Start(func(error) {}) })
+	go func() { ended <- conn.Loop.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-ended
+		conn.Close()
+	})
+	return &served{name: name, conn: conn}
+}
+
+// fetchOn fetches name (discovering its version) through the forwarder at
+// uri with a pipeline.
+func fetchOn(t testing.TB, uri string, name ndn.Name, pipeline string, params map[string]string) ([]byte, live.FetchResult, error) {
+	t.Helper()
+	conn, err := live.Connect(context.Background(), uri, live.FaceConfig{VerifyDigests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	opt, err := consumer.ParseParams(pipeline, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := live.Fetch(ctx, conn.Loop, conn.Endpoint, live.FetchConfig{
+		Name: name, Options: opt, Output: &out, Discover: true, Rand: rand.New(rand.NewPCG(3, 4)),
+	})
+	return out.Bytes(), res, err
+}
+
+// randomBytes returns n pseudo-random bytes drawn from seed.
+func randomBytes(n int, seed uint64) []byte {
+	r := rand.NewChaCha8([32]byte{byte(seed), byte(seed >> 8)})
+	b := make([]byte, n)
+	_, _ = r.Read(b)
+	return b
+}
+
+// expressOn sends one Interest for name through the forwarder at uri and
+// returns the Data or the error that answers it.
+func expressOn(t testing.TB, uri string, name ndn.Name) (*ndn.Data, error) {
+	t.Helper()
+	conn, err := live.Connect(context.Background(), uri, live.FaceConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var (
+		got    *ndn.Data
+		gotErr error
+	)
+	conn.Loop.After(0, func() {
+		conn.Endpoint.Express(live.Request{Name: name, Lifetime: 2 * time.Second}, func(d *ndn.Data, err error) {
+			got, gotErr = d, err
+			conn.Loop.Stop(nil)
+		})
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := conn.Loop.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return got, gotErr
+}

@@ -1,0 +1,43 @@
+package fwd
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/ndncc/ndncc/fw"
+	"github.com/ndncc/ndncc/live/face"
+)
+
+// Status writes the forwarder's counters: one line for the forwarder,
+// then one per face (on the loop; see Do). `ndncc fw` prints it on SIGUSR1
+// and at exit.
+func (d *Forwarder) Status(w io.Writer) {
+	c := d.fw.Counters()
+	up := time.Duration(0)
+	if !d.started.IsZero() {
+		up = time.Since(d.started).Round(time.Millisecond)
+	}
+	fmt.Fprintf(w, "fw: up %v, %d faces; in %dI %dD %dN, out %dI %dD %dN; PIT %d, CS %d (hits %d), marks forwarded %d, unsolicited %d, loops %d\n",
+		up, len(d.faces), c.InInterests, c.InData, c.InNacks, c.OutInterests, c.OutData, c.OutNacks,
+		c.PITSize, c.CSSize, c.CSHits, c.MarksForwarded, c.UnsolicitedData, c.DuplicateNonceDrops)
+	ids := make([]fw.FaceID, 0, len(d.faces))
+	for id := range d.faces {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		e := d.faces[id]
+		fmt.Fprintf(w, "  face %d %s: %s\n", id, e.f.Config().Remote, FormatCounters(e.f.Stats()))
+	}
+}
+
+// FormatCounters renders a face's counters on one line: packets in and
+// out by type, marks its queue set, drops, queue length and bytes.
+func FormatCounters(s face.Counters) string {
+	return fmt.Sprintf("in %dI %dD %dN, out %dI %dD %dN, marks %d, drops %d (tail %d, aqm %d, errors %d), queue %d pkts %d B (max %d), bytes in %d out %d",
+		s.InInterests, s.InData, s.InNacks, s.OutInterests, s.OutData, s.OutNacks,
+		s.Queue.Marks, s.Drops(), s.Queue.TailDrops, s.Queue.AQMDrops, s.SendErrors,
+		s.QueueLen, s.QueueBytes, s.Queue.MaxLen, s.InBytes, s.OutBytes)
+}

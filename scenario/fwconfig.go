@@ -1,0 +1,374 @@
+package scenario
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"slices"
+	"time"
+
+	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/ndncc/ndncc/topology"
+)
+
+// Defaults of an `ndncc fw` configuration (docs/forwarder.md): NFD's
+// where a live forwarder needs one, the scenario's otherwise.
+const (
+	// DefaultFwSocket is where NFD and ndnd listen for local applications.
+	DefaultFwSocket = "/run/nfd/nfd.sock"
+	// DefaultFwListen is NFD's UDP and TCP listening address (port 6363).
+	DefaultFwListen = "0.0.0.0:6363"
+	// DefaultFwMTU is ndnd's UDP MTU.
+	DefaultFwMTU = 1420
+	// DefaultFwIdleTimeout closes an on-demand UDP face idle this long
+	// (NFD's default).
+	DefaultFwIdleTimeout = 600 * time.Second
+	// DefaultFwQueue marks by send-queue backlog, counting the socket's
+	// kernel send queue, as NFD does on its UDP, TCP and Unix faces.
+	// (A scenario's simulated links default to droptail.)
+	DefaultFwQueue = "threshold-mark"
+)
+
+// FwConfig is an `ndncc fw` configuration. Its forwarding keys are a
+// scenario's: strategy, cs-capacity, queue and queue-params as in
+// [routers], link emulation with an inline link's keys, loss-detection as
+// in [[links]].
+type FwConfig struct {
+	File string // the file read, "" for the defaults
+	// Socket is the Unix stream socket for local applications; UDP and
+	// TCP the addresses ("host:port") of the UDP and TCP listeners. ""
+	// disables a listener.
+	Socket, UDP, TCP string
+	// ListenSet says which of socket, udp and tcp the file set: a
+	// listener the file did not ask for may fail to open (the port is
+	// taken) with a warning.
+	ListenSet struct{ Socket, UDP, TCP bool }
+	// MTU is the datagram size of UDP faces.
+	MTU int
+	// IdleTimeout closes an on-demand UDP face that received nothing for
+	// this long.
+	IdleTimeout time.Duration
+	// Strategy is the strategy of the root namespace; CSCapacity the
+	// Content Store's capacity in Data packets (0 disables it).
+	Strategy   string
+	CSCapacity int
+	// Queue and QueueParams are the discipline of every face's send
+	// queue unless the face sets its own.
+	Queue       string
+	QueueParams map[string]string
+	// LossDetection runs the link-loss shim on every UDP face unless the
+	// face says otherwise.
+	LossDetection bool
+	// StrategyChoices set strategies for namespaces; Faces are created at
+	// start (permanent faces), Routes added to them.
+	StrategyChoices []FwStrategyChoice
+	Faces           []FwFace
+	Routes          []FwRoute
+	Pos             topology.Pos
+}
+
+// FwStrategyChoice is one [[strategy-choice]] entry.
+type FwStrategyChoice struct {
+	Prefix   string
+	Strategy string
+	Pos      topology.Pos
+}
+
+// FwFace is one [[face]] entry: a permanent face to a peer forwarder.
+type FwFace struct {
+	// ID names the face for routes; default: Remote.
+	ID string
+	// Remote is the peer: "udp4://host:port", "tcp4://host:port" (udp6,
+	// tcp6, udp, tcp likewise; the port defaults to 6363).
+	Remote string
+	// Scheme and Address are Remote parsed: "udp4", "127.0.0.1:6363".
+	Scheme, Address string
+	// Queue and QueueParams override the configuration's; "" and nil
+	// inherit them (parameters merge key by key while the discipline stays
+	// the same, as in a scenario).
+	Queue       string
+	QueueParams map[string]string
+	// LossDetection runs the link-loss shim on this face (UDP only);
+	// nil inherits the configuration's.
+	LossDetection *bool
+	// MTU overrides the configuration's for this UDP face (0: inherit).
+	MTU int
+	// Out and In are the link the face emulates in each direction:
+	// towards the peer (on the face's send queue) and from it (on the way
+	// in, before the forwarder sees the packet).
+	Out, In LinkEmulation
+	Pos     topology.Pos
+}
+
+// LinkEmulation is one direction of an emulated link, with the meaning of
+// a Mini-NDN link line: a transmitter of Bandwidth bit/s (0: unlimited)
+// fed by a queue of at most QueuePackets packets (0: the face's default)
+// and QueueBytes bytes (0: no byte limit), then Delay of propagation, and
+// an independent Loss probability (0..1) per packet.
+type LinkEmulation struct {
+	Bandwidth    float64
+	Delay        time.Duration
+	Loss         float64
+	QueuePackets int
+	QueueBytes   int
+}
+
+// Emulated reports whether the direction shapes traffic: a rate, a delay
+// or a loss (a queue limit alone only bounds the face's queue).
+func (l LinkEmulation) Emulated() bool { return l.Bandwidth > 0 || l.Delay > 0 || l.Loss > 0 }
+
+// FwRoute is one [[route]] entry: a static FIB route to a [[face]].
+type FwRoute struct {
+	Prefix string
+	Face   string // a [[face]]'s id (or remote)
+	Cost   uint64
+	Pos    topology.Pos
+}
+
+// DefaultFwConfig returns the configuration of a forwarder started without
+// a file.
+func DefaultFwConfig() *FwConfig {
+	return &FwConfig{
+		Socket: DefaultFwSocket, UDP: DefaultFwListen, TCP: DefaultFwListen,
+		MTU: DefaultFwMTU, IdleTimeout: DefaultFwIdleTimeout,
+		Strategy: DefaultStrategy, CSCapacity: DefaultCSCapacity,
+		Queue: DefaultFwQueue, QueueParams: map[string]string{},
+	}
+}
+
+// QueueFor returns the discipline and parameters of face ff's send queue.
+func (c *FwConfig) QueueFor(ff *FwFace) (string, map[string]string) {
+	return mergeQueue(c.Queue, c.QueueParams, ff.Queue, ff.QueueParams)
+}
+
+// LossDetectionFor reports whether face ff runs the link-loss shim.
+func (c *FwConfig) LossDetectionFor(ff *FwFace) bool {
+	if ff.LossDetection != nil {
+		return *ff.LossDetection
+	}
+	return c.LossDetection && (ff.Scheme == "udp4" || ff.Scheme == "udp6")
+}
+
+// LoadFwConfig reads an `ndncc fw` configuration file (see ParseFwConfig).
+func LoadFwConfig(file string) (*FwConfig, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("load forwarder configuration: %w", err)
+	}
+	return ParseFwConfig(data, file)
+}
+
+// ParseFwConfig decodes and checks an `ndncc fw` configuration
+// (docs/forwarder.md). Keys left out keep DefaultFwConfig's values;
+// unknown keys are errors. Every error reads "file:line: field: message";
+// all problems found are reported together. Strategy and queue names are
+// checked by the forwarder, which knows them.
+func ParseFwConfig(data []byte, file string) (*FwConfig, error) {
+	var raw map[string]any
+	if err := toml.Unmarshal(data, &raw); err != nil {
+		return nil, syntaxError(err, file)
+	}
+	d := &decoder{file: file, pos: keyPositions(data, file)}
+	c := d.fwConfig(raw)
+	if len(d.errs) > 0 {
+		return nil, topology.JoinErrors(d.errs)
+	}
+	return c, nil
+}
+
+func (d *decoder) fwConfig(m map[string]any) *FwConfig {
+	c := DefaultFwConfig()
+	c.File, c.Pos = d.file, topology.Pos{File: d.file}
+	d.known(m, "", "socket", "udp", "tcp", "mtu", "idle-timeout", "strategy", "cs-capacity",
+		"queue", "queue-params", "loss-detection", "strategy-choice", "face", "route")
+	c.ListenSet.Socket = d.str(m, "", "socket", &c.Socket)
+	c.ListenSet.UDP = d.str(m, "", "udp", &c.UDP)
+	c.ListenSet.TCP = d.str(m, "", "tcp", &c.TCP)
+	for _, k := range []struct {
+		key  string
+		addr string
+	}{{"udp", c.UDP}, {"tcp", c.TCP}} {
+		if _, ok := m[k.key]; ok && k.addr != "" {
+			if _, _, err := net.SplitHostPort(k.addr); err != nil {
+				d.errorf(k.key, "want host:port (such as 0.0.0.0:6363), or \"\" for no listener: %v", err)
+			}
+		}
+	}
+	if d.integerInt(m, "", "mtu", &c.MTU) && (c.MTU < 576 || c.MTU > 65507) {
+		d.errorf("mtu", "must be 576 to 65507 bytes, got %d", c.MTU)
+	}
+	if d.duration(m, "", "idle-timeout", &c.IdleTimeout) && c.IdleTimeout <= 0 {
+		d.errorf("idle-timeout", "must be positive, got %v", c.IdleTimeout)
+	}
+	if d.str(m, "", "strategy", &c.Strategy) && c.Strategy == "" {
+		d.errorf("strategy", "must not be empty")
+	}
+	if d.integerInt(m, "", "cs-capacity", &c.CSCapacity) && c.CSCapacity < 0 {
+		d.errorf("cs-capacity", "must not be negative, got %d", c.CSCapacity)
+	}
+	if d.str(m, "", "queue", &c.Queue) && c.Queue == "" {
+		d.errorf("queue", "must not be empty")
+	}
+	if p, _, ok := d.params(m, "", "queue-params"); ok {
+		c.QueueParams = p
+	}
+	d.boolean(m, "", "loss-detection", &c.LossDetection)
+	for i, t := range d.tables(m, "", "strategy-choice") {
+		path := joinIndex("strategy-choice", i)
+		d.known(t, path, "prefix", "strategy")
+		sc := FwStrategyChoice{Pos: d.at(path)}
+		d.prefix(t, path, &sc.Prefix)
+		if !d.str(t, path, "strategy", &sc.Strategy) || sc.Strategy == "" {
+			d.errorf(joinKey(path, "strategy"), "required: a strategy name")
+		}
+		c.StrategyChoices = append(c.StrategyChoices, sc)
+	}
+	ids := map[string]bool{}
+	for i, t := range d.tables(m, "", "face") {
+		ff := d.fwFace(t, joinIndex("face", i))
+		if ids[ff.ID] {
+			d.errorf(joinKey(joinIndex("face", i), "id"), "face id %q is already used (set a unique id)", ff.ID)
+		}
+		ids[ff.ID] = true
+		c.Faces = append(c.Faces, ff)
+	}
+	for i, t := range d.tables(m, "", "route") {
+		path := joinIndex("route", i)
+		d.known(t, path, "prefix", "face", "cost")
+		r := FwRoute{Pos: d.at(path)}
+		d.prefix(t, path, &r.Prefix)
+		if !d.str(t, path, "face", &r.Face) {
+			d.errorf(joinKey(path, "face"), "required: the id of a [[face]]")
+		} else if !ids[r.Face] {
+			d.errorf(joinKey(path, "face"), "no [[face]] has id %q (known: %v)", r.Face, sortedKeys(ids))
+		}
+		var cost int64
+		if d.integer(t, path, "cost", &cost) {
+			if cost < 0 {
+				d.errorf(joinKey(path, "cost"), "must not be negative, got %d", cost)
+			}
+			r.Cost = uint64(cost)
+		}
+		c.Routes = append(c.Routes, r)
+	}
+	return c
+}
+
+func (d *decoder) fwFace(m map[string]any, path string) FwFace {
+	d.known(m, path, "id", "remote", "queue", "queue-params", "loss-detection", "mtu", "link")
+	ff := FwFace{Pos: d.at(path)}
+	if !d.str(m, path, "remote", &ff.Remote) {
+		d.errorf(joinKey(path, "remote"), "required: the peer, such as \"udp4://192.0.2.1:6363\"")
+	} else if scheme, addr, err := ParseFaceURI(ff.Remote); err != nil {
+		d.errorf(joinKey(path, "remote"), "%v", err)
+	} else {
+		ff.Scheme, ff.Address = scheme, addr
+	}
+	ff.ID = ff.Remote
+	if d.str(m, path, "id", &ff.ID) && ff.ID == "" {
+		d.errorf(joinKey(path, "id"), "must not be empty")
+	}
+	if d.str(m, path, "queue", &ff.Queue) && ff.Queue == "" {
+		d.errorf(joinKey(path, "queue"), "must not be empty")
+	}
+	ff.QueueParams, _, _ = d.params(m, path, "queue-params")
+	var ld bool
+	if d.boolean(m, path, "loss-detection", &ld) {
+		if ld && ff.Scheme != "" && ff.Scheme != "udp4" && ff.Scheme != "udp6" {
+			d.errorf(joinKey(path, "loss-detection"), "the link-loss shim runs on UDP faces only")
+		}
+		ff.LossDetection = &ld
+	}
+	if d.integerInt(m, path, "mtu", &ff.MTU) && (ff.MTU < 576 || ff.MTU > 65507) {
+		d.errorf(joinKey(path, "mtu"), "must be 576 to 65507 bytes, got %d", ff.MTU)
+	}
+	if t, ok := d.table(m, path, "link"); ok {
+		ff.Out, ff.In = d.linkEmulation(t, joinKey(path, "link"))
+	}
+	return ff
+}
+
+// linkEmulation decodes a face's link table: the keys of an inline link
+// for both directions, and "out" and "in" tables whose keys override them
+// for one direction.
+func (d *decoder) linkEmulation(m map[string]any, path string) (out, in LinkEmulation) {
+	keys := []string{"delay", "bw", "max-queue-size", "max-queue-bytes", "loss"}
+	d.known(m, path, append(slices.Clone(keys), "out", "in")...)
+	var both topology.Link
+	d.linkParams(m, path, &both)
+	dirs := [2]topology.Link{both, both}
+	for i, dir := range []string{"out", "in"} {
+		if t, ok := d.table(m, path, dir); ok {
+			d.known(t, joinKey(path, dir), keys...)
+			d.linkParams(t, joinKey(path, dir), &dirs[i])
+		}
+	}
+	conv := func(l topology.Link) LinkEmulation {
+		return LinkEmulation{Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: l.Loss, QueuePackets: l.QueuePackets, QueueBytes: l.QueueBytes}
+	}
+	return conv(dirs[0]), conv(dirs[1])
+}
+
+// boolean decodes the boolean m[key] into dst.
+func (d *decoder) boolean(m map[string]any, path, key string, dst *bool) bool {
+	v, ok := m[key]
+	if !ok {
+		return false
+	}
+	b, ok := v.(bool)
+	if !ok {
+		d.errorf(joinKey(path, key), "want true or false, got %s", typeName(v))
+		return false
+	}
+	*dst = b
+	return true
+}
+
+// prefix decodes the required NDN name m["prefix"] into dst.
+func (d *decoder) prefix(m map[string]any, path string, dst *string) {
+	if !d.str(m, path, "prefix", dst) {
+		d.errorf(joinKey(path, "prefix"), "required: an NDN name such as \"/example\"")
+		return
+	}
+	if _, err := parseName(*dst); err != nil {
+		d.errorf(joinKey(path, "prefix"), "%v", err)
+	}
+}
+
+// ParseFaceURI parses a peer's face URI, as NFD writes them:
+// udp4://host:port, tcp4://host:port (udp6, tcp6; udp and tcp mean the
+// v4 ones). The port defaults to 6363. It returns the scheme ("udp4",
+// "tcp6", ...) and "host:port".
+func ParseFaceURI(uri string) (scheme, addr string, err error) {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return "", "", fmt.Errorf("face URI %q: %w", uri, err)
+	}
+	scheme = u.Scheme
+	switch scheme {
+	case "udp", "tcp":
+		scheme += "4"
+	case "udp4", "udp6", "tcp4", "tcp6":
+	default:
+		return "", "", fmt.Errorf("face URI %q: want udp4://, udp6://, tcp4:// or tcp6:// (host:port)", uri)
+	}
+	if u.Host == "" || u.Hostname() == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {
+		return "", "", fmt.Errorf("face URI %q: want %s://host:port", uri, u.Scheme)
+	}
+	port := u.Port()
+	if port == "" {
+		port = "6363"
+	}
+	return scheme, net.JoinHostPort(u.Hostname(), port), nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
