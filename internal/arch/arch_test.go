@@ -50,6 +50,14 @@ var rules = map[string][]string{
 	"sim":           {"live/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	"live":          {"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	"live/ndndtest": {"..."},
+	// live/face is the forwarder's faces: transports, listeners, the
+	// NDNLPv2 link service and send queues. It knows queues and the link
+	// layer, never the forwarder (live/fwd wires them) nor the applications.
+	"live/face": {"live", "live/fwd", "live/ndndtest", "fw", "consumer/...", "producer/...", "scenario",
+		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	// live/fwd is `ndncc fw`: the fw core on a live loop with live/face's
+	// faces.
+	"live/fwd": {"live/ndndtest", "sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	"experiment":    {"live/...", "emu/...", "report/...", "cmd/..."},
 	"report":        {"live/...", "emu/...", "cmd/..."},
 	"examples":      {"..."},
