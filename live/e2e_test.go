@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/internal/ndntest"
 	"github.com/ndncc/ndncc/live/ndndtest"
 )
 
@@ -12,7 +13,7 @@ import (
 // forwarder over Unix sockets with every pipeline, and checks the bytes.
 func TestServeFetchEveryPipeline(t *testing.T) {
 	fw := ndndtest.Start(t, ndndtest.Options{})
-	content := randomBytes(20<<20, 1)
+	content := ndntest.RandomBytes(20<<20, 1)
 	for _, pipeline := range cc.Pipelines() {
 		t.Run(pipeline, func(t *testing.T) {
 			s := serve(t, fw.Unix(), "/ndncc/test/"+pipeline, content, Signing{}, 8000)
@@ -43,7 +44,7 @@ func TestServeFetchEveryPipeline(t *testing.T) {
 // the forwarder, and reassembled) and over TCP.
 func TestServeFetchOverUDPAndTCP(t *testing.T) {
 	fw := ndndtest.Start(t, ndndtest.Options{})
-	content := randomBytes(2<<20+123, 2)
+	content := ndntest.RandomBytes(2<<20+123, 2)
 	for _, tc := range []struct{ name, uri string }{{"udp", fw.UDP()}, {"tcp", fw.TCP()}} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := serve(t, tc.uri, "/ndncc/"+tc.name, content, Signing{}, 8000)

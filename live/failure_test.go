@@ -13,6 +13,7 @@ import (
 	enc "github.com/named-data/ndnd/std/encoding"
 
 	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/internal/ndntest"
 	"github.com/ndncc/ndncc/live/ndndtest"
 	"github.com/ndncc/ndncc/ndn"
 )
@@ -100,7 +101,7 @@ func TestCorruptDataRejected(t *testing.T) {
 	}
 	for name, bad := range damage {
 		t.Run(name, func(t *testing.T) {
-			prefix := mustName(t, "/corrupt/"+strings.ReplaceAll(name, " ", "-")).Append(enc.NewVersionComponent(1))
+			prefix := ndntest.Name(t, "/corrupt/"+strings.ReplaceAll(name, " ", "-")).Append(enc.NewVersionComponent(1))
 			rawProducer(t, fw.Unix(), prefix[:len(prefix)-1], func(in *ndn.Interest) *ndn.Data {
 				seg, ok := ndn.SegmentOf(in.Name)
 				if !ok || seg > 3 {
@@ -134,7 +135,7 @@ func TestFaceDropsMalformedFrames(t *testing.T) {
 	ours, theirs := net.Pipe()
 	f := newFace(loop, Transport{Network: "unix", Address: "pipe"}, ours, FaceConfig{})
 	defer f.Close()
-	good := signedData(t, "/pipe/seg=0", 100)
+	good := ndntest.Data(t, "/pipe/seg=0", 100)
 	v := enc.NewBufferView(good.Wire)
 	v.ReadTLNum()
 	v.ReadTLNum()
@@ -167,11 +168,11 @@ func TestFaceDropsMalformedFrames(t *testing.T) {
 // segment; a pinned certificate of another key rejects them.
 func TestSignedObjects(t *testing.T) {
 	fw := ndndtest.Start(t, ndndtest.Options{})
-	content := randomBytes(300_000, 3)
+	content := ndntest.RandomBytes(300_000, 3)
 	for _, scheme := range []string{SignEd25519, SignECDSA} {
 		t.Run(scheme, func(t *testing.T) {
 			prefix := "/signed/" + scheme
-			signing, err := LoadSigning(scheme, "", mustName(t, prefix))
+			signing, err := LoadSigning(scheme, "", ndntest.Name(t, prefix))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,11 +181,11 @@ func TestSignedObjects(t *testing.T) {
 			// the certificate that is also under it (asked before the
 			// certificate is in the forwarder's cache, where it would
 			// rightly match too).
-			d, err := expressOnce(t, fw.Unix(), Request{Name: mustName(t, prefix), CanBePrefix: true, MustBeFresh: true})
+			d, err := expressOnce(t, fw.Unix(), Request{Name: ndntest.Name(t, prefix), CanBePrefix: true, MustBeFresh: true})
 			if want := s.name.Append(enc.NewSegmentComponent(0)); err != nil || !d.Name.Equal(want) {
 				t.Errorf("probe of %s: got %v, %v; want %s", prefix, d.Name, err, want)
 			}
-			f := fetchObject(t, fw.Unix(), mustName(t, prefix), options(t, "cubic", nil), FetchConfig{Discover: true})
+			f := fetchObject(t, fw.Unix(), ndntest.Name(t, prefix), options(t, "cubic", nil), FetchConfig{Discover: true})
 			if f.err != nil || !bytes.Equal(f.data, content) {
 				t.Fatalf("fetch: %v, %d bytes", f.err, len(f.data))
 			}
@@ -197,12 +198,12 @@ func TestSignedObjects(t *testing.T) {
 				t.Fatal(err)
 			}
 			pinned.anchor = keyNameOf(signing.Cert.Name)
-			f = fetchObject(t, fw.Unix(), mustName(t, prefix), options(t, "cubic", nil), FetchConfig{Discover: true, Verifier: pinned})
+			f = fetchObject(t, fw.Unix(), ndntest.Name(t, prefix), options(t, "cubic", nil), FetchConfig{Discover: true, Verifier: pinned})
 			if f.err != nil || !bytes.Equal(f.data, content) {
 				t.Fatalf("fetch with the pinned certificate: %v", f.err)
 			}
 
-			other, err := LoadSigning(scheme, "", mustName(t, "/someone/else"))
+			other, err := LoadSigning(scheme, "", ndntest.Name(t, "/someone/else"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -211,7 +212,7 @@ func TestSignedObjects(t *testing.T) {
 				t.Fatal(err)
 			}
 			wrong.anchor = keyNameOf(other.Cert.Name)
-			f = fetchObject(t, fw.Unix(), mustName(t, prefix), options(t, "cubic", nil), FetchConfig{Discover: true, Verifier: wrong})
+			f = fetchObject(t, fw.Unix(), ndntest.Name(t, prefix), options(t, "cubic", nil), FetchConfig{Discover: true, Verifier: wrong})
 			if !errors.Is(f.err, ErrIntegrity) {
 				t.Fatalf("fetch with another key pinned: got %v, want ErrIntegrity", f.err)
 			}
@@ -224,7 +225,7 @@ func TestSignedObjects(t *testing.T) {
 // marking threshold, it marks Data, and the window decreases.
 func TestCongestionMarksReduceWindow(t *testing.T) {
 	fw := ndndtest.Start(t, ndndtest.Options{})
-	content := randomBytes(20<<20, 4)
+	content := ndntest.RandomBytes(20<<20, 4)
 	s := serve(t, fw.Unix(), "/marks", content, Signing{}, 8000)
 	var events bytes.Buffer
 	log := NewEventLog(&events, nil)
@@ -259,14 +260,14 @@ func TestNotFound(t *testing.T) {
 	fw := ndndtest.Start(t, ndndtest.Options{})
 	opt := options(t, "cubic", map[string]string{"lifetime": "200ms", "retries": "1", "initial-rto": "200ms"})
 	start := time.Now()
-	f := fetchObject(t, fw.Unix(), mustName(t, "/nobody/serves/this"), opt, FetchConfig{Discover: true})
+	f := fetchObject(t, fw.Unix(), ndntest.Name(t, "/nobody/serves/this"), opt, FetchConfig{Discover: true})
 	if !errors.Is(f.err, ErrNotFound) {
 		t.Fatalf("got %v, want ErrNotFound", f.err)
 	}
 	if el := time.Since(start); el > 5*time.Second {
 		t.Errorf("took %v for two 200 ms attempts", el)
 	}
-	f = fetchObject(t, fw.Unix(), mustName(t, "/nobody/serves/this/v=1"), opt, FetchConfig{})
+	f = fetchObject(t, fw.Unix(), ndntest.Name(t, "/nobody/serves/this/v=1"), opt, FetchConfig{})
 	if !errors.Is(f.err, ErrTimedOut) {
 		t.Fatalf("explicit version: got %v, want ErrTimedOut", f.err)
 	}
@@ -329,7 +330,7 @@ func serveReader(t *testing.T, uri, prefix string, r interface {
 	t.Helper()
 	loop, e := connect(t, uri)
 	signing, _ := LoadSigning(SignDigest, "", nil)
-	name := mustName(t, prefix).Append(NewVersion(time.Now()))
+	name := ndntest.Name(t, prefix).Append(NewVersion(time.Now()))
 	srv, err := NewServer(e, ServeConfig{Name: name, Content: r, Size: size, SegmentSize: 8000,
 		Freshness: time.Second, Signing: signing, Register: true})
 	if err != nil {

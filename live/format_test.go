@@ -11,6 +11,7 @@ import (
 
 	"github.com/ndncc/ndncc/cc"
 	"github.com/ndncc/ndncc/consumer"
+	"github.com/ndncc/ndncc/internal/ndntest"
 	"github.com/ndncc/ndncc/ndn"
 )
 
@@ -102,7 +103,7 @@ func TestFormatThroughput(t *testing.T) {
 }
 
 func TestMetadataRoundTrip(t *testing.T) {
-	prefix := mustName(t, "/rdr/object")
+	prefix := ndntest.Name(t, "/rdr/object")
 	versioned := prefix.Append(enc.NewVersionComponent(1700000000000000))
 	d, err := MetadataData(Metadata{Versioned: versioned, LastSegment: 41, SegmentSize: 8000, Size: 330000})
 	if err != nil {
@@ -123,7 +124,7 @@ func TestMetadataRoundTrip(t *testing.T) {
 	if err != nil || !got.Equal(versioned) {
 		t.Fatalf("parsed %s, %v; want %s", got, err, versioned)
 	}
-	if _, err := ParseMetadata(mustName(t, "/other"), d); !errors.Is(err, ErrBadMetadata) {
+	if _, err := ParseMetadata(ndntest.Name(t, "/other"), d); !errors.Is(err, ErrBadMetadata) {
 		t.Errorf("metadata of another prefix: got %v, want ErrBadMetadata", err)
 	}
 	d.Content = []byte{0x07, 0x05, 1}

@@ -10,34 +10,9 @@ import (
 	enc "github.com/named-data/ndnd/std/encoding"
 
 	"github.com/ndncc/ndncc/consumer"
+	"github.com/ndncc/ndncc/internal/ndntest"
 	"github.com/ndncc/ndncc/ndn"
 )
-
-// mustName parses a name or fails the test.
-func mustName(t testing.TB, s string) ndn.Name {
-	t.Helper()
-	n, err := enc.NameFromStr(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-// randomBytes returns n deterministic pseudo-random bytes.
-func randomBytes(n int, seed uint64) []byte {
-	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	b := make([]byte, n)
-	for i := 0; i+8 <= n; i += 8 {
-		v := r.Uint64()
-		for j := range 8 {
-			b[i+j] = byte(v >> (8 * j))
-		}
-	}
-	for i := n - n%8; i < n; i++ {
-		b[i] = byte(r.Uint32())
-	}
-	return b
-}
 
 // connect dials the forwarder at uri with a new loop, with a face that
 // verifies digests in its reader.
@@ -82,7 +57,7 @@ func serve(t testing.TB, uri string, prefix string, content []byte, signing Sign
 			t.Fatal(err)
 		}
 	}
-	name := mustName(t, prefix).Append(NewVersion(time.Now()))
+	name := ndntest.Name(t, prefix).Append(NewVersion(time.Now()))
 	srv, err := NewServer(e, ServeConfig{
 		Name: name, Content: bytes.NewReader(content), Size: int64(len(content)),
 		SegmentSize: segSize, Freshness: 10 * time.Second, Signing: signing, Register: true,
@@ -171,16 +146,6 @@ func expressOnce(t testing.TB, uri string, r Request) (*ndn.Data, error) {
 		return nil, runErr
 	}
 	return got, err
-}
-
-// signedData returns an encoded Data of n payload bytes.
-func signedData(t testing.TB, name string, n int) *ndn.Data {
-	t.Helper()
-	d := &ndn.Data{Name: mustName(t, name), Content: randomBytes(n, uint64(n))}
-	if _, err := ndn.EncodeData(d, nil); err != nil {
-		t.Fatal(err)
-	}
-	return d
 }
 
 // tlv encodes one TLV element.

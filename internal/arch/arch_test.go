@@ -44,6 +44,8 @@ var rules = map[string][]string{
 	"internal/atomicfile":  {"..."},
 	"internal/browsertest": {"..."},
 	"internal/arch":        {"..."},
+	// internal/ndntest makes packets for the tests of the live runtime.
+	"internal/ndntest": append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "sched"}, runtimes...),
 
 	"topology":      append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn", "sched"}, runtimes...),
 	"scenario":      append([]string{"consumer/...", "producer/...", "fw/...", "link/..."}, runtimes...),
@@ -57,11 +59,11 @@ var rules = map[string][]string{
 		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	// live/fwd is `ndncc fw`: the fw core on a live loop with live/face's
 	// faces.
-	"live/fwd": {"live/ndndtest", "sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
-	"experiment":    {"live/...", "emu/...", "report/...", "cmd/..."},
-	"report":        {"live/...", "emu/...", "cmd/..."},
-	"examples":      {"..."},
-	"cmd/ndncc":     {},
+	"live/fwd":   {"live/ndndtest", "sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	"experiment": {"live/...", "emu/...", "report/...", "cmd/..."},
+	"report":     {"live/...", "emu/...", "cmd/..."},
+	"examples":   {"..."},
+	"cmd/ndncc":  {},
 }
 
 // forbiddenImports are standard packages the core must not import itself:

@@ -6,21 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ndncc/ndncc/internal/ndntest"
 	"github.com/ndncc/ndncc/ndn"
 )
 
-// signedData returns an encoded Data of n payload bytes.
-func signedData(t testing.TB, name string, n int) *ndn.Data {
-	t.Helper()
-	d := &ndn.Data{Name: mustName(t, name), Content: randomBytes(n, uint64(n))}
-	if _, err := ndn.EncodeData(d, nil); err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
 func TestFragmentRoundTrip(t *testing.T) {
-	d := signedData(t, "/frag/test/seg=1", 8000)
+	d := ndntest.Data(t, "/frag/test/seg=1", 8000)
 	tests := []struct {
 		name      string
 		pkt       ndn.Packet
@@ -166,7 +157,7 @@ func TestReassemblerExpiresAndEvicts(t *testing.T) {
 // the decoder and the Reassembler: nothing may panic, and a reassembled
 // packet must never exceed the size limit.
 func FuzzReassembler(f *testing.F) {
-	d := signedData(f, "/fuzz/seg=0", 3000)
+	d := ndntest.Data(f, "/fuzz/seg=0", 3000)
 	seq := uint64(1)
 	frames, err := Fragment(&ndn.Packet{Data: d}, 1000, &seq)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	enc "github.com/named-data/ndnd/std/encoding"
 
 	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/internal/ndntest"
 	"github.com/ndncc/ndncc/live"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestServeFetchThroughForwarder(t *testing.T) {
 	d := startFw(t, nil)
 	uri := d.UnixURI()
-	content := randomBytes(3<<20+17, 1)
+	content := ndntest.RandomBytes(3<<20+17, 1)
 	s := serveOn(t, uri, "/fwd/test", content)
 	ids := waitFaces(t, d, 1)
 	prefix := s.name[:len(s.name)-1]

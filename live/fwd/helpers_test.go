@@ -134,14 +134,6 @@ func fetchOn(t testing.TB, uri string, name ndn.Name, pipeline string, params ma
 	return out.Bytes(), res, err
 }
 
-// randomBytes returns n pseudo-random bytes drawn from seed.
-func randomBytes(n int, seed uint64) []byte {
-	r := rand.NewChaCha8([32]byte{byte(seed), byte(seed >> 8)})
-	b := make([]byte, n)
-	_, _ = r.Read(b)
-	return b
-}
-
 // expressOn sends one Interest for name through the forwarder at uri and
 // returns the Data or the error that answers it.
 func expressOn(t testing.TB, uri string, name ndn.Name) (*ndn.Data, error) {
