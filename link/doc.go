@@ -11,6 +11,13 @@
 //     receives and reports each frame the other end never got. The
 //     forwarder's reaction to such a report (a link-loss Nack) stays in fw
 //     (Forwarder.OnSendFailure).
+//   - Channel (channel.go): one direction of a link as a model: an output
+//     queue with its discipline (fw/aqm), a transmitter of fixed rate, a
+//     propagation delay, random loss and a per-frame header overhead. The
+//     simulator runs it in virtual time; the emulator runs the very same
+//     model in real time, where timers fire late: departures come from a
+//     busy-until clock, a late wake releases every frame whose turn has
+//     passed, and the lateness is measured (ChannelStats.Lateness).
 //
 // Everything here is sans-IO: time and timers come from a
 // sched.Scheduler, randomness from an injected *rand.Rand, and packets

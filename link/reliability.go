@@ -158,7 +158,7 @@ type sentFrame struct {
 //
 //  1. ra, err := link.NewReliability(cfg, sched, sendIdleA, lostA) with
 //     sendIdleA transmitting an IDLE frame on a2b (it may queue like any
-//     other frame) and
+//     other frame: Channel.SendFrame) and
 //     lostA = func(p ndn.Packet) { FA.OnSendFailure(fa, p, fw.CauseLinkLoss) };
 //     likewise rb for B. Then FA.EnableLossNacks(fa, cfg.Window) (and
 //     FB.EnableLossNacks(fb, cfg.Window)), so a lost Data can be Nacked.
@@ -169,6 +169,7 @@ type sentFrame struct {
 //     now carries are LpPacket fields. Frames must reach OnSend in the
 //     order they go on the wire. A packet dropped before that point never
 //     reaches OnSend, so Reliability never reports it (step 4 does).
+//     Channel.SetReliability does this step on a modelled link.
 //  3. When a frame arrives from a2b at B (random loss simply never
 //     arrives): if rb.OnReceive(frame) { FB.Receive(fb, frame.Pkt) }.
 //     Every arriving frame goes through OnReceive, IDLE ones included;
@@ -176,7 +177,7 @@ type sentFrame struct {
 //  4. When a2b's output queue drops a packet FA sent (tail drop at
 //     enqueue, or an AQM drop at dequeue):
 //     FA.OnSendFailure(fa, pkt, fw.CauseQueueDrop). This needs no
-//     Reliability and works on links without one.
+//     Reliability and works on links without one (Channel.OnDrop).
 //
 // In the live runtime, a frame's TxSeq and Acks travel as the NDNLPv2
 // TxSequence and Ack fields of its LpPacket (ndn.EncodeLinkFrame,

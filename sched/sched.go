@@ -19,6 +19,18 @@ type Scheduler interface {
 	After(d time.Duration, fn func()) Timer
 }
 
+// AtScheduler is a Scheduler that can also run a callback at an absolute
+// time without handing out a Timer, so that it may recycle the timer once
+// the callback has run: a per-packet path (a link's transmitter and
+// propagation) then schedules without allocating. Code that needs it
+// checks for it and falls back on After.
+type AtScheduler interface {
+	Scheduler
+	// At runs fn once at time t (at once if t is not after Now). It
+	// cannot be cancelled.
+	At(t time.Duration, fn func())
+}
+
 // Timer is a pending callback.
 type Timer interface {
 	// Stop cancels the callback. It reports whether the call stopped it

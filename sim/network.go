@@ -212,40 +212,43 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 			if err != nil {
 				return fmt.Errorf("%s: queue on %s->%s: %w", sc.QueuePos(from, to), from, to, err)
 			}
-			p := LinkParams{Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: l.Loss, HeaderOverhead: sc.HeaderOverhead}
-			ch[i] = newChannel(n.Sched, from, to, p, q, n.Sizer, rng(seed, "link/"+from+"->"+to))
+			p := link.Params{Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: l.Loss, HeaderOverhead: sc.HeaderOverhead}
+			if ch[i], err = newChannel(n.Sched, from, to, p, q, n.Sizer, rng(seed, "link/"+from+"->"+to)); err != nil {
+				return fmt.Errorf("%s: link %s->%s: %w", sc.File, from, to, err)
+			}
 			n.Channels = append(n.Channels, ch[i])
 		}
 		a, b := n.Nodes[l.A], n.Nodes[l.B]
 		fa := a.FW.AddFace(ch[0], fw.FaceNetwork)
 		fb := b.FW.AddFace(ch[1], fw.FaceNetwork)
 		a.faces[l.B], b.faces[l.A] = fa, fb
-		ch[0].deliver = func(p ndn.Packet) { b.cpu.receive(b.FW, fb, p) }
-		ch[1].deliver = func(p ndn.Packet) { a.cpu.receive(a.FW, fa, p) }
 		a.out[l.B], b.out[l.A] = ch[0], ch[1]
 		if sc.LossDetection(l.A, l.B) {
 			if err := n.addLossDetection(a, b, fa, fb, ch[0], ch[1]); err != nil {
 				return fmt.Errorf("%s: link %s: %w", sc.File, l, err)
 			}
+		} else {
+			ch[0].OnDeliver(func(f link.Frame) { b.cpu.receive(b.FW, fb, f.Pkt) })
+			ch[1].OnDeliver(func(f link.Frame) { a.cpu.receive(a.FW, fa, f.Pkt) })
 		}
 		from0, from1 := l.A, l.B
-		ch[0].deliverExt = func(e any) {
+		ch[0].OnDeliverExt(func(e any) {
 			if b.ext != nil {
 				b.ext(from0, e)
 			}
-		}
-		ch[1].deliverExt = func(e any) {
+		})
+		ch[1].OnDeliverExt(func(e any) {
 			if a.ext != nil {
 				a.ext(from1, e)
 			}
-		}
+		})
 	}
 	return nil
 }
 
-// addLossDetection runs PCON's link-loss shim on both ends of a link:
-// losses on the wire become unmarked Congestion Nacks, drops in the
-// sender's output queue marked ones.
+// addLossDetection runs PCON's link-loss detection on both ends of a link
+// (link.Reliability): losses on the wire become unmarked Congestion Nacks,
+// drops in the sender's output queue marked ones.
 func (n *Network) addLossDetection(a, b *Node, fa, fb fw.FaceID, a2b, b2a *Channel) error {
 	cfg := link.DefaultReliabilityConfig()
 	la, err := link.NewReliability(cfg, n.Sched, a2b.SendFrame, func(p ndn.Packet) { a.FW.OnSendFailure(fa, p, fw.CauseLinkLoss) })
@@ -262,10 +265,20 @@ func (n *Network) addLossDetection(a, b *Node, fa, fb fw.FaceID, a2b, b2a *Chann
 	if err := b.FW.EnableLossNacks(fb, cfg.Window); err != nil {
 		return err
 	}
-	a2b.txShim, a2b.rxShim = la, lb
-	b2a.txShim, b2a.rxShim = lb, la
-	a2b.dropped = func(p ndn.Packet) { a.FW.OnSendFailure(fa, p, fw.CauseQueueDrop) }
-	b2a.dropped = func(p ndn.Packet) { b.FW.OnSendFailure(fb, p, fw.CauseQueueDrop) }
+	a2b.SetReliability(la)
+	b2a.SetReliability(lb)
+	a2b.OnDeliver(func(f link.Frame) {
+		if lb.OnReceive(f) {
+			b.cpu.receive(b.FW, fb, f.Pkt)
+		}
+	})
+	b2a.OnDeliver(func(f link.Frame) {
+		if la.OnReceive(f) {
+			a.cpu.receive(a.FW, fa, f.Pkt)
+		}
+	})
+	a2b.OnDrop(func(p ndn.Packet) { a.FW.OnSendFailure(fa, p, fw.CauseQueueDrop) })
+	b2a.OnDrop(func(p ndn.Packet) { b.FW.OnSendFailure(fb, p, fw.CauseQueueDrop) })
 	return nil
 }
 

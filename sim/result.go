@@ -202,7 +202,7 @@ func (n *Network) result(wall time.Duration) *Result {
 			Drops: st.Drops(), TailDrops: st.TailDrops, AQMDrops: st.AQMDrops, LossDrops: st.LossDrops,
 			Marks: st.Marks, Interests: st.Interests, Data: st.DataPkts, Nacks: st.NackPkts, MaxQueue: st.MaxQueue, MeanQueue: round(st.MeanQueue, 4),
 		}
-		if bw := c.params.Bandwidth; bw > 0 && now > 0 {
+		if bw := c.Params().Bandwidth; bw > 0 && now > 0 {
 			lr.Utilization = round(float64(st.Bytes)*8/bw/now.Seconds(), 6)
 		}
 		r.Links = append(r.Links, lr)

@@ -86,7 +86,7 @@ func (ts *traceSet) startQueueSampler(n *Network) {
 		for _, c := range ts.order {
 			st := c.Stats()
 			q := ts.queues[c]
-			q.samples = append(q.samples, queueSample{n.Sched.Now(), c.queue.Len(), c.queue.Bytes(), st.Drops(), st.Marks})
+			q.samples = append(q.samples, queueSample{n.Sched.Now(), c.Queue().Len(), c.Queue().Bytes(), st.Drops(), st.Marks})
 		}
 		if !n.allDone() {
 			n.Sched.After(QueueSampleInterval, tick)
@@ -132,7 +132,7 @@ func (n *Network) WriteTraces(dir string) error {
 		}
 	}
 	for _, c := range n.trace.order {
-		if c.stats.MaxQueue == 0 {
+		if c.Stats().MaxQueue == 0 {
 			continue
 		}
 		q := n.trace.queues[c]

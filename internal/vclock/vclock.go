@@ -12,13 +12,15 @@ import (
 )
 
 // Scheduler is a virtual-time event scheduler. It implements
-// sched.Scheduler. The zero value is ready at time zero.
+// sched.AtScheduler. The zero value is ready at time zero.
 type Scheduler struct {
 	now   time.Duration
 	heap  timerheap.Heap
 	free  []*timerheap.Timer
 	fired uint64
 }
+
+var _ sched.AtScheduler = (*Scheduler)(nil)
 
 // Now returns the current virtual time.
 func (s *Scheduler) Now() time.Duration { return s.now }
@@ -39,11 +41,12 @@ func (s *Scheduler) After(d time.Duration, fn func()) sched.Timer {
 	return t
 }
 
-// At schedules fn at absolute time t with a recycled timer; the caller
-// gets no handle, so the timer can be reused once it has fired. It is the
-// simulator's per-packet path: it allocates only while the free list
-// grows.
+// At schedules fn at absolute time t (now, if t is earlier) with a
+// recycled timer; the caller gets no handle, so the timer can be reused
+// once it has fired. It is the simulator's per-packet path: it allocates
+// only while the free list grows. It implements sched.AtScheduler.
 func (s *Scheduler) At(t time.Duration, fn func()) {
+	t = max(t, s.now)
 	var tm *timerheap.Timer
 	if n := len(s.free); n > 0 {
 		tm = s.free[n-1]

@@ -1,0 +1,399 @@
+package link
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/internal/fifo"
+	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/sched"
+)
+
+// Params describes one direction of a point-to-point link, as a Mini-NDN
+// link line does (bw=, delay=, loss=; the queue is the Channel's aqm.Queue).
+type Params struct {
+	// Bandwidth is the transmission rate in bit/s; 0 means infinitely
+	// fast (no serialisation time).
+	Bandwidth float64
+	// Delay is the propagation delay.
+	Delay time.Duration
+	// Loss is the probability that a frame is lost on the wire, drawn
+	// independently per frame (Bernoulli), 0..1.
+	Loss float64
+	// HeaderOverhead is the bytes added to every NDN frame on the wire
+	// (IP/UDP and link headers).
+	HeaderOverhead int
+}
+
+// Validate reports the first parameter out of range.
+func (p Params) Validate() error {
+	switch {
+	case !(p.Bandwidth >= 0) || math.IsInf(p.Bandwidth, 0):
+		return fmt.Errorf("link: bandwidth %v must be a finite number of bit/s, or 0 for unlimited", p.Bandwidth)
+	case p.Delay < 0:
+		return fmt.Errorf("link: delay %v must not be negative", p.Delay)
+	case !(p.Loss >= 0 && p.Loss <= 1):
+		return fmt.Errorf("link: loss %v must be a probability in [0, 1]", p.Loss)
+	case p.HeaderOverhead < 0:
+		return fmt.Errorf("link: header overhead %d must not be negative", p.HeaderOverhead)
+	}
+	return nil
+}
+
+// SerializationTime is the time to put size bytes on a link of bandwidth
+// bw bit/s, rounded up to the nanosecond (exact for whole nanoseconds); 0
+// when bw is 0 (unlimited).
+func SerializationTime(size int, bw float64) time.Duration {
+	if bw <= 0 {
+		return 0
+	}
+	bits := float64(size) * 8
+	ns := bits * 1e9 / bw
+	d := time.Duration(ns)
+	if float64(d) < ns {
+		d++
+	}
+	return d
+}
+
+// ChannelStats are the counters of one link direction.
+type ChannelStats struct {
+	Packets   uint64 // frames that left the transmitter (IDLE frames included)
+	Bytes     uint64 // bytes that left the transmitter (incl. header overhead)
+	TailDrops uint64 // dropped on arrival at a full queue
+	AQMDrops  uint64 // dropped by the queue discipline
+	LossDrops uint64 // lost on the wire (random loss)
+	Marks     uint64 // congestion marks set by the queue discipline
+	MaxQueue  int    // largest queue length seen while the transmitter was busy, packets
+	MeanQueue float64
+	DataPkts  uint64
+	Interests uint64
+	NackPkts  uint64
+	ExtPkts   uint64 // non-NDN frames (the simulator's TCP segments)
+	// Lateness says how late the channel's timers ran: always zero in
+	// virtual time; in real time, how faithfully the link was emulated.
+	Lateness Lateness
+}
+
+// Drops is the total number of frames lost on this direction.
+func (s ChannelStats) Drops() uint64 { return s.TailDrops + s.AQMDrops + s.LossDrops }
+
+// Lateness measures how late a Channel's timers ran after their due time.
+// In real time a timer fires late (the event loop was busy, the OS woke it
+// late); the Channel still computes every departure and arrival from when
+// it was due, not from when it ran, and releases at each wake every frame
+// whose time has passed, so the rate stays exact on average while single
+// frames leave late. A run whose lateness exceeds a frame's serialisation
+// time (Overruns > 0) had a burstier link than its rate says and should
+// say so in its result.
+type Lateness struct {
+	Wakes uint64        // timer callbacks run (transmissions ended, arrivals)
+	Max   time.Duration // the latest one ran after its due time
+	Total time.Duration // summed over all wakes (see Mean)
+	// Overruns counts frames that started transmitting more than their
+	// own serialisation time after their turn (only with a finite
+	// bandwidth): the frame should already have left the link.
+	Overruns uint64
+}
+
+// Mean returns the mean lateness of a wake (0 without wakes).
+func (l Lateness) Mean() time.Duration {
+	if l.Wakes == 0 {
+		return 0
+	}
+	return l.Total / time.Duration(l.Wakes)
+}
+
+// observe records a wake due at due that runs at now.
+func (l *Lateness) observe(due, now time.Duration) {
+	late := max(now-due, 0)
+	l.Wakes++
+	l.Total += late
+	l.Max = max(l.Max, late)
+}
+
+// Channel is one direction of a link as a model: an output queue with its
+// discipline (fw/aqm), a transmitter of fixed bandwidth, a propagation
+// delay, random loss and a per-frame header overhead. The forwarder that
+// sends on the link sees it as an ndn.Face; frames come out at the other
+// end through the OnDeliver callback. The simulator runs it on virtual
+// time; the emulator runs the very same model on the live event loop.
+//
+// A frame given to Send waits in the queue while the transmitter is busy.
+// When the transmitter takes it (the queue's AQM may drop or mark here),
+// the Channel's Reliability, if any, numbers it and piggybacks acks
+// (SetReliability); the frame then occupies the transmitter for its
+// serialisation time (size with HeaderOverhead, at Bandwidth), is lost
+// with probability Loss (one draw per frame from the Channel's random
+// source, in transmission order) and otherwise arrives Delay after it
+// left.
+//
+// Time comes from a sched.Scheduler. Departures are computed from a
+// busy-until clock (a frame starts when the previous one has left, or
+// when it arrives at an idle transmitter), never from when a timer
+// happened to run, and a late wake releases every frame whose turn has
+// passed; ChannelStats.Lateness measures how late the timers ran. On a
+// scheduler that also implements sched.AtScheduler (the simulator's),
+// each frame costs two timers and no allocation.
+//
+// All calls, and all callbacks, are on the scheduler's thread. Callbacks
+// run once the Channel's state is consistent: they may send on it again.
+type Channel struct {
+	params Params
+	queue  aqm.Queue
+	s      sched.Scheduler
+	at     func(t time.Duration, fn func()) // runs fn at absolute time t
+	sizer  *ndn.Sizer
+	rng    *rand.Rand
+
+	deliver    func(Frame)
+	deliverExt func(ext any)
+	rel        *Reliability
+	dropped    func(ndn.Packet)
+	drops      fifo.Queue[ndn.Packet] // queue drops to report once consistent
+
+	busy      bool          // the transmitter holds a frame until busyUntil
+	busyUntil time.Duration // when the transmitter is (or was) free
+	inFlight  fifo.Queue[flight]
+	txDoneFn  func()
+	arriveFn  func()
+
+	stats ChannelStats
+	// queue-length integral for the time-average
+	lastChange time.Duration
+	qIntegral  float64
+}
+
+// flight is a frame on the wire, due at the far end at arrive.
+type flight struct {
+	frame  Frame
+	ext    any
+	arrive time.Duration
+}
+
+// idleFrame is an IDLE frame (acks only) of the Reliability, carried
+// through the output queue as an aqm.Item's Ext.
+type idleFrame struct{ acks []uint64 }
+
+// NewChannel returns an idle channel with parameters p and output queue q
+// on scheduler s. sizer sizes frames (nil for a new one); rng draws the
+// random loss (it may be nil when p.Loss is 0). Frames that arrive go to
+// the OnDeliver callback, which must be set before the first arrives.
+func NewChannel(s sched.Scheduler, p Params, q aqm.Queue, sizer *ndn.Sizer, rng *rand.Rand) (*Channel, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if s == nil || q == nil {
+		return nil, errors.New("link: channel: a scheduler and a queue are required")
+	}
+	if rng == nil && p.Loss > 0 {
+		return nil, errors.New("link: channel: random loss needs a random source")
+	}
+	if sizer == nil {
+		sizer = ndn.NewSizer()
+	}
+	c := &Channel{params: p, queue: q, s: s, sizer: sizer, rng: rng}
+	if as, ok := s.(sched.AtScheduler); ok {
+		c.at = as.At
+	} else {
+		c.at = func(t time.Duration, fn func()) { s.After(t-s.Now(), fn) }
+	}
+	c.txDoneFn = c.txDone
+	c.arriveFn = c.arrive
+	q.SetDropHandler(c.onQueueDrop)
+	return c, nil
+}
+
+// OnDeliver sets where frames that arrive at the far end go: the far
+// end's Reliability (OnReceive) and forwarder, or a socket in the live
+// runtime.
+func (c *Channel) OnDeliver(fn func(Frame)) { c.deliver = fn }
+
+// OnDeliverExt sets where non-NDN frames (SendExt) go when they arrive;
+// without it they are discarded.
+func (c *Channel) OnDeliverExt(fn func(ext any)) { c.deliverExt = fn }
+
+// OnDrop sets what is told of each NDN packet the output queue drops (tail
+// drop at Send, or an AQM drop when the transmitter takes the next frame):
+// usually the sender's Forwarder.OnSendFailure with fw.CauseQueueDrop.
+// IDLE frames and non-NDN frames are not reported.
+func (c *Channel) OnDrop(fn func(ndn.Packet)) { c.dropped = fn }
+
+// SetReliability makes r number every frame as it starts transmission and
+// piggyback its waiting acks (r.OnSend). r is the sending end's
+// Reliability; its sendIdle should be this Channel's SendFrame. The far
+// end's Reliability filters arrivals in the OnDeliver callback.
+func (c *Channel) SetReliability(r *Reliability) { c.rel = r }
+
+// Params returns the link parameters of this direction.
+func (c *Channel) Params() Params { return c.params }
+
+// Queue returns the output queue.
+func (c *Channel) Queue() aqm.Queue { return c.queue }
+
+// Send implements ndn.Face: the packet joins the output queue.
+func (c *Channel) Send(p ndn.Packet) {
+	c.enqueue(aqm.Item{Pkt: p, Size: c.sizer.PacketSize(&p) + c.params.HeaderOverhead})
+}
+
+// SendFrame queues a frame. It is how a Reliability sends its IDLE frames
+// (acks only), which wait in the output queue like any other frame; a
+// frame with a packet is sent as Send sends it (its link fields are set at
+// transmission, see SetReliability).
+func (c *Channel) SendFrame(f Frame) {
+	if !f.IsIdle() {
+		c.Send(f.Pkt)
+		return
+	}
+	size := c.sizer.FrameSize(&f.Pkt, &f.LinkFields) + c.params.HeaderOverhead
+	c.enqueue(aqm.Item{Ext: &idleFrame{acks: f.Acks}, Size: size})
+}
+
+// SendExt queues a non-NDN frame of size bytes on the wire (header
+// overhead included), e.g. a TCP segment sharing the link with NDN.
+func (c *Channel) SendExt(ext any, size int) {
+	c.enqueue(aqm.Item{Ext: ext, Size: size})
+}
+
+func (c *Channel) enqueue(it aqm.Item) {
+	now := c.s.Now()
+	c.accountQueue(now)
+	if !c.queue.Enqueue(it, now) {
+		c.stats.TailDrops++
+		c.reportDrops()
+		return
+	}
+	// A packet that an idle transmitter takes at once never waits: it
+	// counts towards the queue only while the transmitter is busy.
+	if l := c.queue.Len(); c.busy && l > c.stats.MaxQueue {
+		c.stats.MaxQueue = l
+	}
+	if !c.busy {
+		c.startNext(now, now)
+		c.armTxDone()
+	}
+}
+
+func (c *Channel) accountQueue(now time.Duration) {
+	c.qIntegral += float64(c.queue.Len()) * float64(now-c.lastChange)
+	c.lastChange = now
+}
+
+// onQueueDrop holds an NDN packet the queue dropped for reportDrops.
+func (c *Channel) onQueueDrop(it aqm.Item) {
+	if c.dropped != nil && it.Ext == nil {
+		c.drops.Push(it.Pkt)
+	}
+}
+
+// reportDrops tells the sender of each packet the queue dropped. The
+// report may send on this channel again.
+func (c *Channel) reportDrops() {
+	for c.drops.Len() > 0 {
+		c.dropped(c.drops.Pop())
+	}
+}
+
+// txDone runs when the transmitter has finished the frame that left at
+// busyUntil: it takes the next frame at that instant, and, if the wake
+// came late, every later frame whose turn has passed too.
+func (c *Channel) txDone() {
+	now := c.s.Now()
+	c.stats.Lateness.observe(c.busyUntil, now)
+	c.startNext(c.busyUntil, now)
+	for c.busy && c.busyUntil < now {
+		c.startNext(c.busyUntil, now)
+	}
+	c.armTxDone()
+}
+
+// armTxDone schedules the end of the frame in transmission.
+func (c *Channel) armTxDone() {
+	if c.busy {
+		c.at(c.busyUntil, c.txDoneFn)
+	}
+	c.reportDrops() // the AQM's drops, now that the transmitter's state is set
+}
+
+// startNext takes the next frame from the queue at time free, when the
+// transmitter became free (now, or earlier if the wake is late), and puts
+// it on the wire; with an empty queue the transmitter goes idle.
+func (c *Channel) startNext(free, now time.Duration) {
+	c.accountQueue(now)
+	it, ok := c.queue.Dequeue(free)
+	if !ok {
+		c.busy = false
+		return
+	}
+	c.busy = true
+	start := max(free, it.Enqueued)
+	fr := Frame{Pkt: it.Pkt}
+	if idle, ok := it.Ext.(*idleFrame); ok {
+		fr.Acks, it.Ext = idle.acks, nil
+	}
+	if c.rel != nil && it.Ext == nil {
+		c.rel.OnSend(&fr) // sequence number and piggybacked acks
+		it.Size = c.sizer.FrameSize(&fr.Pkt, &fr.LinkFields) + c.params.HeaderOverhead
+	}
+	c.count(&it)
+	tx := SerializationTime(it.Size, c.params.Bandwidth)
+	if c.params.Bandwidth > 0 && now-start > tx {
+		c.stats.Lateness.Overruns++
+	}
+	done := start + tx
+	c.busyUntil = done
+	if c.params.Loss > 0 && c.rng.Float64() < c.params.Loss {
+		c.stats.LossDrops++
+		return
+	}
+	arrive := done + c.params.Delay
+	c.inFlight.Push(flight{frame: fr, ext: it.Ext, arrive: arrive})
+	c.at(arrive, c.arriveFn)
+}
+
+// count adds a frame that leaves the transmitter to the counters.
+func (c *Channel) count(it *aqm.Item) {
+	c.stats.Packets++
+	c.stats.Bytes += uint64(it.Size)
+	switch {
+	case it.Ext != nil:
+		c.stats.ExtPkts++
+	case it.Pkt.Data != nil:
+		c.stats.DataPkts++
+	case it.Pkt.IsNack():
+		c.stats.NackPkts++
+	case it.Pkt.Interest != nil:
+		c.stats.Interests++
+	}
+}
+
+// arrive delivers the frame at the head of the wire.
+func (c *Channel) arrive() {
+	f := c.inFlight.Pop()
+	c.stats.Lateness.observe(f.arrive, c.s.Now())
+	if f.ext != nil {
+		if c.deliverExt != nil {
+			c.deliverExt(f.ext)
+		}
+		return
+	}
+	c.deliver(f.frame)
+}
+
+// Stats returns the counters, with the mean queue length up to now. The
+// queue discipline keeps its own drop and mark counts.
+func (c *Channel) Stats() ChannelStats {
+	st := c.stats
+	qs := c.queue.Stats()
+	st.AQMDrops, st.Marks = qs.AQMDrops, qs.Marks
+	now := c.s.Now()
+	integral := c.qIntegral + float64(c.queue.Len())*float64(now-c.lastChange)
+	if now > 0 {
+		st.MeanQueue = integral / float64(now)
+	}
+	return st
+}
