@@ -188,7 +188,7 @@ func (f *Face) Send(p ndn.Packet) {
 		return
 	}
 	if f.datagram {
-		frames, err := face.Fragment(&p, f.mtu, &f.seq)
+		frames, err := face.Fragment(&p, ndn.LinkFields{}, f.mtu, &f.seq)
 		if err != nil {
 			f.sendError(p.Name(), err)
 			return

@@ -91,10 +91,11 @@ func (f *Face) readDatagrams() {
 // a frame that gives no packet to deliver (malformed, IDLE, or a fragment
 // of an incomplete packet).
 func (f *Face) receive(b []byte, now time.Duration) (received, bool) {
-	pkt, ok := f.dec.Decode(b, now)
-	if !ok {
+	fr, ok := f.dec.Decode(b, now)
+	if !ok || fr.IsIdle() { // an application's face runs no link reliability
 		return received{}, false
 	}
+	pkt := fr.Pkt
 	r := received{pkt: pkt}
 	if f.digests && pkt.Data != nil && pkt.Data.Sig.Type == ndn.SigDigestSHA256 {
 		r.digest = digestOK

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/ndn"
 )
 
@@ -38,20 +39,22 @@ type Decoder struct {
 // Packets returns the network packets decoded so far.
 func (d *Decoder) Packets() uint64 { return d.Interests.Load() + d.Data.Load() + d.Nacks.Load() }
 
-// Decode decodes frame b received at now (the reassembler's clock). It
-// reports false for a frame that gives no packet: malformed, IDLE, or a
-// fragment of a packet not complete yet. The packet shares memory with b.
-func (d *Decoder) Decode(b []byte, now time.Duration) (ndn.Packet, bool) {
+// Decode decodes frame b received at now (the reassembler's clock) into
+// a network packet with its link-reliability fields, or an IDLE frame
+// that carries Acks. It reports false for a frame that gives nothing:
+// malformed, an IDLE frame without Acks, or a fragment of a packet not
+// complete yet. The frame shares memory with b.
+func (d *Decoder) Decode(b []byte, now time.Duration) (link.Frame, bool) {
 	d.Frames.Add(1)
 	d.Bytes.Add(uint64(len(b)))
 	var (
-		p   ndn.Packet
+		fr  link.Frame
 		err error
 	)
 	if d.Reassembler != nil && len(b) > 0 && b[0] == lpPacketType {
-		p, err = d.decodeLp(b, now)
+		fr, err = d.decodeLp(b, now)
 	} else {
-		p, err = ndn.DecodeFrame(b)
+		fr.Pkt, fr.LinkFields, err = ndn.DecodeLinkFrame(b)
 	}
 	if err != nil {
 		if errors.Is(err, ndn.ErrUnsupported) {
@@ -60,26 +63,26 @@ func (d *Decoder) Decode(b []byte, now time.Duration) (ndn.Packet, bool) {
 			d.Malformed.Add(1)
 		}
 		d.debug("frame dropped", err)
-		return ndn.Packet{}, false
+		return link.Frame{}, false
 	}
-	switch {
+	switch p := &fr.Pkt; {
 	case p.Data != nil:
 		d.Data.Add(1)
 	case p.IsNack():
 		d.Nacks.Add(1)
 	case p.Interest != nil:
 		d.Interests.Add(1)
-	default:
-		return ndn.Packet{}, false // IDLE, or a fragment kept for later
+	case len(fr.Acks) == 0:
+		return link.Frame{}, false // a fragment kept for later, or an empty IDLE frame
 	}
-	return p, true
+	return fr, true
 }
 
 // decodeLp decodes an LpPacket on a datagram face, reassembling fragments.
-func (d *Decoder) decodeLp(b []byte, now time.Duration) (ndn.Packet, error) {
+func (d *Decoder) decodeLp(b []byte, now time.Duration) (link.Frame, error) {
 	lp, err := ndn.DecodeLp(b)
 	if err != nil {
-		return ndn.Packet{}, err
+		return link.Frame{}, err
 	}
 	if lp.FragCount > 1 {
 		d.Fragments.Add(1)
@@ -87,14 +90,15 @@ func (d *Decoder) decodeLp(b []byte, now time.Duration) (ndn.Packet, error) {
 		if err != nil {
 			d.ReassemblyErrors.Add(1)
 			d.debug("fragment dropped", err)
-			return ndn.Packet{}, nil
+			return link.Frame{}, nil
 		}
 		if !done {
-			return ndn.Packet{}, nil
+			return link.Frame{}, nil
 		}
 		lp = whole
 	}
-	return lp.Packet()
+	p, err := lp.Packet()
+	return link.Frame{Pkt: p, LinkFields: lp.LinkFields}, err
 }
 
 func (d *Decoder) debug(msg string, err error) {

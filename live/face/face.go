@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/ndn"
 )
 
@@ -21,11 +22,12 @@ type Host interface {
 	// peer, before any packet of it is delivered. Called on the
 	// listener's goroutine; it may block while the loop is busy.
 	Accepted(f *Face)
-	// Deliver hands the loop the packets a reader decoded, in order.
-	// Called on the reader goroutine; it may block while the loop is busy,
-	// which holds the reader back (the kernel's buffers take over). The
-	// slice is the host's from then on.
-	Deliver(f *Face, pkts []ndn.Packet)
+	// Deliver hands the loop the frames a reader decoded, in order: a
+	// network packet each, with its link-reliability fields, or IDLE
+	// frames carrying only Acks. Called on the reader goroutine; it may
+	// block while the loop is busy, which holds the reader back (the
+	// kernel's buffers take over). The slice is the host's from then on.
+	Deliver(f *Face, frames []link.Frame)
 	// Failed reports, once, that the face's transport closed or failed.
 	// Any goroutine. The runtime then removes the face (Close).
 	Failed(f *Face, err error)
@@ -139,12 +141,16 @@ type Face struct {
 	sndbuf  int
 
 	// Owned by the loop.
-	q      aqm.Queue
-	marker backlogMarker // q, if it marks by backlog
-	dirty  bool
-	closed bool
-	out    Counters // the loop's share of the counters
-	tag    any
+	q       aqm.Queue
+	marker  backlogMarker // q, if it marks by backlog
+	rel     *link.Reliability
+	idle    []link.Frame // IDLE frames to send ahead of the queue
+	onDrop  func(ndn.Packet)
+	dropped []ndn.Packet // dropped by q, to report once it returns
+	dirty   bool
+	closed  bool
+	out     Counters // the loop's share of the counters
+	tag     any
 
 	// Between the loop and the writer.
 	batches  chan *batch // handed to the writer
@@ -176,10 +182,10 @@ type backlogMarker interface {
 	CapThreshold(capacity int)
 }
 
-// batch is packets the loop hands the writer at once.
+// batch is frames the loop hands the writer at once.
 type batch struct {
-	pkts  []ndn.Packet
-	bytes int
+	frames []link.Frame
+	bytes  int
 }
 
 // DefaultQueueLimit is the packet limit of the queue a face gets until
@@ -259,6 +265,47 @@ func (f *Face) SetQueue(q aqm.Queue) {
 	if f.marker != nil && f.sndbuf > 0 {
 		f.marker.CapThreshold(f.sndbuf)
 	}
+	q.SetDropHandler(func(it aqm.Item) {
+		if f.onDrop != nil {
+			f.dropped = append(f.dropped, it.Pkt)
+		}
+	})
+}
+
+// OnDrop sets a handler of the packets the send queue drops (tail or
+// AQM), called on the loop once the queue operation that dropped them
+// has returned (so the handler may send on this face again).
+func (f *Face) OnDrop(fn func(ndn.Packet)) { f.onDrop = fn }
+
+// reportDrops hands the packets the queue dropped to the OnDrop handler.
+func (f *Face) reportDrops() {
+	for len(f.dropped) > 0 {
+		p := f.dropped[0]
+		f.dropped[0] = ndn.Packet{}
+		f.dropped = f.dropped[1:]
+		f.onDrop(p)
+	}
+	f.dropped = f.dropped[:0:0]
+}
+
+// SetReliability runs NDNLPv2 link reliability on the face (on the
+// loop): r numbers every frame as it leaves the send queue and adds the
+// Acks it owes, and r's IDLE frames go out through SendIdle. The runtime
+// passes received frames to r.OnReceive.
+func (f *Face) SetReliability(r *link.Reliability) { f.rel = r }
+
+// SendIdle sends an IDLE frame (Acks only) ahead of the send queue: it
+// is tiny and carries acknowledgements the other end times (link.
+// Reliability's sendIdle callback).
+func (f *Face) SendIdle(fr link.Frame) {
+	if f.closed {
+		return
+	}
+	f.idle = append(f.idle, fr)
+	if !f.dirty {
+		f.dirty = true
+		f.host.Dirty(f)
+	}
 }
 
 // Queue returns the face's send queue.
@@ -272,6 +319,9 @@ func (f *Face) Send(p ndn.Packet) {
 		return
 	}
 	if !f.q.Enqueue(aqm.Item{Pkt: p, Size: frameSize(&p)}, f.host.Now()) {
+		if len(f.dropped) > 0 {
+			f.reportDrops()
+		}
 		return
 	}
 	if !f.dirty {
@@ -285,7 +335,12 @@ func (f *Face) Send(p ndn.Packet) {
 // in the queue, and the writer wakes the loop when it can take more.
 func (f *Face) Flush() {
 	f.dirty = false
-	for !f.closed && f.q.Len() > 0 {
+	defer func() {
+		if len(f.dropped) > 0 {
+			f.reportDrops()
+		}
+	}()
+	for !f.closed && (f.q.Len() > 0 || len(f.idle) > 0) {
 		if f.inflight.Load() >= maxInflight {
 			f.waiting.Store(true)
 			if f.inflight.Load() >= maxInflight {
@@ -299,7 +354,13 @@ func (f *Face) Flush() {
 		if f.marker != nil && f.backlog != nil {
 			kernel = f.backlog()
 		}
-		for len(b.pkts) < batchPackets && b.bytes < batchBytes {
+		for _, fr := range f.idle {
+			b.frames = append(b.frames, fr)
+			b.bytes += idleSize
+		}
+		clear(f.idle)
+		f.idle = f.idle[:0]
+		for len(b.frames) < batchPackets && b.bytes < batchBytes {
 			if f.marker != nil {
 				f.marker.SetExternalBacklog(kernel + int(f.pending.Load()) + b.bytes)
 			}
@@ -308,10 +369,14 @@ func (f *Face) Flush() {
 				break
 			}
 			f.countOut(&it.Pkt)
-			b.pkts = append(b.pkts, it.Pkt)
+			fr := link.Frame{Pkt: it.Pkt}
+			if f.rel != nil {
+				f.rel.OnSend(&fr)
+			}
+			b.frames = append(b.frames, fr)
 			b.bytes += it.Size
 		}
-		if len(b.pkts) == 0 {
+		if len(b.frames) == 0 {
 			f.putBatch(b)
 			return
 		}
@@ -327,14 +392,14 @@ func (f *Face) takeBatch() *batch {
 	case b := <-f.spare:
 		return b
 	default:
-		return &batch{pkts: make([]ndn.Packet, 0, batchPackets)}
+		return &batch{frames: make([]link.Frame, 0, batchPackets)}
 	}
 }
 
 // putBatch empties b and keeps it for reuse if there is room.
 func (f *Face) putBatch(b *batch) {
-	clear(b.pkts)
-	b.pkts, b.bytes = b.pkts[:0], 0
+	clear(b.frames)
+	b.frames, b.bytes = b.frames[:0], 0
 	select {
 	case f.spare <- b:
 	default:
@@ -374,10 +439,11 @@ func (f *Face) write() {
 // transmit encodes and writes one batch (writer goroutine).
 func (f *Face) transmit(b *batch) {
 	if f.datagram {
-		for i := range b.pkts {
-			frames, err := Fragment(&b.pkts[i], f.mtu, &f.seq)
+		for i := range b.frames {
+			fr := &b.frames[i]
+			frames, err := Fragment(&fr.Pkt, fr.LinkFields, f.mtu, &f.seq)
 			if err != nil {
-				f.sendError(&b.pkts[i], err)
+				f.sendError(&fr.Pkt, err)
 				continue
 			}
 			for _, fr := range frames {
@@ -396,16 +462,17 @@ func (f *Face) transmit(b *batch) {
 		return
 	}
 	f.wbuf = f.wbuf[:0]
-	for i := range b.pkts {
-		fr, err := ndn.EncodeFrame(&b.pkts[i])
-		if err == nil && len(fr) > MaxPacketSize {
-			err = fmt.Errorf("%d-byte frame exceeds the %d-byte limit", len(fr), MaxPacketSize)
+	for i := range b.frames {
+		fr := &b.frames[i]
+		enc, err := ndn.EncodeLinkFrame(&fr.Pkt, fr.LinkFields)
+		if err == nil && len(enc) > MaxPacketSize {
+			err = fmt.Errorf("%d-byte frame exceeds the %d-byte limit", len(enc), MaxPacketSize)
 		}
 		if err != nil {
-			f.sendError(&b.pkts[i], err)
+			f.sendError(&fr.Pkt, err)
 			continue
 		}
-		f.wbuf = append(f.wbuf, fr...)
+		f.wbuf = append(f.wbuf, enc...)
 		f.txFrames.Add(1)
 	}
 	if len(f.wbuf) == 0 {
@@ -495,6 +562,10 @@ func frameSize(p *ndn.Packet) int {
 	}
 	return n
 }
+
+// idleSize is what an IDLE frame counts for in a batch's bytes: an
+// LpPacket with a few Acks.
+const idleSize = 64
 
 // lpOverhead is an LpPacket header with a Nack and a CongestionMark,
 // around a fragment: T+L of LpPacket (4) and Fragment (4), Nack with its

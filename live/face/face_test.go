@@ -13,6 +13,7 @@ import (
 	enc "github.com/named-data/ndnd/std/encoding"
 
 	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/live"
 	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/ndn"
@@ -42,9 +43,11 @@ func (h *host) Accepted(f *face.Face) {
 	h.accepted = append(h.accepted, f)
 	h.mu.Unlock()
 }
-func (h *host) Deliver(f *face.Face, pkts []ndn.Packet) {
+func (h *host) Deliver(f *face.Face, frames []link.Frame) {
 	h.mu.Lock()
-	h.got[f] = append(h.got[f], pkts...)
+	for _, fr := range frames {
+		h.got[f] = append(h.got[f], fr.Pkt)
+	}
 	h.mu.Unlock()
 }
 func (h *host) Failed(f *face.Face, err error) {

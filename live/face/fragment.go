@@ -31,19 +31,21 @@ const lpHeaderBudget = 72
 // accepts (MaxPacketSize in fragments of 128 bytes or more).
 const maxFragments = 70
 
-// Fragment encodes p as one frame if it fits in mtu, or as NDNLPv2
-// fragments of at most mtu bytes otherwise (see FragmentWire).
-func Fragment(p *ndn.Packet, mtu int, seq *uint64) ([][]byte, error) {
-	whole, err := ndn.EncodeFrame(p)
+// Fragment encodes p, with the link-reliability fields lf, as one frame if
+// it fits in mtu, or as NDNLPv2 fragments of at most mtu bytes otherwise
+// (see FragmentWire). An IDLE frame (no packet, only Acks) is never
+// fragmented.
+func Fragment(p *ndn.Packet, lf ndn.LinkFields, mtu int, seq *uint64) ([][]byte, error) {
+	whole, err := ndn.EncodeLinkFrame(p, lf)
 	if err != nil {
 		return nil, err
 	}
-	if len(whole) <= mtu {
+	if len(whole) <= mtu || (p.Interest == nil && p.Data == nil) {
 		return [][]byte{whole}, nil
 	}
 	net := whole
-	head := ndn.LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark, PitToken: p.PitToken, IncomingFaceID: p.IncomingFaceID}
-	if head.Nack != ndn.NackNone || head.CongestionMark != 0 || len(head.PitToken) > 0 || head.IncomingFaceID != 0 {
+	head := ndn.LpFrame{Nack: p.Nack, CongestionMark: p.CongestionMark, PitToken: p.PitToken, IncomingFaceID: p.IncomingFaceID, LinkFields: lf}
+	if head.Nack != ndn.NackNone || head.CongestionMark != 0 || len(head.PitToken) > 0 || head.IncomingFaceID != 0 || !lf.IsZero() {
 		bare := ndn.Packet{Interest: p.Interest, Data: p.Data}
 		if net, err = ndn.EncodeFrame(&bare); err != nil {
 			return nil, err
@@ -55,7 +57,9 @@ func Fragment(p *ndn.Packet, mtu int, seq *uint64) ([][]byte, error) {
 // FragmentWire splits the network packet net into NDNLPv2 fragments of at
 // most mtu bytes. Fragments use consecutive sequence numbers starting at
 // *seq (advanced past them); the per-hop fields of head (Nack,
-// CongestionMark, PitToken, IncomingFaceID) travel in the first fragment.
+// CongestionMark, PitToken, IncomingFaceID) travel in the first fragment,
+// and so do its link-reliability fields (TxSequence, Acks): the packet,
+// not each fragment, is what link reliability numbers and acknowledges.
 func FragmentWire(net []byte, head ndn.LpFrame, mtu int, seq *uint64) ([][]byte, error) {
 	budget := lpHeaderBudget
 	if len(head.PitToken) > 0 { // PitToken T+L and value
@@ -64,6 +68,10 @@ func FragmentWire(net []byte, head ndn.LpFrame, mtu int, seq *uint64) ([][]byte,
 	if head.IncomingFaceID != 0 { // IncomingFaceId T+L and value
 		budget += 3 + 1 + 8
 	}
+	if head.TxSeq != 0 { // TxSequence T+L and value
+		budget += 3 + 1 + 8
+	}
+	budget += len(head.Acks) * (3 + 1 + 8) // Ack T+L and value each
 	if mtu <= budget {
 		return nil, fmt.Errorf("face: MTU %d leaves no room for a fragment", mtu)
 	}
@@ -78,6 +86,7 @@ func FragmentWire(net []byte, head ndn.LpFrame, mtu int, seq *uint64) ([][]byte,
 		}
 		if i == 0 {
 			f.Nack, f.CongestionMark, f.PitToken, f.IncomingFaceID = head.Nack, head.CongestionMark, head.PitToken, head.IncomingFaceID
+			f.LinkFields = head.LinkFields
 		}
 		b, err := ndn.EncodeLp(&f)
 		if err != nil {

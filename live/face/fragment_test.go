@@ -3,6 +3,7 @@ package face
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -15,19 +16,22 @@ func TestFragmentRoundTrip(t *testing.T) {
 	tests := []struct {
 		name      string
 		pkt       ndn.Packet
+		lf        ndn.LinkFields
 		mtu       int
 		wantFrags int
 	}{
-		{"fits", ndn.Packet{Data: d}, 9000, 1},
-		{"ndnd's UDP MTU", ndn.Packet{Data: d}, 1420, 6},
-		{"marked", ndn.Packet{Data: d, CongestionMark: 1}, 1420, 6},
-		{"with local fields", ndn.Packet{Data: d, PitToken: bytes.Repeat([]byte{7}, 32), IncomingFaceID: 1 << 40}, 1420, 7},
-		{"small MTU", ndn.Packet{Data: d}, 576, 17},
+		{"fits", ndn.Packet{Data: d}, ndn.LinkFields{}, 9000, 1},
+		{"fits with link fields", ndn.Packet{Data: d}, ndn.LinkFields{TxSeq: 9, Acks: []uint64{1, 2}}, 9000, 1},
+		{"ndnd's UDP MTU", ndn.Packet{Data: d}, ndn.LinkFields{}, 1420, 6},
+		{"marked", ndn.Packet{Data: d, CongestionMark: 1}, ndn.LinkFields{}, 1420, 6},
+		{"with local fields", ndn.Packet{Data: d, PitToken: bytes.Repeat([]byte{7}, 32), IncomingFaceID: 1 << 40}, ndn.LinkFields{}, 1420, 7},
+		{"with 16 acks and a TxSequence", ndn.Packet{Data: d, CongestionMark: 1}, ndn.LinkFields{TxSeq: 1 << 50, Acks: bytes16()}, 1420, 8},
+		{"small MTU", ndn.Packet{Data: d}, ndn.LinkFields{}, 576, 17},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			seq := uint64(100)
-			frames, err := Fragment(&tc.pkt, tc.mtu, &seq)
+			frames, err := Fragment(&tc.pkt, tc.lf, tc.mtu, &seq)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,13 +39,16 @@ func TestFragmentRoundTrip(t *testing.T) {
 				t.Fatalf("%d frames, want %d", len(frames), tc.wantFrags)
 			}
 			r := NewReassembler(time.Second, 8, MaxPacketSize)
-			var got ndn.Packet
+			var (
+				got   ndn.Packet
+				gotLF ndn.LinkFields
+			)
 			for i, b := range frames {
 				if len(b) > tc.mtu {
 					t.Fatalf("frame %d is %d bytes, over the MTU", i, len(b))
 				}
 				if len(frames) == 1 {
-					if got, err = ndn.DecodeFrame(b); err != nil {
+					if got, gotLF, err = ndn.DecodeLinkFrame(b); err != nil {
 						t.Fatal(err)
 					}
 					break
@@ -61,6 +68,7 @@ func TestFragmentRoundTrip(t *testing.T) {
 					if got, err = whole.Packet(); err != nil {
 						t.Fatal(err)
 					}
+					gotLF = whole.LinkFields
 				}
 			}
 			if got.Data == nil || !bytes.Equal(got.Data.Wire, d.Wire) {
@@ -72,6 +80,9 @@ func TestFragmentRoundTrip(t *testing.T) {
 			if !bytes.Equal(got.PitToken, tc.pkt.PitToken) || got.IncomingFaceID != tc.pkt.IncomingFaceID {
 				t.Errorf("PitToken %x, IncomingFaceID %d; want %x, %d", got.PitToken, got.IncomingFaceID, tc.pkt.PitToken, tc.pkt.IncomingFaceID)
 			}
+			if gotLF.TxSeq != tc.lf.TxSeq || !slices.Equal(gotLF.Acks, tc.lf.Acks) {
+				t.Errorf("link fields %+v, want %+v", gotLF, tc.lf)
+			}
 			if want := uint64(100 + tc.wantFrags); tc.wantFrags > 1 && seq != want {
 				t.Errorf("next sequence %d, want %d", seq, want)
 			}
@@ -80,6 +91,15 @@ func TestFragmentRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bytes16 returns 16 large Ack numbers (each 8 bytes on the wire).
+func bytes16() []uint64 {
+	acks := make([]uint64, 16)
+	for i := range acks {
+		acks[i] = 1<<60 + uint64(i)
+	}
+	return acks
 }
 
 // frag builds a fragment frame.
@@ -159,7 +179,7 @@ func TestReassemblerExpiresAndEvicts(t *testing.T) {
 func FuzzReassembler(f *testing.F) {
 	d := ndntest.Data(f, "/fuzz/seg=0", 3000)
 	seq := uint64(1)
-	frames, err := Fragment(&ndn.Packet{Data: d}, 1000, &seq)
+	frames, err := Fragment(&ndn.Packet{Data: d}, ndn.LinkFields{}, 1000, &seq)
 	if err != nil {
 		f.Fatal(err)
 	}

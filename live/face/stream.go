@@ -6,7 +6,7 @@ import (
 	"io"
 	"net"
 
-	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/link"
 )
 
 // maxReadBatch bounds the packets a reader hands the loop at once.
@@ -29,7 +29,7 @@ func NewStream(host Host, conn net.Conn, cfg Config) *Face {
 // packets of each read in one batch.
 func (f *Face) readStream(conn net.Conn) {
 	fr := NewFrameReader(conn, MaxPacketSize)
-	var batch []ndn.Packet
+	var batch []link.Frame
 	for {
 		b, err := fr.Next()
 		if err != nil {
@@ -44,8 +44,8 @@ func (f *Face) readStream(conn net.Conn) {
 			f.fail(err)
 			return
 		}
-		if p, ok := f.dec.Decode(b, 0); ok {
-			batch = append(batch, p)
+		if fr, ok := f.dec.Decode(b, 0); ok {
+			batch = append(batch, fr)
 		}
 		if len(batch) > 0 && (len(batch) == maxReadBatch || !fr.Buffered()) {
 			if f.isClosing() {

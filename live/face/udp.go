@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/link"
 )
 
 // UDPListener is one unconnected UDP socket. Its faces are the peers it
@@ -150,8 +150,8 @@ func (l *UDPListener) Serve() {
 		}
 		b := make([]byte, n)
 		copy(b, buf[:n])
-		if p, ok := f.dec.Decode(b, l.host.Now()); ok && !f.isClosing() {
-			l.host.Deliver(f, []ndn.Packet{p})
+		if fr, ok := f.dec.Decode(b, l.host.Now()); ok && !f.isClosing() {
+			l.host.Deliver(f, []link.Frame{fr})
 		}
 	}
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/live"
 	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/ndn"
@@ -57,6 +58,9 @@ type entry struct {
 	lastRx time.Duration
 	// conf is the [[face]] a configured face came from, nil otherwise.
 	conf *scenario.FwFace
+	// rel is the face's link reliability (link-loss detection), nil
+	// without.
+	rel *link.Reliability
 }
 
 // New checks cfg (strategy and queue names, which fw and aqm know) and
@@ -272,10 +276,10 @@ func (d *Forwarder) Now() time.Duration { return d.loop.Now() }
 // Accepted implements face.Host: a listener's new face joins the table.
 func (d *Forwarder) Accepted(f *face.Face) { d.loop.Post(func() { d.add(f, nil) }) }
 
-// Deliver implements face.Host: the packets go to the forwarder on the
+// Deliver implements face.Host: the frames go to the forwarder on the
 // loop.
-func (d *Forwarder) Deliver(f *face.Face, pkts []ndn.Packet) {
-	d.loop.Post(func() { d.deliver(f, pkts) })
+func (d *Forwarder) Deliver(f *face.Face, frames []link.Frame) {
+	d.loop.Post(func() { d.deliver(f, frames) })
 }
 
 // Failed implements face.Host: the face leaves the table.
@@ -327,20 +331,66 @@ func (d *Forwarder) add(f *face.Face, ff *scenario.FwFace) *entry {
 	f.SetTag(id)
 	e := &entry{id: id, f: f, lastRx: d.loop.Now(), conf: ff}
 	d.faces[id] = e
+	detect := d.cfg.LossDetection && f.Datagram() // on-demand UDP faces follow the global setting
+	if ff != nil {
+		detect = d.cfg.LossDetectionFor(ff)
+	}
+	if detect {
+		if err := d.detectLinkLoss(e); err != nil {
+			d.log.Error("link-loss detection not started", "id", id, "err", err)
+		}
+	}
 	d.log.Info("face up", "id", id, "remote", f.Config().Remote, "local", f.Config().Local,
 		"persistency", f.Config().Persistency.String())
 	return e
 }
 
-// deliver hands received packets to the forwarder.
-func (d *Forwarder) deliver(f *face.Face, pkts []ndn.Packet) {
+// detectLinkLoss runs PCON's local link-loss detection on face e, as the
+// simulator wires it on a link with loss-detection (link.Reliability's
+// doc): the face's NDNLPv2 reliability numbers and acknowledges frames,
+// and the forwarder turns a frame the peer never got into an unmarked
+// Nack Congestion, and a packet the face's own queue dropped into a
+// marked one.
+func (d *Forwarder) detectLinkLoss(e *entry) error {
+	cfg := link.DefaultReliabilityConfig()
+	rel, err := link.NewReliability(cfg, d.loop, e.f.SendIdle, func(p ndn.Packet) {
+		if d.faces[e.id] == e {
+			d.fw.OnSendFailure(e.id, p, fw.CauseLinkLoss)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if err := d.fw.EnableLossNacks(e.id, cfg.Window); err != nil {
+		return err
+	}
+	e.rel = rel
+	e.f.SetReliability(rel)
+	e.f.OnDrop(func(p ndn.Packet) {
+		if d.faces[e.id] == e {
+			d.fw.OnSendFailure(e.id, p, fw.CauseQueueDrop)
+		}
+	})
+	return nil
+}
+
+// deliver hands received frames to the face's link reliability, if it
+// runs any, and their packets to the forwarder.
+func (d *Forwarder) deliver(f *face.Face, frames []link.Frame) {
 	e := d.entryOf(f)
 	if e == nil {
 		return
 	}
 	e.lastRx = d.loop.Now()
-	for _, p := range pkts {
-		d.fw.Receive(e.id, p)
+	for _, fr := range frames {
+		if e.rel != nil {
+			if !e.rel.OnReceive(fr) {
+				continue // IDLE, or a duplicate
+			}
+		} else if fr.IsIdle() {
+			continue
+		}
+		d.fw.Receive(e.id, fr.Pkt)
 	}
 }
 

@@ -3,12 +3,15 @@ package fwd
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	enc "github.com/named-data/ndnd/std/encoding"
 
 	"github.com/ndncc/ndncc/cc"
 	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/live"
 )
 
@@ -72,5 +75,58 @@ func TestRemovedFaceIsForgotten(t *testing.T) {
 	serveOn(t, d.UnixURI(), "/fwd/next", []byte("y"))
 	if got := waitFaces(t, d, 1); got[0] != ids[0] {
 		t.Errorf("the next face got ID %d, want the freed %d", got[0], ids[0])
+	}
+}
+
+// TestTwoForwardersOverUDP joins two forwarders by a configured UDP face
+// with link-loss detection at both ends: an object fetched through both
+// arrives intact, and every frame one end numbered the other acknowledged
+// (the loopback loses nothing).
+func TestTwoForwardersOverUDP(t *testing.T) {
+	b := startFwConfig(t, "udp = \"127.0.0.1:0\"\ntcp = \"\"\nloss-detection = true\n")
+	a := startFwConfig(t, fmt.Sprintf(`udp = "127.0.0.1:0"
+tcp = ""
+[[face]]
+id = "b"
+remote = "udp4://%s"
+loss-detection = true
+[[route]]
+prefix = "/fwd/udp"
+face = "b"
+`, b.UDPAddr()))
+	content := ndntest.RandomBytes(2<<20+5, 7)
+	s := serveOn(t, b.UnixURI(), "/fwd/udp", content)
+	routeToApp(t, b, 1, s.name[:len(s.name)-1])
+	got, res, err := fetchOn(t, a.UnixURI(), s.name[:len(s.name)-1], "aimd", nil)
+	if err != nil {
+		t.Fatalf("fetch: %v (stats %+v)", err, res.Stats)
+	}
+	if !bytes.Equal(got, content) {
+		t.Fatalf("fetched %d bytes, differ from the %d served", len(got), len(content))
+	}
+	var status strings.Builder
+	a.Do(func() { a.Status(&status) })
+	var (
+		rel     link.ReliabilityStats
+		unacked int
+	)
+	a.Do(func() {
+		id, ok := a.StaticFace("b")
+		if !ok {
+			t.Error("face b is not up")
+			return
+		}
+		rel, unacked = a.faces[id].rel.Stats(), a.faces[id].rel.Unacked()
+	})
+	t.Logf("%s", status.String())
+	segments := uint64(len(content)/8000 + 1)
+	if rel.Sent < segments || rel.Received < segments {
+		t.Errorf("link frames sent %d, received %d; want at least %d each", rel.Sent, rel.Received, segments)
+	}
+	if lost := rel.LostByGap + rel.LostByTimeout; lost != 0 || rel.Acked+rel.Evicted+uint64(unacked) < rel.Sent {
+		t.Errorf("over loopback: %d frames reported lost, %d of %d acked", lost, rel.Acked, rel.Sent)
+	}
+	if !strings.Contains(status.String(), "link frames sent") {
+		t.Errorf("status lacks the link's counters:\n%s", status.String())
 	}
 }

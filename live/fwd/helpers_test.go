@@ -160,3 +160,40 @@ func expressOn(t testing.TB, uri string, name ndn.Name) (*ndn.Data, error) {
 	}
 	return got, gotErr
 }
+
+// startFwConfig runs a forwarder configured by the TOML src (with a
+// temporary socket unless src sets one).
+func startFwConfig(t testing.TB, src string) *Forwarder {
+	t.Helper()
+	cfg, err := scenario.ParseFwConfig([]byte(src), "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startFw(t, cfg)
+}
+
+// routeToApp waits for the forwarder's n-th face (an application that
+// just connected) and routes prefix to it.
+func routeToApp(t testing.TB, d *Forwarder, n int, prefix ndn.Name) fw.FaceID {
+	t.Helper()
+	var app fw.FaceID
+	deadline := time.Now().Add(10 * time.Second)
+	for app == 0 {
+		d.Do(func() {
+			for id, f := range d.Faces() {
+				if f.Config().Scheme == "unix" {
+					app = max(app, id)
+				}
+			}
+			if len(d.Faces()) < n {
+				app = 0
+			}
+		})
+		if time.Now().After(deadline) {
+			t.Fatal("the application's face did not come up")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	d.Do(func() { d.Core().AddRoute(prefix, app, 0) })
+	return app
+}

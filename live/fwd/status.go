@@ -29,7 +29,13 @@ func (d *Forwarder) Status(w io.Writer) {
 	slices.Sort(ids)
 	for _, id := range ids {
 		e := d.faces[id]
-		fmt.Fprintf(w, "  face %d %s: %s\n", id, e.f.Config().Remote, FormatCounters(e.f.Stats()))
+		fmt.Fprintf(w, "  face %d %s: %s", id, e.f.Config().Remote, FormatCounters(e.f.Stats()))
+		if e.rel != nil {
+			r := e.rel.Stats()
+			fmt.Fprintf(w, "; link frames sent %d, acked %d, lost %d (gap %d, timeout %d), received %d, duplicates %d",
+				r.Sent, r.Acked, r.LostByGap+r.LostByTimeout, r.LostByGap, r.LostByTimeout, r.Received, r.Duplicates)
+		}
+		fmt.Fprintln(w)
 	}
 }
 
