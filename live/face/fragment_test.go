@@ -173,37 +173,48 @@ func TestReassemblerExpiresAndEvicts(t *testing.T) {
 	}
 }
 
-// FuzzReassembler feeds arbitrary LpPacket bytes (cut into datagrams) to
-// the decoder and the Reassembler: nothing may panic, and a reassembled
-// packet must never exceed the size limit.
-func FuzzReassembler(f *testing.F) {
+// FuzzDecoder feeds arbitrary bytes, cut into datagrams, to a datagram
+// face's decoder (NDNLPv2 decoding, reassembly, link fields): nothing may
+// panic, every frame counts once, a reassembled packet never exceeds the
+// size limit, and what the decoder delivers is a network packet or an
+// IDLE frame with Acks.
+func FuzzDecoder(f *testing.F) {
 	d := ndntest.Data(f, "/fuzz/seg=0", 3000)
 	seq := uint64(1)
-	frames, err := Fragment(&ndn.Packet{Data: d}, ndn.LinkFields{}, 1000, &seq)
+	frames, err := Fragment(&ndn.Packet{Data: d, CongestionMark: 1}, ndn.LinkFields{TxSeq: 5, Acks: []uint64{1, 2}}, 1000, &seq)
+	if err != nil {
+		f.Fatal(err)
+	}
+	idle, err := ndn.EncodeLinkFrame(&ndn.Packet{}, ndn.LinkFields{Acks: []uint64{7}})
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(bytes.Join(frames, nil), uint16(1000))
 	f.Add(frames[0], uint16(50))
+	f.Add(idle, uint16(len(idle)))
 	f.Fuzz(func(t *testing.T, stream []byte, size uint16) {
 		n := int(size)%2000 + 1
-		r := NewReassembler(time.Second, 4, 2048)
+		dec := Decoder{Reassembler: NewReassembler(time.Second, 4, 2048)}
+		calls := uint64(0)
 		for i := 0; len(stream) > 0; i++ {
 			k := min(n, len(stream))
 			b := stream[:k]
 			stream = stream[k:]
-			lp, err := ndn.DecodeLp(b)
-			if err != nil || lp.FragCount <= 1 {
+			calls++
+			fr, ok := dec.Decode(b, time.Duration(i)*time.Millisecond)
+			if !ok {
 				continue
 			}
-			whole, done, err := r.Add(lp, time.Duration(i)*time.Millisecond)
-			if err != nil || !done {
-				continue
+			p := &fr.Pkt
+			switch {
+			case p.Data != nil && len(p.Data.Wire) > 2048:
+				t.Fatalf("reassembled %d bytes over the limit", len(p.Data.Wire))
+			case p.Interest == nil && p.Data == nil && len(fr.Acks) == 0:
+				t.Fatal("delivered an empty frame")
 			}
-			if len(whole.Fragment) > 2048 {
-				t.Fatalf("reassembled %d bytes over the limit", len(whole.Fragment))
-			}
-			_, _ = whole.Packet()
+		}
+		if dec.Frames.Load() != calls {
+			t.Fatalf("%d frames counted for %d datagrams", dec.Frames.Load(), calls)
 		}
 	})
 }
