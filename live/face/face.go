@@ -93,6 +93,10 @@ type Counters struct {
 	Queue aqm.Stats
 	// QueueLen and QueueBytes are what the send queue holds now.
 	QueueLen, QueueBytes int
+	// MaxSocketBacklog is the most bytes seen in the socket's kernel send
+	// queue, read when a backlog-marking queue hands the writer a batch
+	// (0 for other disciplines).
+	MaxSocketBacklog int
 }
 
 // Drops is the packets the face lost on the way out: queue drops and
@@ -353,6 +357,7 @@ func (f *Face) Flush() {
 		kernel := 0
 		if f.marker != nil && f.backlog != nil {
 			kernel = f.backlog()
+			f.out.MaxSocketBacklog = max(f.out.MaxSocketBacklog, kernel)
 		}
 		for _, fr := range f.idle {
 			b.frames = append(b.frames, fr)

@@ -116,6 +116,12 @@ func serveOn(t testing.TB, uri, prefix string, content []byte) *served {
 // uri with a pipeline.
 func fetchOn(t testing.TB, uri string, name ndn.Name, pipeline string, params map[string]string) ([]byte, live.FetchResult, error) {
 	t.Helper()
+	return fetchTraced(t, uri, name, pipeline, params, nil)
+}
+
+// fetchTraced is fetchOn with a tracer of the pipeline's window.
+func fetchTraced(t testing.TB, uri string, name ndn.Name, pipeline string, params map[string]string, tr consumer.Tracer) ([]byte, live.FetchResult, error) {
+	t.Helper()
 	conn, err := live.Connect(context.Background(), uri, live.FaceConfig{VerifyDigests: true})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +135,7 @@ func fetchOn(t testing.TB, uri string, name ndn.Name, pipeline string, params ma
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	res, err := live.Fetch(ctx, conn.Loop, conn.Endpoint, live.FetchConfig{
-		Name: name, Options: opt, Output: &out, Discover: true, Rand: rand.New(rand.NewPCG(3, 4)),
+		Name: name, Options: opt, Output: &out, Discover: true, Rand: rand.New(rand.NewPCG(3, 4)), Tracer: tr,
 	})
 	return out.Bytes(), res, err
 }

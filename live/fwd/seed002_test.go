@@ -1,0 +1,155 @@
+package fwd
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/internal/ndntest"
+)
+
+// netnsEnv marks the test binary re-run inside a network namespace.
+const netnsEnv = "NDNCC_TEST_NETNS"
+
+// inNetns runs test name in a fresh network namespace whose loopback
+// interface sends through a Linux token-bucket qdisc of rate: a real
+// interface slower than the sockets, so a UDP socket's kernel send queue
+// fills (loopback alone never queues). It re-runs the test binary under
+// `unshare -n`; the child sets the namespace up with ip and tc. It reports
+// whether this process is the child (which then runs the test body);
+// in the parent it skips the test when namespaces are not available.
+func inNetns(t *testing.T, name, rate string) bool {
+	t.Helper()
+	if os.Getenv(netnsEnv) != "" {
+		for _, args := range [][]string{
+			{"ip", "link", "set", "lo", "up"},
+			// A queue far larger than the sockets' buffers: the qdisc
+			// delays, it never drops.
+			{"tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", rate, "burst", "64kb", "limit", "64mb"},
+		} {
+			if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+				t.Fatalf("%v: %v: %s", args, err, out)
+			}
+		}
+		return true
+	}
+	for _, tool := range []string{"unshare", "ip", "tc"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s: this test needs a network namespace with a rate-limited loopback (iproute2, util-linux)", tool)
+		}
+	}
+	if err := exec.Command("unshare", "-n", "true").Run(); err != nil {
+		t.Skipf("cannot create a network namespace (unshare -n: %v); run as root", err)
+	}
+	cmd := exec.Command("unshare", "-n", "--", os.Args[0], "-test.run", "^"+name+"$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), netnsEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	t.Logf("in a network namespace:\n%s", out)
+	if err != nil || !bytes.Contains(out, []byte("--- PASS: "+name)) {
+		t.Fatalf("the test failed in its network namespace: %v", err)
+	}
+	return false
+}
+
+// cwndTrace records a pipeline's window changes.
+type cwndTrace struct {
+	mu  sync.Mutex
+	pts [][2]float64 // cwnd, ssthresh
+}
+
+func (c *cwndTrace) Cwnd(_ time.Duration, cwnd, ssthresh float64) {
+	c.mu.Lock()
+	c.pts = append(c.pts, [2]float64{cwnd, ssthresh})
+	c.mu.Unlock()
+}
+func (c *cwndTrace) RTT(time.Duration, uint64, time.Duration, time.Duration, time.Duration, time.Duration) {
+}
+func (c *cwndTrace) Rate(time.Duration, uint64) {}
+
+// TestSeed002BacklogMarkingOverUDP is seed 002's detection on a real UDP
+// socket: two forwarders joined by UDP in a network namespace whose
+// loopback runs at 20 Mbit/s (a kernel qdisc; no emulation in ndncc). The
+// producer-side forwarder's UDP socket fills with Data faster than the
+// interface sends; its face's threshold-mark queue, counting that socket's
+// kernel send queue as NFD does, marks once the backlog passes 64 KiB;
+// the consumer (aimd) halves its window at each mark and never times out.
+func TestSeed002BacklogMarkingOverUDP(t *testing.T) {
+	if !inNetns(t, "TestSeed002BacklogMarkingOverUDP", "20mbit") {
+		return
+	}
+	b := startFwConfig(t, "udp = \"127.0.0.1:6363\"\ntcp = \"\"\n")
+	a := startFwConfig(t, `udp = "127.0.0.1:6364"
+tcp = ""
+[[face]]
+id = "b"
+remote = "udp4://127.0.0.1:6363"
+[[route]]
+prefix = "/seed002"
+face = "b"
+`)
+	content := ndntest.RandomBytes(8<<20, 2)
+	s := serveOn(t, b.UnixURI(), "/seed002", content)
+	routeToApp(t, b, 1, s.name[:len(s.name)-1])
+	trace := &cwndTrace{}
+	got, res, err := fetchTraced(t, a.UnixURI(), s.name[:len(s.name)-1], "aimd", nil, trace)
+	if err != nil {
+		t.Fatalf("fetch: %v (stats %+v)", err, res.Stats)
+	}
+	if !bytes.Equal(got, content) {
+		t.Fatal("fetched bytes differ")
+	}
+	var status strings.Builder
+	b.Do(func() { b.Status(&status) })
+	t.Logf("producer side:\n%s", status.String())
+	var marks uint64
+	var backlog int
+	b.Do(func() {
+		for _, f := range b.Faces() {
+			if f.Datagram() {
+				st := f.Stats()
+				marks, backlog = st.Queue.Marks, st.MaxSocketBacklog
+			}
+		}
+	})
+	st := res.Stats
+	goodput := float64(len(content)) * 8 / st.Duration().Seconds() / 1e6
+	t.Logf("fetch: %.1f s, %.1f Mbit/s, marks %d, decreases %v, timeouts %d; UDP face: %d marks, socket backlog up to %d bytes",
+		st.Duration().Seconds(), goodput, st.Marks, st.Decreases, st.Timeouts, marks, backlog)
+	if marks == 0 || backlog <= 64<<10 {
+		t.Fatalf("UDP face set %d marks with a socket backlog of at most %d bytes; want marks above 64 KiB", marks, backlog)
+	}
+	if st.Marks == 0 || st.Decreases[cc.CauseMark] == 0 || st.Timeouts != 0 {
+		t.Errorf("consumer: %d marks, %d decreases for marks, %d timeouts; want marks acted on and no timeout",
+			st.Marks, st.Decreases[cc.CauseMark], st.Timeouts)
+	}
+	if err := halvings(trace.pts); err != nil {
+		t.Error(err)
+	}
+}
+
+// halvings checks that every window decrease in a trace halves it (aimd's
+// beta 0.5; ssthresh floors at 2).
+func halvings(pts [][2]float64) error {
+	n := 0
+	for i := 1; i < len(pts); i++ {
+		prev, cur := pts[i-1][0], pts[i][0]
+		if cur >= prev {
+			continue
+		}
+		n++
+		if want := math.Max(prev*0.5, 2); math.Abs(cur-want) > 1e-9 {
+			return fmt.Errorf("window went from %.3f to %.3f, want %.3f", prev, cur, want)
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("the window never decreased in %d changes", len(pts))
+	}
+	return nil
+}
