@@ -24,10 +24,48 @@ var ErrIntegrity = errors.New("integrity check failed")
 // pass. Without one, a DigestSha256 proves integrity and a key signature is
 // checked against the certificate the network returns for its KeyLocator,
 // which must be a valid self-signed certificate: integrity, not
-// authenticity. Use a Verifier on one goroutine.
+// authenticity.
+//
+// Either way the first Data checked pins the signer — a DigestSha256, or a
+// signature type and key name — and every later Data must be signed the
+// same way: one object has one signer, so a segment replaced by a
+// re-digested one (a downgrade from a key signature) or signed by another
+// key fails. Use one Verifier per object, on one goroutine.
 type Verifier struct {
 	anchor ndn.Name             // key name of the pinned certificate; nil: none
 	certs  map[string]ndnd.Data // certificates by key name
+	signer *signerID            // the signer of the first Data checked
+}
+
+// signerID is who signed a Data: the signature type and, but for a
+// DigestSha256, the key name.
+type signerID struct {
+	typ ndn.SigType
+	key ndn.Name
+}
+
+func (s signerID) String() string {
+	if s.typ == ndn.SigDigestSHA256 {
+		return "a DigestSha256 only"
+	}
+	return fmt.Sprintf("%s (signature type %d)", s.key, s.typ)
+}
+
+// pin pins the signer of d if none is pinned yet, else requires d to be
+// signed by it.
+func (v *Verifier) pin(d *ndn.Data) error {
+	id := signerID{typ: d.Sig.Type}
+	if id.typ != ndn.SigDigestSHA256 {
+		id.key = keyNameOf(d.Sig.KeyLocator)
+	}
+	if v.signer == nil {
+		v.signer = &id
+		return nil
+	}
+	if id.typ != v.signer.typ || !id.key.Equal(v.signer.key) {
+		return fmt.Errorf("%w: %s is signed with %s, but this object's signer is %s", ErrIntegrity, d.Name, id, v.signer)
+	}
+	return nil
 }
 
 // NewVerifier returns a verifier without a trust anchor.
@@ -72,9 +110,16 @@ func (v *Verifier) Check(d *ndn.Data) (needKey ndn.Name, err error) {
 // check is Check with the digest already verified by a face's reader
 // (digestOK or digestBad), or not (digestUnchecked).
 func (v *Verifier) check(d *ndn.Data, digest digestCheck) (ndn.Name, error) {
-	switch d.Sig.Type {
-	case ndn.SigNone:
+	if d.Sig.Type == ndn.SigNone {
 		return nil, fmt.Errorf("%w: %s carries no signature", ErrIntegrity, d.Name)
+	}
+	if d.Sig.Type != ndn.SigDigestSHA256 && len(d.Sig.KeyLocator) == 0 {
+		return nil, fmt.Errorf("%w: %s is signed (type %d) without a KeyLocator", ErrIntegrity, d.Name, d.Sig.Type)
+	}
+	if err := v.pin(d); err != nil {
+		return nil, err
+	}
+	switch d.Sig.Type {
 	case ndn.SigDigestSHA256:
 		if v.anchor != nil {
 			return nil, fmt.Errorf("%w: %s carries only a digest, not a signature by %s", ErrIntegrity, d.Name, v.anchor)
@@ -90,9 +135,6 @@ func (v *Verifier) check(d *ndn.Data, digest digestCheck) (ndn.Name, error) {
 		}
 		return nil, nil
 	}
-	if len(d.Sig.KeyLocator) == 0 {
-		return nil, fmt.Errorf("%w: %s is signed (type %d) without a KeyLocator", ErrIntegrity, d.Name, d.Sig.Type)
-	}
 	kn := keyNameOf(d.Sig.KeyLocator)
 	if v.anchor != nil && !v.anchor.Equal(kn) {
 		return nil, fmt.Errorf("%w: %s is signed by %s, not by the trusted %s", ErrIntegrity, d.Name, kn, v.anchor)
@@ -106,9 +148,18 @@ func (v *Verifier) check(d *ndn.Data, digest digestCheck) (ndn.Name, error) {
 		return nil, fmt.Errorf("%w: %w", ErrIntegrity, err)
 	}
 	if ok, err := signer.ValidateData(data, covered, cert); !ok {
-		return nil, fmt.Errorf("%w: %s: signature by %s does not verify: %v", ErrIntegrity, d.Name, kn, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrIntegrity, d.Name, notVerified("signature by "+kn.String(), err))
 	}
 	return nil, nil
+}
+
+// notVerified describes a signature that did not verify: ndnd's validator
+// gives a reason only when it could not check at all (nil for a mismatch).
+func notVerified(what string, err error) error {
+	if err != nil {
+		return fmt.Errorf("%s cannot be verified: %w", what, err)
+	}
+	return fmt.Errorf("%s does not match the signed content", what)
 }
 
 // AddCert accepts a certificate fetched for a key Check asked for: it must
@@ -140,7 +191,7 @@ func (v *Verifier) addCert(d *ndn.Data) (ndn.Name, error) {
 		return nil, fmt.Errorf("%w: certificate %s is not self-signed (signed by %s)", ErrIntegrity, d.Name, d.Sig.KeyLocator)
 	}
 	if ok, err := signer.ValidateData(cert, covered, cert); !ok {
-		return nil, fmt.Errorf("%w: certificate %s: self-signature does not verify: %v", ErrIntegrity, d.Name, err)
+		return nil, fmt.Errorf("%w: certificate %s: %w", ErrIntegrity, d.Name, notVerified("self-signature", err))
 	}
 	v.certs[nameKey(kn)] = cert
 	return kn, nil

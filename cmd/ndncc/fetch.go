@@ -127,7 +127,9 @@ Unless NAME ends with a version component or -D is given, the version is
 discovered first with RDR (NAME/32=metadata), as ndnget does. Every Data is
 verified: a DigestSha256 by its digest, a signature with the certificate
 its KeyLocator names (fetched from the network and required to be validly
-self-signed, unless --cert pins the trusted certificate).
+self-signed, unless --cert pins the trusted certificate). The first Data
+pins the object's signer: a segment signed otherwise (another key, or a
+digest only) fails the fetch.
 
 The forwarder is --transport, else $NDN_CLIENT_TRANSPORT, else the
 transport= line of ~/.ndn/client.conf, /usr/local/etc/ndn/client.conf or

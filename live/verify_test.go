@@ -1,0 +1,105 @@
+package live
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ndncc/ndncc/ndn"
+)
+
+// signedWith encodes a Data named name with signing's signer (a
+// DigestSha256 when it is nil) and decodes it as it would arrive.
+func signedWith(t *testing.T, name string, content string, s Signing) *ndn.Data {
+	t.Helper()
+	d := &ndn.Data{Name: mustName(t, name), Content: []byte(content)}
+	if _, err := ndn.EncodeData(d, s.Signer); err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeData(d.Wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// verify checks d with v, fetching the certificate from certs when asked.
+func verify(t *testing.T, v *Verifier, d *ndn.Data, certs ...*ndn.Data) error {
+	t.Helper()
+	need, err := v.Check(d)
+	if err != nil || need == nil {
+		return err
+	}
+	for _, c := range certs {
+		if keyNameOf(c.Name).Equal(keyNameOf(need)) {
+			if err := v.AddCert(c); err != nil {
+				t.Fatal(err)
+			}
+			return verify(t, v, d)
+		}
+	}
+	t.Fatalf("%s needs the certificate of %s", d.Name, need)
+	return nil
+}
+
+func TestVerifierPinsTheFirstSigner(t *testing.T) {
+	ed, err := LoadSigning(SignEd25519, "", mustName(t, "/obj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := LoadSigning(SignEd25519, "", mustName(t, "/obj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	digest := Signing{}
+	tests := []struct {
+		name          string
+		first, second Signing
+		want          string // "" for success
+	}{
+		{"same key", ed, ed, ""},
+		{"digests", digest, digest, ""},
+		// A proxy replaced a segment with a re-digested one: the digest
+		// verifies, but the object is signed by a key.
+		{"downgrade to a digest", ed, digest, "is signed with a DigestSha256 only, but this object's signer is " + keyNameOf(ed.Cert.Name).String()},
+		{"another key", ed, other, "but this object's signer is " + keyNameOf(ed.Cert.Name).String()},
+		{"upgrade from a digest", digest, ed, "but this object's signer is a DigestSha256 only"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := NewVerifier()
+			certs := []*ndn.Data{ed.Cert, other.Cert}
+			if err := verify(t, v, signedWith(t, "/obj/v=1/seg=0", "first", tt.first), certs...); err != nil {
+				t.Fatalf("first segment: %v", err)
+			}
+			err := verify(t, v, signedWith(t, "/obj/v=1/seg=1", "second", tt.second), certs...)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("second segment: %v", err)
+			case tt.want != "" && (!errors.Is(err, ErrIntegrity) || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("second segment: got %v, want ErrIntegrity saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestVerifierMismatchSaysWhy(t *testing.T) {
+	// A signature that does not match its Data used to end with
+	// "does not verify: <nil>" (ndnd's validator gives no error for it).
+	ed, err := LoadSigning(SignEd25519, "", mustName(t, "/obj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := signedWith(t, "/obj/v=1/seg=0", "content", ed)
+	w := append([]byte(nil), d.Wire...)
+	i := strings.Index(string(w), "content")
+	w[i] ^= 1
+	bad, err := decodeData(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = verify(t, NewVerifier(), bad, ed.Cert)
+	if !errors.Is(err, ErrIntegrity) || strings.Contains(err.Error(), "<nil>") || !strings.Contains(err.Error(), "does not match the signed content") {
+		t.Errorf("got %v, want ErrIntegrity saying the signature does not match", err)
+	}
+}
