@@ -493,6 +493,24 @@ func (p *Pipeline) lose(seg uint64, st *segment) {
 	p.retxQ.Push(seg)
 }
 
+// Reissue sends again every Interest still outstanding, as far as the
+// window allows (the rest queue for retransmission): the caller knows they
+// were lost with its connection to the network, such as a forwarder that
+// restarted and forgot its PIT. It is no congestion signal: the window and
+// the RTO stay as they are. Each counts as a retransmission of its segment,
+// against the retry limit.
+func (p *Pipeline) Reissue() {
+	if p.done || !p.started {
+		return
+	}
+	for seg := p.base; seg < p.nextSeg && !p.done; seg++ {
+		if st := p.slot(seg); st.status == segInFlight {
+			p.lose(seg, st)
+		}
+	}
+	p.schedule()
+}
+
 // checkTimeouts is the periodic RTO check (seed 000: every 10 ms): it
 // declares expired Interests lost, backs the RTO off once when one of
 // them was a retransmission or a loss event (retxTimer), and ends the

@@ -132,3 +132,45 @@ func TestGiveUpBudgetRestartsWithEachData(t *testing.T) {
 		t.Fatalf("OnDone(%v) at %v, want success", f.done, f.doneAt)
 	}
 }
+
+func TestReissueAfterReconnect(t *testing.T) {
+	// The connection is lost from 1 s to 3 s: every Interest sent then
+	// is lost. At 3 s the caller knows the connection is back and calls
+	// Reissue: the outstanding Interests go out at once, instead of when
+	// their backed-off RTOs run out, and the window stays as it was.
+	run := func(reissue bool) (sent int, before, after float64, end time.Duration) {
+		var f *fetch
+		now := func() time.Duration { return f.s.Now() }
+		f = newFetch(t, "aimd", map[string]string{"init-ssthresh": "8"}, 1999, func(uint64, int) action {
+			if t := now(); t >= ms(1000) && t < ms(3000) {
+				return action{drop: true}
+			}
+			return action{delay: ms(40)}
+		})
+		f.p.Start()
+		f.s.run(ms(3000) - 1)
+		outstanding, n := f.p.inFlight, len(f.net.log)
+		before = f.p.Algorithm().Cwnd()
+		if reissue {
+			f.s.After(ms(3000)-f.s.Now(), f.p.Reissue)
+			f.s.run(ms(3000))
+			if sent = len(f.net.log) - n; sent < outstanding || outstanding == 0 {
+				t.Errorf("Reissue sent %d Interests, want the %d outstanding", sent, outstanding)
+			}
+		}
+		after = f.p.Algorithm().Cwnd()
+		f.s.run(time.Hour)
+		if len(f.done) != 1 || f.done[0] != nil {
+			t.Fatalf("fetch ended with %v", f.done)
+		}
+		return sent, before, after, f.doneAt
+	}
+	_, _, _, waited := run(false)
+	_, before, after, reissued := run(true)
+	if after != before {
+		t.Errorf("window %v after Reissue, want %v as before", after, before)
+	}
+	if reissued >= waited {
+		t.Errorf("with Reissue the fetch ended at %v, without at %v; want earlier", reissued, waited)
+	}
+}

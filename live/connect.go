@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"time"
 )
 
 // ErrBadTransport reports a transport URI (flag, environment or
@@ -20,6 +21,8 @@ type Conn struct {
 	Transport Transport
 	// Source says where the transport came from (see ResolveTransport).
 	Source TransportSource
+
+	dial func(ctx context.Context) (*Face, error)
 }
 
 // Connect resolves the forwarder's address as ndn-cxx applications do
@@ -37,8 +40,17 @@ func Connect(ctx context.Context, explicit string, cfg FaceConfig) (*Conn, error
 		return nil, fmt.Errorf("%w: %w", ErrFaceDown, err)
 	}
 	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
-	return &Conn{Loop: loop, Endpoint: NewEndpoint(loop, face, r), Transport: t, Source: src}, nil
+	c := &Conn{Loop: loop, Endpoint: NewEndpoint(loop, face, r), Transport: t, Source: src}
+	c.dial = func(ctx context.Context) (*Face, error) { return Dial(ctx, loop, t, cfg) }
+	return c, nil
 }
 
-// Close closes the face.
-func (c *Conn) Close() error { return c.Endpoint.Face().Close() }
+// KeepAlive makes the connection reconnect to the same transport, with the
+// same face configuration, when it is lost, for up to budget (0: never;
+// see Reconnect). Call it before the loop runs.
+func (c *Conn) KeepAlive(budget time.Duration) {
+	c.Endpoint.SetReconnect(Reconnect{Budget: budget, Dial: c.dial})
+}
+
+// Close closes the connection and ends reconnection attempts.
+func (c *Conn) Close() error { return c.Endpoint.Close() }

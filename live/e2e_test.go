@@ -60,7 +60,7 @@ func TestServeFetchOverUDPAndTCP(t *testing.T) {
 			if tc.name == "udp" && face.FragmentsIn == 0 {
 				t.Error("no fragments received over UDP")
 			}
-			if tc.name == "udp" && s.server.e.Face().Stats().FragmentsOut == 0 {
+			if tc.name == "udp" && s.faceStats().FragmentsOut == 0 {
 				t.Error("the producer sent no fragments over UDP")
 			}
 		})

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -41,13 +42,21 @@ type Request struct {
 // Endpoint shares one Face between a long-lived handler (a pipeline, a
 // producer) and one-shot Interests: each incoming Data or Nack is first
 // offered to the outstanding requests, then to the handler. It implements
-// ndn.Face, so the core sends through it. Use it on the loop goroutine.
+// ndn.Face, so the core sends through it. When its face goes down it
+// reconnects if SetReconnect allows (reconnect.go), and the handler and
+// the pending requests carry on over the new face. Use it on the loop
+// goroutine.
 type Endpoint struct {
 	loop    *Loop
 	face    *Face
 	rand    *rand.Rand
 	handler func(ndn.Packet)
 	pending []*request
+
+	re          reconnector
+	onLost      func(error)
+	onRestored  func()
+	lostForGood bool
 }
 
 type request struct {
@@ -58,10 +67,11 @@ type request struct {
 	timer    sched.Timer
 }
 
-// NewEndpoint takes over f's packet handler.
+// NewEndpoint takes over f's packet and down handlers.
 func NewEndpoint(loop *Loop, f *Face, r *rand.Rand) *Endpoint {
-	e := &Endpoint{loop: loop, face: f, rand: r}
-	f.OnPacket(e.receive)
+	e := &Endpoint{loop: loop, rand: r}
+	e.re.ctx, e.re.cancel = context.WithCancel(context.Background())
+	e.adopt(f)
 	return e
 }
 
@@ -100,10 +110,12 @@ func (e *Endpoint) send(q *request) {
 		e.face.Send(ndn.Packet{Interest: in})
 		err = e.face.Err()
 	}
-	if err != nil {
+	if err != nil && !(errors.Is(err, ErrFaceDown) && e.reconnecting()) {
 		e.finish(q, nil, fmt.Errorf("send Interest %s: %w", q.Name, err))
 		return
 	}
+	// Sent, or lost with a connection that is being restored: the
+	// request is sent again on the new one, or when its timer runs out.
 	wait := q.Lifetime
 	if q.Budget > 0 {
 		wait = min(wait, q.first+q.Budget-e.loop.Now())
@@ -138,6 +150,7 @@ func (e *Endpoint) finish(q *request, d *ndn.Data, err error) {
 
 // receive offers a packet to the pending requests, then to the handler.
 func (e *Endpoint) receive(p ndn.Packet) {
+	e.re.recovering = false // the connection works: a later loss starts a new budget
 	name := p.Name()
 	for _, q := range e.pending {
 		if !q.Name.IsPrefix(name) {

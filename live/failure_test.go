@@ -189,7 +189,7 @@ func TestSignedObjects(t *testing.T) {
 			if f.err != nil || !bytes.Equal(f.data, content) {
 				t.Fatalf("fetch: %v, %d bytes", f.err, len(f.data))
 			}
-			if n := s.server.Stats().Certificates; n != 1 {
+			if n := s.serverStats().Certificates; n != 1 {
 				t.Errorf("certificate served %d times, want 1", n)
 			}
 

@@ -52,6 +52,9 @@ type FetchConfig struct {
 	// OnPipeline, if set, is given the pipeline when it starts (to read
 	// its statistics and window on the loop goroutine).
 	OnPipeline func(*consumer.Pipeline)
+	// OnReconnect, if set, is called when a new connection replaced a
+	// lost one (see Endpoint.SetReconnect) and the fetch resumes.
+	OnReconnect func()
 }
 
 // Progress is how far a fetch has come.
@@ -108,7 +111,8 @@ func Fetch(ctx context.Context, loop *Loop, e *Endpoint, cfg FetchConfig) (Fetch
 	if f.cfg.Rand == nil {
 		f.cfg.Rand = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
-	e.Face().OnDown(f.fail)
+	e.OnLost(f.fail)
+	e.OnRestored(f.resume)
 	loop.After(0, f.start)
 	runErr := loop.Run(ctx)
 	res := FetchResult{Name: f.prefix, Bytes: f.out.written, Face: e.Face().Stats()}
@@ -284,6 +288,20 @@ func (f *fetch) verify(d *ndn.Data, then func(error)) {
 				f.verify(w.d, w.then)
 			}
 		})
+}
+
+// resume carries on over a new connection: the restarted forwarder forgot
+// every Interest the pipeline had outstanding.
+func (f *fetch) resume() {
+	if f.done {
+		return
+	}
+	if f.cfg.OnReconnect != nil {
+		f.cfg.OnReconnect()
+	}
+	if f.pipe != nil {
+		f.pipe.Reissue()
+	}
 }
 
 // fail ends the fetch with err (the first failure wins).

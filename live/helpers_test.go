@@ -87,6 +87,21 @@ func serve(t testing.TB, uri string, prefix string, content []byte, signing Sign
 	return s
 }
 
+// faceStats reads the server's face counters on its loop goroutine, where
+// they are written (reading them from the test's goroutine is a race).
+func (s *serving) faceStats() FaceStats {
+	got := make(chan FaceStats, 1)
+	s.loop.Post(func() { got <- s.server.e.Face().Stats() })
+	return <-got
+}
+
+// serverStats reads the server's counters on its loop goroutine.
+func (s *serving) serverStats() ServerStats {
+	got := make(chan ServerStats, 1)
+	s.loop.Post(func() { got <- s.server.Stats() })
+	return <-got
+}
+
 // fetched is the outcome of one fetch.
 type fetched struct {
 	data []byte

@@ -50,6 +50,12 @@ func exitCodeOf(err error) int {
 	return exitFailure
 }
 
+// The reconnection budget of fetch and serve.
+const (
+	defaultReconnect = "10s"
+	reconnectDoc     = "when the connection to the forwarder is lost, reconnect for up to this long (ms, or a duration like 10s; 0: give up at once)"
+)
+
 // ndngetDefaults are the defaults of ndn-tools' ndnget that differ from
 // the simulator's, applied when the flag is not given and the pipeline
 // has the parameter.
@@ -110,6 +116,7 @@ type fetchFlags struct {
 	logRTT      string
 	cert        string
 	mtu         int
+	reconnect   string
 	params      []paramFlag
 }
 
@@ -144,10 +151,14 @@ Retransmissions back off the RTO (doubling, up to --max-rto) at each round
 that goes unanswered; --timeout is the give-up budget: the fetch fails when
 no Data has come for that long (30 s by default), whatever retries are left.
 
+When the connection to the forwarder is lost (a forwarder restarted),
+fetch reconnects for up to --reconnect and resumes where it was.
+
 Exit status: 0 success, 1 other failure, 2 bad arguments, 3 not found
 (no answer to version discovery, or no route), 4 timed out (no Data within
 --timeout, or a segment's retries exhausted), 5 integrity failure (a Data's digest or signature does
-not verify), 6 forwarder unreachable or connection lost.`,
+not verify), 6 forwarder unreachable, or the connection lost and not
+restored within --reconnect.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runFetch(cmd, &ff, args[0])
@@ -164,6 +175,7 @@ not verify), 6 forwarder unreachable or connection lost.`,
 	fs.BoolVarP(&ff.quiet, "quiet", "q", false, "print nothing but errors")
 	fs.StringVar(&ff.transport, "transport", "", "forwarder: unix:///path, tcp://host[:port] or udp://host[:port]")
 	fs.IntVar(&ff.mtu, "mtu", live.DefaultUDPMTU, "largest datagram on a UDP transport (larger packets are fragmented)")
+	fs.StringVar(&ff.reconnect, "reconnect", defaultReconnect, reconnectDoc)
 	fs.StringVar(&ff.cert, "cert", "", "trust only Data signed by the key of this certificate (PEM or TLV file)")
 	fs.StringVar(&ff.logCwnd, "log-cwnd", "", "write the window trace (ndnget's time\\tcwndsize) to this file")
 	fs.StringVar(&ff.logRTT, "log-rtt", "", "write the RTT trace (ndnget's segment\\trtt\\trttvar\\tsrtt\\trto) to this file")
@@ -307,6 +319,10 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 	if err := live.CheckMTU(ff.mtu); err != nil {
 		return usageError(cmd, err)
 	}
+	reconnect, err := parseMillis(ff.reconnect)
+	if err != nil {
+		return usageError(cmd, fmt.Errorf("--reconnect: %w", err))
+	}
 	params, err := ff.pipelineParams(cmd.Flags())
 	if err != nil {
 		return usageError(cmd, err)
@@ -333,6 +349,7 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 		return &exitError{exitNoForward, err}
 	}
 	defer conn.Close()
+	conn.KeepAlive(reconnect)
 	if ff.verbose {
 		fmt.Fprintf(stderr, "Forwarder: %s (from %s)\n", conn.Transport, conn.Source)
 	}
@@ -361,6 +378,7 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 	}
 	if ff.verbose {
 		cfg.OnVersion = func(n ndn.Name) { fmt.Fprintf(stderr, "Fetching %s\n", n) }
+		cfg.OnReconnect = func() { fmt.Fprintf(stderr, "Reconnected to %s; resuming\n", conn.Transport) }
 	}
 	bar := newProgress(stderr, !ff.quiet && !ff.verbose)
 	cfg.OnProgress = bar.update

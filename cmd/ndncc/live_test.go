@@ -269,7 +269,8 @@ func TestExitCodeOf(t *testing.T) {
 }
 
 // TestFetchForwarderKilledLeavesNoFile kills the forwarder during a fetch
-// to a file: the fetch fails with a clear message and no file is left.
+// to a file for good: once its reconnection budget is spent, the fetch
+// fails with a clear message and no file is left.
 func TestFetchForwarderKilledLeavesNoFile(t *testing.T) {
 	fw := ndndtest.Start(t, ndndtest.Options{})
 	file := filepath.Join(t.TempDir(), "served.bin")
@@ -282,7 +283,7 @@ func TestFetchForwarderKilledLeavesNoFile(t *testing.T) {
 	done := make(chan cliResult, 1)
 	go func() {
 		done <- runCLI(context.Background(), nil, "fetch", "/cli/killed", "--transport", fw.Unix(),
-			"-p", "fixed", "-s", "2", "-o", out)
+			"-p", "fixed", "-s", "2", "-o", out, "--reconnect", "1s")
 	}()
 	time.Sleep(300 * time.Millisecond)
 	fw.Kill()
@@ -297,7 +298,7 @@ func TestFetchForwarderKilledLeavesNoFile(t *testing.T) {
 		t.Skip("the fetch completed before the forwarder was killed")
 	}
 	t.Logf("exit %d after %v: %v", r.code, time.Since(killed), r.err)
-	if r.code != exitNoForward || !strings.Contains(r.err.Error(), "connection to the forwarder lost") {
+	if r.code != exitNoForward || !strings.Contains(r.err.Error(), "connection to the forwarder lost (no new connection within 1s") {
 		t.Errorf("exit %d (%v), want %d with a clear message", r.code, r.err, exitNoForward)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {

@@ -29,6 +29,7 @@ type serveFlags struct {
 	noRegister   bool
 	transport    string
 	mtu          int
+	reconnect    string
 	verbose      bool
 	quiet        bool
 }
@@ -58,8 +59,11 @@ The prefix NAME is registered with the forwarder through NFD management
 forwarder is found as for fetch (--transport, $NDN_CLIENT_TRANSPORT,
 client.conf, unix:///run/nfd/nfd.sock).
 
+When the connection to the forwarder is lost (a forwarder restarted), serve
+reconnects for up to --reconnect and registers its routes again.
+
 Exit status: 0 after an interrupt, 1 failure, 2 bad arguments, 6 forwarder
-unreachable or connection lost.`,
+unreachable, or the connection lost and not restored within --reconnect.`,
 		Args: usageArgs(cobra.RangeArgs(1, 2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runServe(cmd, &sf, args)
@@ -76,6 +80,7 @@ unreachable or connection lost.`,
 	fs.BoolVar(&sf.noRegister, "no-register", false, "do not register the prefix with the forwarder")
 	fs.StringVar(&sf.transport, "transport", "", "forwarder: unix:///path, tcp://host[:port] or udp://host[:port]")
 	fs.IntVar(&sf.mtu, "mtu", live.DefaultUDPMTU, "largest datagram on a UDP transport (larger packets are fragmented)")
+	fs.StringVar(&sf.reconnect, "reconnect", defaultReconnect, reconnectDoc)
 	fs.BoolVarP(&sf.verbose, "verbose", "v", false, "report the transport, the routes and the counters at exit")
 	fs.BoolVarP(&sf.quiet, "quiet", "q", false, "print nothing but errors")
 	return cmd
@@ -95,6 +100,10 @@ func runServe(cmd *cobra.Command, sf *serveFlags, args []string) error {
 	}
 	if err := live.CheckMTU(sf.mtu); err != nil {
 		return usageError(cmd, err)
+	}
+	reconnect, err := parseMillis(sf.reconnect)
+	if err != nil {
+		return usageError(cmd, fmt.Errorf("--reconnect: %w", err))
 	}
 	if sf.segmentSize < 1 || sf.segmentSize > live.MaxPacketSize {
 		return usageError(cmd, fmt.Errorf("-s/--size must be between 1 and %d, got %d", live.MaxPacketSize, sf.segmentSize))
@@ -136,7 +145,22 @@ func runServe(cmd *cobra.Command, sf *serveFlags, args []string) error {
 	if err != nil {
 		return usageError(cmd, err)
 	}
-	conn.Endpoint.Face().OnDown(func(err error) { conn.Loop.Stop(err) })
+	conn.KeepAlive(reconnect)
+	conn.Endpoint.OnLost(func(err error) { conn.Loop.Stop(err) })
+	conn.Endpoint.OnRestored(func() {
+		srv.Start(func(err error) {
+			if err != nil && conn.Endpoint.Face().Err() != nil {
+				return // lost again: the next connection registers again
+			}
+			if err != nil {
+				conn.Loop.Stop(fmt.Errorf("after reconnecting: %w", err))
+				return
+			}
+			if sf.verbose {
+				fmt.Fprintf(stderr, "Reconnected to %s; routes registered again\n", conn.Transport)
+			}
+		})
+	})
 	conn.Loop.After(0, func() {
 		srv.Start(func(err error) {
 			if err != nil {

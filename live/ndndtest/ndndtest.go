@@ -46,8 +46,12 @@ func Binary(t testing.TB) string {
 	return builtPath
 }
 
-// build compiles ndnd from the module cache into a shared temporary
-// directory named after the module version, once per machine.
+// build compiles ndnd from the module cache into a temporary directory
+// named after the module version and the user, once per machine and user.
+// A binary already there is used only if this user owns it and its
+// directory and no one else may write to either (a shared $TMPDIR lets
+// anyone create that directory first); otherwise ndnd is built into a
+// fresh private directory.
 func build() (string, error) {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}} {{.Version}}", "github.com/named-data/ndnd").Output()
 	if err != nil {
@@ -57,13 +61,19 @@ func build() (string, error) {
 	if !ok || dir == "" {
 		return "", fmt.Errorf("locate the ndnd module: go list printed %q (run `go mod download` first)", out)
 	}
-	binDir := filepath.Join(os.TempDir(), "ndncc-ndnd-"+version)
+	binDir := filepath.Join(os.TempDir(), fmt.Sprintf("ndncc-ndnd-%s-%d", version, os.Getuid()))
 	bin := filepath.Join(binDir, "ndnd")
-	if _, err := os.Stat(bin); err == nil {
-		return bin, nil
-	}
-	if err := os.MkdirAll(binDir, 0o755); err != nil {
+	if err := os.Mkdir(binDir, 0o700); err != nil && !os.IsExist(err) {
 		return "", err
+	}
+	if err := private(binDir); err != nil {
+		if binDir, err = os.MkdirTemp("", "ndncc-ndnd-"); err != nil {
+			return "", err
+		}
+		bin = filepath.Join(binDir, "ndnd")
+	}
+	if private(bin) == nil {
+		return bin, nil
 	}
 	tmp := fmt.Sprintf("%s.%d", bin, os.Getpid())
 	cmd := exec.Command("go", "build", "-o", tmp, "./cmd/ndnd")
@@ -77,6 +87,22 @@ func build() (string, error) {
 		return "", err
 	}
 	return bin, nil
+}
+
+// private reports why path may not be trusted: it must exist, be owned by
+// this user and be writable by no one else.
+func private(path string) error {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if owner, ok := ownerOf(st); !ok || owner != os.Getuid() {
+		return fmt.Errorf("%s is not owned by uid %d", path, os.Getuid())
+	}
+	if st.Mode()&0o022 != 0 || st.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("%s is writable by others (%v) or a symbolic link", path, st.Mode())
+	}
+	return nil
 }
 
 // Options configure a forwarder.
@@ -98,6 +124,7 @@ type Forwarder struct {
 	// ports it listens on.
 	Socket           string
 	UDPPort, TCPPort int
+	bin, config      string
 	cmd              *exec.Cmd
 	exited           chan struct{}
 	log              *os.File
@@ -111,23 +138,16 @@ func Start(t testing.TB, opt Options) *Forwarder {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &Forwarder{Dir: dir, Socket: filepath.Join(dir, "nfd.sock"), exited: make(chan struct{})}
+	f := &Forwarder{Dir: dir, Socket: filepath.Join(dir, "nfd.sock"), bin: bin, config: filepath.Join(dir, "fw.yml")}
 	f.UDPPort = freePort(t, "udp")
 	f.TCPPort = freePort(t, "tcp")
-	cfg := filepath.Join(dir, "fw.yml")
-	if err := os.WriteFile(cfg, []byte(f.config(opt)), 0o644); err != nil {
+	if err := os.WriteFile(f.config, []byte(f.configText(opt)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if f.log, err = os.Create(filepath.Join(dir, "fw.log")); err != nil {
 		t.Fatal(err)
 	}
-	f.cmd = exec.Command(bin, "fw", "run", cfg)
-	f.cmd.Stdout, f.cmd.Stderr = f.log, f.log
-	f.cmd.SysProcAttr = sysProcAttr()
-	if err := f.cmd.Start(); err != nil {
-		t.Fatalf("start ndnd fw: %v", err)
-	}
-	go func() { _ = f.cmd.Wait(); close(f.exited) }()
+	f.launch(t)
 	t.Cleanup(func() {
 		f.Kill()
 		if t.Failed() {
@@ -137,11 +157,35 @@ func Start(t testing.TB, opt Options) *Forwarder {
 		f.log.Close()
 		os.RemoveAll(dir)
 	})
-	f.waitReady(t)
 	return f
 }
 
-func (f *Forwarder) config(opt Options) string {
+// launch starts the forwarder process and waits until it accepts
+// connections.
+func (f *Forwarder) launch(t testing.TB) {
+	t.Helper()
+	f.exited = make(chan struct{})
+	f.cmd = exec.Command(f.bin, "fw", "run", f.config)
+	f.cmd.Stdout, f.cmd.Stderr = f.log, f.log
+	f.cmd.SysProcAttr = sysProcAttr()
+	if err := f.cmd.Start(); err != nil {
+		t.Fatalf("start ndnd fw: %v", err)
+	}
+	go func(cmd *exec.Cmd, exited chan struct{}) { _ = cmd.Wait(); close(exited) }(f.cmd, f.exited)
+	f.waitReady(t)
+}
+
+// Restart starts the forwarder again after Kill, with the same
+// configuration, socket and ports: what a forwarder restarted by its
+// service manager looks like to its clients (it has forgotten every face,
+// route and pending Interest).
+func (f *Forwarder) Restart(t testing.TB) {
+	t.Helper()
+	f.Kill()
+	f.launch(t)
+}
+
+func (f *Forwarder) configText(opt Options) string {
 	marking := !opt.NoCongestionMarking
 	var b strings.Builder
 	fmt.Fprintf(&b, "core:\n  log_level: WARN\n")
@@ -189,7 +233,8 @@ func (f *Forwarder) UDP() string { return fmt.Sprintf("udp://127.0.0.1:%d", f.UD
 // TCP returns the loopback TCP transport URI.
 func (f *Forwarder) TCP() string { return fmt.Sprintf("tcp://127.0.0.1:%d", f.TCPPort) }
 
-// Kill stops the forwarder abruptly (SIGKILL) and waits for it to exit.
+// Kill stops the forwarder abruptly (SIGKILL) and waits for it to exit. It
+// does nothing to a forwarder that has already exited.
 func (f *Forwarder) Kill() {
 	if f.cmd.Process != nil {
 		_ = f.cmd.Process.Kill()
