@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ndncc/ndncc/internal/ndntest"
 	"github.com/ndncc/ndncc/ndn"
 )
 
@@ -12,7 +13,7 @@ import (
 // DigestSha256 when it is nil) and decodes it as it would arrive.
 func signedWith(t *testing.T, name string, content string, s Signing) *ndn.Data {
 	t.Helper()
-	d := &ndn.Data{Name: mustName(t, name), Content: []byte(content)}
+	d := &ndn.Data{Name: ndntest.Name(t, name), Content: []byte(content)}
 	if _, err := ndn.EncodeData(d, s.Signer); err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +44,11 @@ func verify(t *testing.T, v *Verifier, d *ndn.Data, certs ...*ndn.Data) error {
 }
 
 func TestVerifierPinsTheFirstSigner(t *testing.T) {
-	ed, err := LoadSigning(SignEd25519, "", mustName(t, "/obj"))
+	ed, err := LoadSigning(SignEd25519, "", ndntest.Name(t, "/obj"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := LoadSigning(SignEd25519, "", mustName(t, "/obj"))
+	other, err := LoadSigning(SignEd25519, "", ndntest.Name(t, "/obj"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestVerifierPinsTheFirstSigner(t *testing.T) {
 func TestVerifierMismatchSaysWhy(t *testing.T) {
 	// A signature that does not match its Data used to end with
 	// "does not verify: <nil>" (ndnd's validator gives no error for it).
-	ed, err := LoadSigning(SignEd25519, "", mustName(t, "/obj"))
+	ed, err := LoadSigning(SignEd25519, "", ndntest.Name(t, "/obj"))
 	if err != nil {
 		t.Fatal(err)
 	}
