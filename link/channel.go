@@ -175,9 +175,12 @@ type flight struct {
 	arrive time.Duration
 }
 
-// idleFrame is an IDLE frame (acks only) of the Reliability, carried
-// through the output queue as an aqm.Item's Ext.
-type idleFrame struct{ acks []uint64 }
+// carried is the link fields of a frame that SendFrame queued with them:
+// an IDLE frame (acks only) of the Reliability, or a frame that already
+// has its fields (a channel that emulates the way in, before the
+// receiving end's Reliability). They ride through the output queue as an
+// aqm.Item's Ext, beside the packet, if any.
+type carried struct{ lf ndn.LinkFields }
 
 // NewChannel returns an idle channel with parameters p and output queue q
 // on scheduler s. sizer sizes frames (nil for a new one); rng draws the
@@ -241,16 +244,19 @@ func (c *Channel) Send(p ndn.Packet) {
 }
 
 // SendFrame queues a frame. It is how a Reliability sends its IDLE frames
-// (acks only), which wait in the output queue like any other frame; a
+// (acks only), which wait in the output queue like any other frame. A
 // frame with a packet is sent as Send sends it (its link fields are set at
-// transmission, see SetReliability).
+// transmission, see SetReliability), unless the channel has no Reliability
+// and the frame has link fields already: they then arrive with it (a
+// channel emulating the way in, in front of the receiving end's
+// Reliability).
 func (c *Channel) SendFrame(f Frame) {
-	if !f.IsIdle() {
+	if !f.IsIdle() && (c.rel != nil || f.LinkFields.IsZero()) {
 		c.Send(f.Pkt)
 		return
 	}
 	size := c.sizer.FrameSize(&f.Pkt, &f.LinkFields) + c.params.HeaderOverhead
-	c.enqueue(aqm.Item{Ext: &idleFrame{acks: f.Acks}, Size: size})
+	c.enqueue(aqm.Item{Pkt: f.Pkt, Ext: &carried{lf: f.LinkFields}, Size: size})
 }
 
 // SendExt queues a non-NDN frame of size bytes on the wire (header
@@ -285,7 +291,7 @@ func (c *Channel) accountQueue(now time.Duration) {
 
 // onQueueDrop holds an NDN packet the queue dropped for reportDrops.
 func (c *Channel) onQueueDrop(it aqm.Item) {
-	if c.dropped != nil && it.Ext == nil {
+	if c.dropped != nil && (it.Pkt.Interest != nil || it.Pkt.Data != nil) {
 		c.drops.Push(it.Pkt)
 	}
 }
@@ -332,8 +338,8 @@ func (c *Channel) startNext(free, now time.Duration) {
 	c.busy = true
 	start := max(free, it.Enqueued)
 	fr := Frame{Pkt: it.Pkt}
-	if idle, ok := it.Ext.(*idleFrame); ok {
-		fr.Acks, it.Ext = idle.acks, nil
+	if cf, ok := it.Ext.(*carried); ok {
+		fr.LinkFields, it.Ext = cf.lf, nil
 	}
 	if c.rel != nil && it.Ext == nil {
 		c.rel.OnSend(&fr) // sequence number and piggybacked acks

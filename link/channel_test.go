@@ -594,3 +594,41 @@ func TestNewChannelRejects(t *testing.T) {
 		})
 	}
 }
+
+// TestChannelCarriesLinkFieldsWithoutReliability checks a channel that
+// emulates the way in (no Reliability of its own): a frame's TxSequence
+// and Acks arrive with it, an IDLE frame arrives as one, a marking queue
+// still marks the packet, and a dropped packet is reported.
+func TestChannelCarriesLinkFieldsWithoutReliability(t *testing.T) {
+	s := &vclock.Scheduler{}
+	q, err := aqm.NewCoDel(aqm.Mark, aqm.DefaultCoDelParams(), aqm.Limits{Packets: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewChannel(s, Params{Bandwidth: 1e6, Delay: time.Millisecond}, q, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Frame
+	c.OnDeliver(func(f Frame) { got = append(got, f) })
+	var dropped []ndn.Packet
+	c.OnDrop(func(p ndn.Packet) { dropped = append(dropped, p) })
+	data := ndn.Packet{Data: seedData(t, 7)}
+	c.SendFrame(Frame{Pkt: data, LinkFields: ndn.LinkFields{TxSeq: 9, Acks: []uint64{3, 4}}})
+	c.SendFrame(Frame{LinkFields: ndn.LinkFields{Acks: []uint64{5}}})
+	c.SendFrame(Frame{Pkt: data})                                        // no fields: as Send
+	c.SendFrame(Frame{Pkt: data, LinkFields: ndn.LinkFields{TxSeq: 10}}) // the queue (2) is full: dropped
+	s.RunUntil(time.Hour, nil)
+	if len(got) != 3 || got[0].TxSeq != 9 || !reflect.DeepEqual(got[0].Acks, []uint64{3, 4}) || got[0].Pkt.Data == nil {
+		t.Fatalf("delivered %+v", got)
+	}
+	if !got[1].IsIdle() || !reflect.DeepEqual(got[1].Acks, []uint64{5}) || !got[2].LinkFields.IsZero() {
+		t.Errorf("IDLE frame %+v, plain frame %+v", got[1], got[2])
+	}
+	if len(dropped) != 1 || dropped[0].Data == nil {
+		t.Errorf("dropped %v, want the fourth Data reported", dropped)
+	}
+	if st := c.Stats(); st.DataPkts != 2 || st.ExtPkts != 0 {
+		t.Errorf("counted %d Data and %d non-NDN frames, want 2 and 0", st.DataPkts, st.ExtPkts)
+	}
+}
