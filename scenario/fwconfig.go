@@ -61,6 +61,9 @@ type FwConfig struct {
 	// LossDetection runs the link-loss shim on every UDP face unless the
 	// face says otherwise.
 	LossDetection bool
+	// HeaderOverhead is the bytes an emulated link adds to every frame
+	// (IP, UDP and link headers), as a scenario's header-overhead.
+	HeaderOverhead int
 	// StrategyChoices set strategies for namespaces; Faces are created at
 	// start (permanent faces), Routes added to them.
 	StrategyChoices []FwStrategyChoice
@@ -135,6 +138,7 @@ func DefaultFwConfig() *FwConfig {
 		MTU: DefaultFwMTU, IdleTimeout: DefaultFwIdleTimeout,
 		Strategy: DefaultStrategy, CSCapacity: DefaultCSCapacity,
 		Queue: DefaultFwQueue, QueueParams: map[string]string{},
+		HeaderOverhead: DefaultHeaderOverhead,
 	}
 }
 
@@ -182,7 +186,7 @@ func (d *decoder) fwConfig(m map[string]any) *FwConfig {
 	c := DefaultFwConfig()
 	c.File, c.Pos = d.file, topology.Pos{File: d.file}
 	d.known(m, "", "socket", "udp", "tcp", "mtu", "idle-timeout", "strategy", "cs-capacity",
-		"queue", "queue-params", "loss-detection", "strategy-choice", "face", "route")
+		"queue", "queue-params", "loss-detection", "header-overhead", "strategy-choice", "face", "route")
 	c.ListenSet.Socket = d.str(m, "", "socket", &c.Socket)
 	c.ListenSet.UDP = d.str(m, "", "udp", &c.UDP)
 	c.ListenSet.TCP = d.str(m, "", "tcp", &c.TCP)
@@ -215,6 +219,9 @@ func (d *decoder) fwConfig(m map[string]any) *FwConfig {
 		c.QueueParams = p
 	}
 	d.boolean(m, "", "loss-detection", &c.LossDetection)
+	if d.integerInt(m, "", "header-overhead", &c.HeaderOverhead) && c.HeaderOverhead < 0 {
+		d.errorf("header-overhead", "must not be negative, got %d", c.HeaderOverhead)
+	}
 	for i, t := range d.tables(m, "", "strategy-choice") {
 		path := joinIndex("strategy-choice", i)
 		d.known(t, path, "prefix", "strategy")

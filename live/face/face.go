@@ -148,7 +148,8 @@ type Face struct {
 	q       aqm.Queue
 	marker  backlogMarker // q, if it marks by backlog
 	rel     *link.Reliability
-	idle    []link.Frame // IDLE frames to send ahead of the queue
+	shaper  Shaper
+	ready   []link.Frame // frames to send ahead of the queue: IDLE ones, and the shaper's
 	onDrop  func(ndn.Packet)
 	dropped []ndn.Packet // dropped by q, to report once it returns
 	dirty   bool
@@ -301,11 +302,37 @@ func (f *Face) SetReliability(r *link.Reliability) { f.rel = r }
 // SendIdle sends an IDLE frame (Acks only) ahead of the send queue: it
 // is tiny and carries acknowledgements the other end times (link.
 // Reliability's sendIdle callback).
-func (f *Face) SendIdle(fr link.Frame) {
-	if f.closed {
+func (f *Face) SendIdle(fr link.Frame) { f.Transmit(fr) }
+
+// Shaper is an emulated link in front of a face's socket (a link.Channel):
+// packets sent on the face go into it, wait in its queue, and come out at
+// its rate, delay and loss through the face's Transmit.
+type Shaper interface {
+	Send(p ndn.Packet)
+	Queue() aqm.Queue
+}
+
+// SetShaper makes packets sent on the face go through s, whose queue
+// replaces the face's send queue; s gives them back through Transmit (on
+// the loop, before the first Send).
+func (f *Face) SetShaper(s Shaper) {
+	f.shaper = s
+	f.q, f.marker = s.Queue(), nil
+}
+
+// maxReady bounds the frames waiting for the writer outside the send
+// queue: a shaper's output the socket cannot take as fast, or IDLE frames.
+const maxReady = 4096
+
+// Transmit hands the writer a frame as it is, ahead of the send queue:
+// an IDLE frame, or a frame a Shaper released. Beyond maxReady waiting,
+// it is dropped and counted as a send error.
+func (f *Face) Transmit(fr link.Frame) {
+	if f.closed || len(f.ready) >= maxReady {
+		f.out.SendErrors++
 		return
 	}
-	f.idle = append(f.idle, fr)
+	f.ready = append(f.ready, fr)
 	if !f.dirty {
 		f.dirty = true
 		f.host.Dirty(f)
@@ -320,6 +347,10 @@ func (f *Face) Queue() aqm.Queue { return f.q }
 func (f *Face) Send(p ndn.Packet) {
 	if f.closed {
 		f.out.SendErrors++
+		return
+	}
+	if f.shaper != nil {
+		f.shaper.Send(p)
 		return
 	}
 	if !f.q.Enqueue(aqm.Item{Pkt: p, Size: frameSize(&p)}, f.host.Now()) {
@@ -344,7 +375,7 @@ func (f *Face) Flush() {
 			f.reportDrops()
 		}
 	}()
-	for !f.closed && (f.q.Len() > 0 || len(f.idle) > 0) {
+	for !f.closed && (len(f.ready) > 0 || (f.shaper == nil && f.q.Len() > 0)) {
 		if f.inflight.Load() >= maxInflight {
 			f.waiting.Store(true)
 			if f.inflight.Load() >= maxInflight {
@@ -359,13 +390,16 @@ func (f *Face) Flush() {
 			kernel = f.backlog()
 			f.out.MaxSocketBacklog = max(f.out.MaxSocketBacklog, kernel)
 		}
-		for _, fr := range f.idle {
+		n := 0
+		for ; n < len(f.ready) && len(b.frames) < batchPackets && b.bytes < batchBytes; n++ {
+			fr := f.ready[n]
+			f.countOut(&fr.Pkt)
 			b.frames = append(b.frames, fr)
-			b.bytes += idleSize
+			b.bytes += frameSize(&fr.Pkt) + idleSize
 		}
-		clear(f.idle)
-		f.idle = f.idle[:0]
-		for len(b.frames) < batchPackets && b.bytes < batchBytes {
+		f.ready = f.ready[:copy(f.ready, f.ready[n:])]
+		clear(f.ready[len(f.ready):n])
+		for f.shaper == nil && len(b.frames) < batchPackets && b.bytes < batchBytes {
 			if f.marker != nil {
 				f.marker.SetExternalBacklog(kernel + int(f.pending.Load()) + b.bytes)
 			}
@@ -568,8 +602,8 @@ func frameSize(p *ndn.Packet) int {
 	return n
 }
 
-// idleSize is what an IDLE frame counts for in a batch's bytes: an
-// LpPacket with a few Acks.
+// idleSize is what a frame's link fields count for in a batch's bytes: an
+// LpPacket header with a few Acks.
 const idleSize = 64
 
 // lpOverhead is an LpPacket header with a Nack and a CongestionMark,

@@ -49,6 +49,8 @@ type Forwarder struct {
 	idleTick time.Duration
 	started  time.Time
 	closing  bool
+	sizer    *ndn.Sizer // emulated links' frame sizes
+	seed     uint64     // emulated links' loss
 }
 
 // entry is one face of the face table.
@@ -61,6 +63,10 @@ type entry struct {
 	// rel is the face's link reliability (link-loss detection), nil
 	// without.
 	rel *link.Reliability
+	// out and in emulate the link's two directions (nil: not emulated):
+	// out shapes what the face sends, in what it receives before the
+	// link layer and the forwarder see it.
+	out, in *link.Channel
 }
 
 // New checks cfg (strategy and queue names, which fw and aqm know) and
@@ -84,6 +90,7 @@ func New(cfg *scenario.FwConfig, log *slog.Logger) (*Forwarder, error) {
 		cfg: cfg, loop: loop, fw: core, log: log,
 		faces: map[fw.FaceID]*entry{}, static: map[string]*entry{},
 		idleTick: min(cfg.IdleTimeout/4, time.Minute),
+		sizer:    ndn.NewSizer(), seed: seed,
 	}
 	for _, sc := range cfg.StrategyChoices {
 		prefix, _ := ndn.ParseName(sc.Prefix) // checked by the parser
@@ -114,8 +121,11 @@ func Check(cfg *scenario.FwConfig) error {
 	}
 	for i := range cfg.Faces {
 		ff := &cfg.Faces[i]
-		if _, err := newQueue(cfg, ff, ff.Out); err != nil {
-			errs = append(errs, fmt.Errorf("%s: face[%d]: %w", ff.Pos, i, err))
+		for _, dir := range []scenario.LinkEmulation{ff.Out, ff.In} {
+			if _, err := newQueue(cfg, ff, dir); err != nil {
+				errs = append(errs, fmt.Errorf("%s: face[%d]: %w", ff.Pos, i, err))
+				break
+			}
 		}
 	}
 	return errors.Join(errs...)
@@ -331,6 +341,11 @@ func (d *Forwarder) add(f *face.Face, ff *scenario.FwFace) *entry {
 	f.SetTag(id)
 	e := &entry{id: id, f: f, lastRx: d.loop.Now(), conf: ff}
 	d.faces[id] = e
+	if ff != nil {
+		if err := d.emulate(e, ff); err != nil { // checked by New: a bug
+			panic(fmt.Sprintf("fwd: link emulation of %s: %v", ff.ID, err))
+		}
+	}
 	detect := d.cfg.LossDetection && f.Datagram() // on-demand UDP faces follow the global setting
 	if ff != nil {
 		detect = d.cfg.LossDetectionFor(ff)
@@ -345,6 +360,43 @@ func (d *Forwarder) add(f *face.Face, ff *scenario.FwFace) *entry {
 	return e
 }
 
+// emulate puts the emulated link of a configured face in place: a
+// link.Channel per emulated direction, with the face's queue discipline
+// and the direction's limits, on the loop's clock. The way out replaces
+// the face's send queue; the way in holds arriving frames, link fields
+// and all, before the link layer sees them.
+func (d *Forwarder) emulate(e *entry, ff *scenario.FwFace) error {
+	var err error
+	if e.out, err = d.channel(ff, ff.Out); err != nil {
+		return err
+	}
+	if e.out != nil {
+		e.out.OnDeliver(e.f.Transmit)
+		e.f.SetShaper(e.out)
+	}
+	if e.in, err = d.channel(ff, ff.In); err != nil {
+		return err
+	}
+	if e.in != nil {
+		e.in.OnDeliver(func(fr link.Frame) { d.receive(e, fr) })
+	}
+	return nil
+}
+
+// channel returns the emulated link of one direction of ff, nil if the
+// direction is not emulated.
+func (d *Forwarder) channel(ff *scenario.FwFace, dir scenario.LinkEmulation) (*link.Channel, error) {
+	if !dir.Emulated() {
+		return nil, nil
+	}
+	q, err := newQueue(d.cfg, ff, dir)
+	if err != nil {
+		return nil, err
+	}
+	p := link.Params{Bandwidth: dir.Bandwidth, Delay: dir.Delay, Loss: dir.Loss, HeaderOverhead: d.cfg.HeaderOverhead}
+	return link.NewChannel(d.loop, p, q, d.sizer, rand.New(rand.NewPCG(d.seed, uint64(len(d.faces)))))
+}
+
 // detectLinkLoss runs PCON's local link-loss detection on face e, as the
 // simulator wires it on a link with loss-detection (link.Reliability's
 // doc): the face's NDNLPv2 reliability numbers and acknowledges frames,
@@ -353,7 +405,11 @@ func (d *Forwarder) add(f *face.Face, ff *scenario.FwFace) *entry {
 // marked one.
 func (d *Forwarder) detectLinkLoss(e *entry) error {
 	cfg := link.DefaultReliabilityConfig()
-	rel, err := link.NewReliability(cfg, d.loop, e.f.SendIdle, func(p ndn.Packet) {
+	sendIdle := e.f.SendIdle
+	if e.out != nil {
+		sendIdle = e.out.SendFrame // IDLE frames cross the emulated link too
+	}
+	rel, err := link.NewReliability(cfg, d.loop, sendIdle, func(p ndn.Packet) {
 		if d.faces[e.id] == e {
 			d.fw.OnSendFailure(e.id, p, fw.CauseLinkLoss)
 		}
@@ -365,12 +421,18 @@ func (d *Forwarder) detectLinkLoss(e *entry) error {
 		return err
 	}
 	e.rel = rel
-	e.f.SetReliability(rel)
-	e.f.OnDrop(func(p ndn.Packet) {
+	dropped := func(p ndn.Packet) {
 		if d.faces[e.id] == e {
 			d.fw.OnSendFailure(e.id, p, fw.CauseQueueDrop)
 		}
-	})
+	}
+	if e.out != nil {
+		e.out.SetReliability(rel) // numbered as they leave the emulated queue
+		e.out.OnDrop(dropped)
+	} else {
+		e.f.SetReliability(rel)
+		e.f.OnDrop(dropped)
+	}
 	return nil
 }
 
@@ -383,15 +445,28 @@ func (d *Forwarder) deliver(f *face.Face, frames []link.Frame) {
 	}
 	e.lastRx = d.loop.Now()
 	for _, fr := range frames {
-		if e.rel != nil {
-			if !e.rel.OnReceive(fr) {
-				continue // IDLE, or a duplicate
-			}
-		} else if fr.IsIdle() {
+		if e.in != nil {
+			e.in.SendFrame(fr) // d.receive once through the emulated link
 			continue
 		}
-		d.fw.Receive(e.id, fr.Pkt)
+		d.receive(e, fr)
 	}
+}
+
+// receive passes a frame that arrived on face e to its link reliability,
+// if any, and its packet to the forwarder.
+func (d *Forwarder) receive(e *entry, fr link.Frame) {
+	if d.faces[e.id] != e {
+		return // the face went while the frame crossed the emulated link
+	}
+	if e.rel != nil {
+		if !e.rel.OnReceive(fr) {
+			return // IDLE, or a duplicate
+		}
+	} else if fr.IsIdle() {
+		return
+	}
+	d.fw.Receive(e.id, fr.Pkt)
 }
 
 // removeFace takes f out of the table and the forwarder and closes it.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/fw"
+	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/live/face"
 )
 
@@ -30,6 +31,18 @@ func (d *Forwarder) Status(w io.Writer) {
 	for _, id := range ids {
 		e := d.faces[id]
 		fmt.Fprintf(w, "  face %d %s: %s", id, e.f.Config().Remote, FormatCounters(e.f.Stats()))
+		for _, c := range []struct {
+			dir string
+			ch  *link.Channel
+		}{{"out", e.out}, {"in", e.in}} {
+			if c.ch == nil {
+				continue
+			}
+			st := c.ch.Stats()
+			fmt.Fprintf(w, "; emulated %s: sent %d, lost %d, queue drops %d, marks %d, mean queue %.1f, late by %v on average (max %v, %d overruns)",
+				c.dir, st.Packets, st.LossDrops, st.TailDrops+st.AQMDrops, st.Marks, st.MeanQueue,
+				st.Lateness.Mean().Round(time.Microsecond), st.Lateness.Max.Round(time.Microsecond), st.Lateness.Overruns)
+		}
 		if e.rel != nil {
 			r := e.rel.Stats()
 			fmt.Fprintf(w, "; link frames sent %d, acked %d, lost %d (gap %d, timeout %d), received %d, duplicates %d",
