@@ -7,6 +7,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -136,6 +137,9 @@ type Shard struct {
 	Count int `json:"count"`
 }
 
+// ErrUnknownVariant reports a variant name the experiment does not have.
+var ErrUnknownVariant = errors.New("no variant")
+
 // PlannedRuns is the number of runs Run will simulate with opt.
 func (e *Experiment) PlannedRuns(opt Options) int {
 	runs := opt.Runs
@@ -189,7 +193,7 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 			for _, v := range e.Variants {
 				have = append(have, v.Name)
 			}
-			return nil, fmt.Errorf("experiment %s: no variant %q (have %s)", e.Name, name, strings.Join(have, ", "))
+			return nil, fmt.Errorf("experiment %s: %w %q (have %s)", e.Name, ErrUnknownVariant, name, strings.Join(have, ", "))
 		}
 	}
 	var variants []Variant
@@ -199,7 +203,7 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 		}
 	}
 	if len(variants) == 0 {
-		return nil, fmt.Errorf("experiment %s: no variant matches %v", e.Name, opt.Variants)
+		return nil, fmt.Errorf("experiment %s: %w: none matches %v", e.Name, ErrUnknownVariant, opt.Variants)
 	}
 	start := time.Now()
 	var jobs []*job

@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
+	"time"
+
+	enc "github.com/named-data/ndnd/std/encoding"
 
 	"github.com/ndncc/ndncc/consumer"
 	"github.com/ndncc/ndncc/ndn"
@@ -55,6 +59,38 @@ type FetchConfig struct {
 	// OnReconnect, if set, is called when a new connection replaced a
 	// lost one (see Endpoint.SetReconnect) and the fetch resumes.
 	OnReconnect func()
+}
+
+// maxComponent is the longest name component the codec encodes (ndn's
+// limit, from ndnd's encoder).
+const maxComponent = 252
+
+// CheckName reports a name too long to fetch or serve: an Interest for
+// one of its segments (the name, a version and a segment component, with a
+// nonce, a lifetime and both selectors) must fit in MaxPacketSize.
+func CheckName(name ndn.Name) error {
+	size := 0
+	for i, c := range name {
+		if len(c.Val) > maxComponent {
+			return fmt.Errorf("name component %d is %d bytes long (at most %d are supported)", i, len(c.Val), maxComponent)
+		}
+		size += len(c.Val) + 2
+	}
+	if size > MaxPacketSize {
+		return fmt.Errorf("name is too long: %d bytes, over NDN's %d-byte packet limit", size, MaxPacketSize)
+	}
+	in := &ndn.Interest{
+		Name:        name.Append(enc.NewVersionComponent(math.MaxUint64)).Append(enc.NewSegmentComponent(math.MaxUint64)),
+		CanBePrefix: true, MustBeFresh: true, Lifetime: time.Hour, Nonce: math.MaxUint32,
+	}
+	b, err := ndn.EncodeFrame(&ndn.Packet{Interest: in})
+	if err != nil {
+		return fmt.Errorf("name cannot be encoded: %w", err)
+	}
+	if len(b) > MaxPacketSize {
+		return fmt.Errorf("name is too long: its Interests would take %d bytes, over NDN's %d-byte packet limit", len(b), MaxPacketSize)
+	}
+	return nil
 }
 
 // Progress is how far a fetch has come.

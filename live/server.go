@@ -60,8 +60,8 @@ type Server struct {
 // NewServer prepares a server on e and starts answering Interests. It
 // checks that the largest segment fits in an NDN packet.
 func NewServer(e *Endpoint, cfg ServeConfig) (*Server, error) {
-	if len(cfg.Name) == 0 || !cfg.Name[len(cfg.Name)-1].IsVersion() {
-		return nil, fmt.Errorf("live: serve %s: the name must end with a version component", cfg.Name)
+	if len(cfg.Name) < 2 || !cfg.Name[len(cfg.Name)-1].IsVersion() {
+		return nil, fmt.Errorf("live: serve %s: the name must be a prefix and a version component (a bare version would register the root prefix)", cfg.Name)
 	}
 	if cfg.Signing.Signer == nil {
 		return nil, errors.New("live: serve: no signer")

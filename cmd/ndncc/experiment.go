@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -82,6 +83,9 @@ variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}.`,
 			}
 			rep, err := e.Run(opt)
 			bar.Finish()
+			if errors.Is(err, experiment.ErrUnknownVariant) {
+				return usageError(cmd, err)
+			}
 			if err != nil {
 				return err
 			}

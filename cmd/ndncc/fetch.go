@@ -96,9 +96,11 @@ func (b paramFlag) value(v string) (string, error) {
 		v = strconv.FormatBool(!on)
 	}
 	if slices.Contains(durationParams(), b.param) {
-		if _, err := strconv.ParseUint(v, 10, 63); err == nil {
-			v += "ms"
+		d, err := parseMillis(v)
+		if err != nil {
+			return "", fmt.Errorf("--%s: %w", b.flag, err)
 		}
+		v = d.String()
 	}
 	return v, nil
 }
@@ -313,6 +315,9 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 	if err == nil && len(name) == 0 {
 		err = fmt.Errorf("name %q is empty", nameArg)
 	}
+	if err == nil {
+		err = live.CheckName(name)
+	}
 	if err != nil {
 		return usageError(cmd, err)
 	}
@@ -338,9 +343,16 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 		}
 	}
 	stderr := cmd.ErrOrStderr()
+	// The output first: a path that cannot be written fails before any
+	// packet is sent, not after the download.
+	out, err := openOutput(ff.output, cmd.OutOrStdout())
+	if err != nil {
+		return &exitError{exitFailure, err}
+	}
+	defer out.abort()
+
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-
 	conn, err := live.Connect(ctx, ff.transport, live.FaceConfig{MTU: ff.mtu, VerifyDigests: true})
 	if err != nil {
 		if errors.Is(err, live.ErrBadTransport) {
@@ -353,12 +365,6 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 	if ff.verbose {
 		fmt.Fprintf(stderr, "Forwarder: %s (from %s)\n", conn.Transport, conn.Source)
 	}
-
-	out, err := openOutput(ff.output, cmd.OutOrStdout())
-	if err != nil {
-		return &exitError{exitFailure, err}
-	}
-	defer out.abort()
 
 	tracer, traces, err := ff.tracers(stderr)
 	if err != nil {

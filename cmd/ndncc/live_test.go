@@ -237,6 +237,9 @@ func TestFetchExitCodes(t *testing.T) {
 		{"negative timeout", []string{"fetch", "/a", "--timeout", "-1s"}, exitUsage},
 		{"bad transport", []string{"fetch", "/a", "--transport", "ws://x"}, exitUsage},
 		{"no forwarder", []string{"fetch", "/a", "--transport", "unix://" + filepath.Join(t.TempDir(), "none.sock")}, exitNoForward},
+		// Refused before any packet is sent (it used to fail at the
+		// rename, after the whole download).
+		{"output is a directory", append([]string{"fetch", "/nobody/here", "-o", t.TempDir()}, fast...), exitFailure},
 		{"not found", append([]string{"fetch", "/nobody/here"}, fast...), exitNotFound},
 		{"timed out", append([]string{"fetch", "/nobody/here/v=1"}, fast...), exitTimedOut},
 	}

@@ -55,7 +55,33 @@ deterministic simulator and over real NFD/YaNFD forwarders.`,
 	}
 	root.AddCommand(newSimCmd(), newExperimentCmd(), newReproduceCmd(), newParamsCmd())
 	root.AddCommand(newFetchCmd(), newServeCmd(), newFwCmd())
+	usageErrorsExit2(root)
 	return root
+}
+
+// usageErrorsExit2 makes every bad-arguments error of every command exit
+// with status 2: an unknown command or flag, a bad flag value, the wrong
+// number of arguments. (Bad values that only a command's run can see
+// return usageError themselves.)
+func usageErrorsExit2(root *cobra.Command) {
+	root.SetFlagErrorFunc(usageError) // inherited by every subcommand
+	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	root.Args = usageArgs(func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
+		}
+		return nil
+	})
+	var wrap func(c *cobra.Command)
+	wrap = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			if sub.Args != nil {
+				sub.Args = usageArgs(sub.Args)
+			}
+			wrap(sub)
+		}
+	}
+	wrap(root)
 }
 
 func main() {

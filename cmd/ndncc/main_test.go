@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -216,7 +217,7 @@ params = { init-cwnd = 1e19 }`, 1)
 		{"bad node", []string{"sim", bad}, []string{"bad.toml:", "consumer9"}, 2},
 		{"window overflow", []string{"sim", huge}, []string{"huge.toml:15", "init-cwnd", "from 1 to 65536"}, 2},
 		{"queue parameter", []string{"sim", queue}, []string{"queue.toml:16: queue on router1->router2", `no parameter "bogus"`}, 2},
-		{"no argument", []string{"sim"}, []string{"arg"}, 1},
+		{"no argument", []string{"sim"}, []string{"arg"}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -293,5 +294,45 @@ func TestExperimentJSON(t *testing.T) {
 	}
 	if doc.Variants[0].Flows[0]["complete"] != true {
 		t.Errorf("fixed-50 incomplete: %v", doc.Variants[0].Flows[0])
+	}
+}
+
+// TestUsageErrorsExit2 runs every command with bad arguments: each exits
+// with status 2 (some used to exit 1) and says what is wrong.
+func TestUsageErrorsExit2(t *testing.T) {
+	long := "/" + strings.Repeat("a", 9000)
+	longMany := "/" + strings.Repeat(strings.Repeat("b", 200)+"/", 45)
+	noForwarder := "unix://" + filepath.Join(t.TempDir(), "none.sock")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"nosuch"}, `unknown command "nosuch" for "ndncc"`},
+		{[]string{"sim"}, "accepts 1 arg(s), received 0"},
+		{[]string{"sim", "a.toml", "b.toml"}, "accepts 1 arg(s), received 2"},
+		{[]string{"sim", "--nosuch", linearExample}, "unknown flag: --nosuch"},
+		{[]string{"experiment"}, "want one experiment name"},
+		{[]string{"experiment", "--runs", "x", "seed000-linear"}, `invalid argument "x" for "--runs"`},
+		{[]string{"experiment", "seed000-linear", "--variant", "nosuch", "--runs", "1"}, `no variant "nosuch"`},
+		{[]string{"experiment", "merge"}, "requires at least 1 arg(s)"},
+		{[]string{"reproduce", "extra"}, `unknown command "extra" for "ndncc reproduce"`},
+		{[]string{"params", "extra"}, `unknown command "extra" for "ndncc params"`},
+		{[]string{"fw", "--nosuch"}, "unknown flag: --nosuch"},
+		{[]string{"fetch"}, "accepts 1 arg(s), received 0"},
+		{[]string{"fetch", "/a", "-l", "99999999999999999", "--transport", noForwarder}, "--lifetime: 99999999999999999 ms is too long"},
+		{[]string{"fetch", long, "--transport", noForwarder}, "name component 0 is 9000 bytes long (at most 252 are supported)"},
+		{[]string{"fetch", longMany, "--transport", noForwarder}, "name is too long: 9090 bytes, over NDN's 8800-byte packet limit"},
+		{[]string{"fetch", "/a", "--reconnect", "soon", "--transport", noForwarder}, `--reconnect: want milliseconds or a duration like 10s, got "soon"`},
+		{[]string{"serve"}, "accepts between 1 and 2 arg(s), received 0"},
+		{[]string{"serve", "/v=5", "--no-register", "--transport", noForwarder}, `name "/v=5" is only a version`},
+		{[]string{"serve", longMany, "--transport", noForwarder}, "name is too long"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " ")[:min(40, len(strings.Join(tt.args, " ")))], func(t *testing.T) {
+			r := runCLI(context.Background(), nil, tt.args...)
+			if r.code != exitUsage || r.err == nil || !strings.Contains(r.err.Error(), tt.want) {
+				t.Errorf("exit %d (%v), want %d saying %q", r.code, r.err, exitUsage, tt.want)
+			}
+		})
 	}
 }

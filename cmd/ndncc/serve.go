@@ -88,8 +88,16 @@ unreachable, or the connection lost and not restored within --reconnect.`,
 
 func runServe(cmd *cobra.Command, sf *serveFlags, args []string) error {
 	name, err := ndn.ParseName(args[0])
-	if err == nil && len(name) == 0 {
+	switch {
+	case err != nil:
+	case len(name) == 0:
 		err = fmt.Errorf("name %q is empty", args[0])
+	case len(name) == 1 && name[0].IsVersion():
+		// Its prefix would be the root: serve would register "/" and take
+		// every Interest the forwarder has no better route for.
+		err = fmt.Errorf("name %q is only a version: give at least one component before it", args[0])
+	default:
+		err = live.CheckName(name)
 	}
 	if err != nil {
 		return usageError(cmd, err)
@@ -238,9 +246,9 @@ func openContent(path string, stdin io.Reader) (io.ReaderAt, int64, func(), erro
 // parseMillis parses milliseconds (as ndn-tools takes durations) or a Go
 // duration.
 func parseMillis(s string) (time.Duration, error) {
-	if n, err := strconv.ParseUint(s, 10, 63); err == nil {
-		if n > uint64(math.MaxInt64/int64(time.Millisecond)) {
-			return 0, fmt.Errorf("%s ms is too long", s)
+	if n, err := strconv.ParseUint(s, 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		if limit := uint64(math.MaxInt64 / int64(time.Millisecond)); err != nil || n > limit {
+			return 0, fmt.Errorf("%s ms is too long (at most %d ms, about 292 years)", s, limit)
 		}
 		return time.Duration(n) * time.Millisecond, nil
 	}

@@ -1,0 +1,11 @@
+//go:build !unix
+
+package atomicfile
+
+import "io/fs"
+
+// umask is the usual 022 where there is none to read.
+func umask() fs.FileMode { return 0o022 }
+
+// running cannot tell here: no temporary file is taken for stale.
+func running(int) bool { return true }
