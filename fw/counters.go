@@ -1,5 +1,16 @@
 package fw
 
+// FaceCounters are the network-layer packets one face received and sent
+// (the counters of NFD's FaceStatus).
+type FaceCounters struct {
+	InInterests  uint64 // Interests received (Nacks excluded)
+	OutInterests uint64 // Interests sent
+	InData       uint64 // Data received
+	OutData      uint64 // Data sent (Content Store hits included)
+	InNacks      uint64 // Nacks received
+	OutNacks     uint64 // Nacks sent
+}
+
 // Counters are a forwarder's packet and table counters.
 type Counters struct {
 	InInterests  uint64 // Interests received (Nacks excluded)

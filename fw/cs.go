@@ -22,10 +22,13 @@ import (
 // Interest for the empty name never matches by prefix.
 type contentStore struct {
 	capacity int
-	exact    map[uint64]*csEntry // by name hash, chained
-	under    map[uint64]*csEntry // by proper-prefix hash: latest Data under it
-	lru      *csEntry            // sentinel: lru.next is the most recently used
-	n        int
+	// admit and serve are NFD's CS_ENABLE_ADMIT and CS_ENABLE_SERVE: Data
+	// are cached, and Interests answered from the cache, only when set.
+	admit, serve bool
+	exact        map[uint64]*csEntry // by name hash, chained
+	under        map[uint64]*csEntry // by proper-prefix hash: latest Data under it
+	lru          *csEntry            // sentinel: lru.next is the most recently used
+	n            int
 }
 
 type csEntry struct {
@@ -38,20 +41,33 @@ type csEntry struct {
 }
 
 func newContentStore(capacity int) contentStore {
-	cs := contentStore{capacity: capacity}
-	if capacity > 0 {
-		// No size hint: the store grows with what it caches, so a large
-		// capacity costs nothing until it is used.
-		cs.exact = make(map[uint64]*csEntry)
-		cs.under = make(map[uint64]*csEntry)
-	}
+	// No size hint for the maps: the store grows with what it caches, so
+	// a large capacity costs nothing until it is used.
+	cs := contentStore{capacity: capacity, admit: true, serve: true,
+		exact: make(map[uint64]*csEntry), under: make(map[uint64]*csEntry)}
 	cs.lru = &csEntry{}
 	cs.lru.prev, cs.lru.next = cs.lru, cs.lru
 	return cs
 }
 
-// enabled reports whether the CS caches anything.
-func (cs *contentStore) enabled() bool { return cs.capacity > 0 }
+// admits reports whether an arriving Data is cached.
+func (cs *contentStore) admits() bool { return cs.admit && cs.capacity > 0 }
+
+// serves reports whether an Interest is looked up in the cache.
+func (cs *contentStore) serves() bool { return cs.serve && cs.capacity > 0 }
+
+// setCapacity changes the capacity, evicting the least recently used Data
+// beyond it.
+func (cs *contentStore) setCapacity(capacity int) {
+	cs.capacity = capacity
+	for cs.n > capacity {
+		e := cs.lru.prev
+		cs.unlinkPrefixes(e)
+		cs.unlinkLRU(e)
+		cs.unlinkExact(e)
+		cs.n--
+	}
+}
 
 // size returns the number of cached Data.
 func (cs *contentStore) size() int { return cs.n }

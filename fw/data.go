@@ -18,6 +18,7 @@ type downstream struct {
 // Data's CongestionMark, or its own Interest's mark if that is larger.
 func (f *Forwarder) onData(in FaceID, p ndn.Packet) {
 	f.counters.InData++
+	f.faces[in].counters.InData++
 	d := p.Data
 	now := f.sched.Now()
 	hs := f.hasher.prefixes(d.Name)
@@ -26,7 +27,7 @@ func (f *Forwarder) onData(in FaceID, p ndn.Packet) {
 		f.counters.UnsolicitedData++
 		return
 	}
-	if f.cs.enabled() {
+	if f.cs.admits() {
 		f.cs.insert(d, hs, now)
 	}
 	ds := f.downstreams[:0]
@@ -76,6 +77,7 @@ func (f *Forwarder) sendData(x downstream, d *ndn.Data, from FaceID) {
 		r.add(d, x.it)
 	}
 	f.counters.OutData++
+	f.faces[x.face].counters.OutData++
 	if x.mark > 0 {
 		f.counters.MarksForwarded++
 	}

@@ -50,6 +50,7 @@ type face struct {
 	// localFields: Interests and Data sent on this face carry the
 	// IncomingFaceID of the face they arrived on (see SetLocalFields).
 	localFields bool
+	counters    FaceCounters
 }
 
 // AddFace adds a face whose outgoing packets go to out.Send and returns its
@@ -116,16 +117,44 @@ func (f *Forwarder) cleanupFace(id FaceID) {
 			r.faceRemoved(id)
 		}
 	})
+	for _, fn := range f.onFaceRemoved {
+		fn(id)
+	}
 	f.faces[id] = face{}
 	// Lowest first: the free list is a stack, kept sorted high to low.
 	i, _ := slices.BinarySearchFunc(f.freeIDs, id, func(a, b FaceID) int { return cmp.Compare(b, a) })
 	f.freeIDs = slices.Insert(f.freeIDs, i, id)
 }
 
+// OnFaceRemoved registers fn, called with the ID of every face RemoveFace
+// removes, once the forwarder has cleaned up after it and before the ID
+// can be reused: a table outside the forwarder that names faces (the
+// management's RIB) forgets the face then.
+func (f *Forwarder) OnFaceRemoved(fn func(FaceID)) {
+	f.onFaceRemoved = append(f.onFaceRemoved, fn)
+}
+
 // faceRemover is a strategy that keeps per-face state; RemoveFace tells it
 // when a face goes, before the face's ID can be reused.
 type faceRemover interface {
 	faceRemoved(id FaceID)
+}
+
+// FaceKind returns the kind of face id; ok is false if no such face is up.
+func (f *Forwarder) FaceKind(id FaceID) (kind FaceKind, ok bool) {
+	if !f.faceUp(id) {
+		return 0, false
+	}
+	return f.faces[id].kind, true
+}
+
+// FaceCounters returns the packet counters of face id: zero for an ID not
+// in use (a removed face's counters go with it, its ID may be reused).
+func (f *Forwarder) FaceCounters(id FaceID) FaceCounters {
+	if id == 0 || int(id) >= len(f.faces) {
+		return FaceCounters{}
+	}
+	return f.faces[id].counters
 }
 
 // faceUp reports whether id names a face that is up.

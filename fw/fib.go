@@ -79,6 +79,24 @@ func (b *fib) lookup(name ndn.Name, hs []uint64) []NextHop {
 	return nil
 }
 
+// FIBEntry is one FIB entry: a prefix and its nexthops, lowest cost first.
+type FIBEntry struct {
+	Prefix   ndn.Name
+	NextHops []NextHop
+}
+
+// FIB returns the FIB's entries in NDN canonical name order. The nexthop
+// slices are the FIB's own (copied on write): the caller must not modify
+// them.
+func (f *Forwarder) FIB() []FIBEntry {
+	var out []FIBEntry
+	f.fib.t.each(func(n *nameNode[[]NextHop]) {
+		out = append(out, FIBEntry{Prefix: n.name, NextHops: n.val})
+	})
+	slices.SortFunc(out, func(a, b FIBEntry) int { return a.Prefix.Compare(b.Prefix) })
+	return out
+}
+
 // AddRoute adds face as a nexthop for prefix with the given cost, or
 // changes the cost if it is one already.
 func (f *Forwarder) AddRoute(prefix ndn.Name, face FaceID, cost uint64) {

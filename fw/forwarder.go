@@ -46,11 +46,13 @@ type Forwarder struct {
 	faces   []face   // indexed by FaceID; faces[0] is unused
 	freeIDs []FaceID // IDs of removed faces, highest first
 	removed []FaceID // faces removed while busy, to clean up (RemoveFace)
-	pit     pit
-	dnl     deadNonceList
-	cs      contentStore
-	fib     fib
-	choice  strategyChoice
+	// onFaceRemoved are told of every face removed (OnFaceRemoved).
+	onFaceRemoved []func(FaceID)
+	pit           pit
+	dnl           deadNonceList
+	cs            contentStore
+	fib           fib
+	choice        strategyChoice
 
 	counters Counters
 	hasher   nameHasher

@@ -11,6 +11,7 @@ import (
 // an Interest that is not already pending, PIT in-record, strategy.
 func (f *Forwarder) onInterest(in FaceID, p ndn.Packet) {
 	f.counters.InInterests++
+	f.faces[in].counters.InInterests++
 	it := p.Interest
 	if f.faces[in].kind == FaceNetwork && it.HasHopLimit {
 		if it.HopLimit == 0 {
@@ -34,7 +35,7 @@ func (f *Forwarder) onInterest(in FaceID, p ndn.Packet) {
 		return
 	}
 	if e == nil { // not pending: the Content Store may answer
-		if f.cs.enabled() {
+		if f.cs.serves() {
 			if d := f.cs.find(it, hs, now); d != nil {
 				f.counters.CSHits++
 				f.sendData(downstream{face: in, mark: p.CongestionMark, it: it, token: p.PitToken}, d, 0)
@@ -59,6 +60,7 @@ func (f *Forwarder) onInterestLoop(in FaceID, p ndn.Packet) {
 	f.counters.DuplicateNonceDrops++
 	if f.send(in, ndn.Packet{Interest: p.Interest, Nack: ndn.NackDuplicate, PitToken: p.PitToken}) {
 		f.counters.OutNacks++
+		f.faces[in].counters.OutNacks++
 	}
 }
 
@@ -79,6 +81,7 @@ func (f *Forwarder) sendInterest(e *PitEntry, out FaceID, it *ndn.Interest) bool
 	}
 	e.insertOutRecord(out, it, f.sched.Now())
 	f.counters.OutInterests++
+	f.faces[out].counters.OutInterests++
 	p := ndn.Packet{Interest: it}
 	if f.faces[out].localFields {
 		p.IncomingFaceID = uint64(e.downstreamOf(it))

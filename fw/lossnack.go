@@ -110,6 +110,7 @@ func (f *Forwarder) onSendFailure(face FaceID, p ndn.Packet, cause LossCause) {
 		}
 		f.counters.LostData++
 		f.counters.OutNacks++
+		f.faces[face].counters.OutNacks++
 		if cause.mark() > 0 {
 			f.counters.MarksForwarded++
 		}

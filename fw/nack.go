@@ -8,6 +8,7 @@ import "github.com/ndncc/ndncc/ndn"
 // decides.
 func (f *Forwarder) onNack(in FaceID, p ndn.Packet) {
 	f.counters.InNacks++
+	f.faces[in].counters.InNacks++
 	it := p.Interest
 	var o *OutRecord
 	e := f.pit.find(it, f.hasher.full(it.Name))
@@ -70,6 +71,7 @@ func (f *Forwarder) nackDownstream(r *InRecord, reason ndn.NackReason, mark uint
 		return
 	}
 	f.counters.OutNacks++
+	f.faces[r.Face].counters.OutNacks++
 	if mark > 0 {
 		f.counters.MarksForwarded++
 	}

@@ -2,6 +2,8 @@ package fw
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/ndncc/ndncc/ndn"
 )
@@ -37,6 +39,40 @@ func (f *Forwarder) SetStrategy(prefix ndn.Name, strategy string) error {
 	n := f.choice.t.put(prefix, prefix.Hash())
 	n.val = chosenStrategy{name: strategy, s: ctor(Actions{f})}
 	return nil
+}
+
+// UnsetStrategy removes the strategy choice of prefix: its namespace uses
+// the strategy of the next shorter prefix that has one. The root's choice
+// cannot be removed. PIT entries created before keep their instance.
+func (f *Forwarder) UnsetStrategy(prefix ndn.Name) error {
+	if len(prefix) == 0 {
+		return fmt.Errorf("fw %s: unset strategy: the root prefix always has a strategy", f.name)
+	}
+	f.choice.t.del(prefix, prefix.Hash())
+	return nil
+}
+
+// StrategyChoice is one entry of the strategy-choice table.
+type StrategyChoice struct {
+	Prefix   ndn.Name
+	Strategy string
+}
+
+// StrategyChoices returns the strategy-choice table in NDN canonical name
+// order (the root first).
+func (f *Forwarder) StrategyChoices() []StrategyChoice {
+	var out []StrategyChoice
+	f.choice.t.each(func(n *nameNode[chosenStrategy]) {
+		out = append(out, StrategyChoice{Prefix: n.name, Strategy: n.val.name})
+	})
+	slices.SortFunc(out, func(a, b StrategyChoice) int { return a.Prefix.Compare(b.Prefix) })
+	return out
+}
+
+// Strategies returns the names of the strategies SetStrategy accepts,
+// sorted.
+func (f *Forwarder) Strategies() []string {
+	return slices.Sorted(maps.Keys(f.strategies))
 }
 
 // StrategyFor returns the name of the strategy that Interests for name use.

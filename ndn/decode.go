@@ -94,8 +94,12 @@ func eofAsUnexpected(err error) error {
 	return err
 }
 
-// parseSafely runs an ndnd parser, turning a panic on hostile input into
-// an error.
+// ParseSafely runs an ndnd parser (or encoder) on untrusted input,
+// turning a panic into an error: ndnd's generated parsers can panic on
+// hostile bytes.
+func ParseSafely[T any](parse func() (T, error)) (T, error) { return parseSafely(parse) }
+
+// parseSafely is ParseSafely.
 func parseSafely[T any](parse func() (T, error)) (v T, err error) {
 	defer func() {
 		if r := recover(); r != nil {

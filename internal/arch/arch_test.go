@@ -16,7 +16,7 @@ const module = "github.com/ndncc/ndncc/"
 
 // core are the sans-IO packages: protocol logic that runs on an injected
 // scheduler and faces (docs/architecture.md, "The sans-IO rule").
-var core = []string{"cc", "consumer", "producer", "fw", "fw/aqm", "link", "ndn", "sched", "internal/fifo"}
+var core = []string{"cc", "consumer", "producer", "fw", "fw/aqm", "link", "mgmt", "ndn", "sched", "internal/fifo"}
 
 // runtimes bind the core to time and I/O; the core never depends on them.
 var runtimes = []string{"sim/...", "live/...", "emu/...", "experiment/...", "report/...", "cmd/...",
@@ -33,6 +33,7 @@ var rules = map[string][]string{
 	"producer": append([]string{"fw/...", "link/...", "consumer/..."}, runtimes...),
 	"fw":       append([]string{"consumer/...", "producer/...", "link/..."}, runtimes...),
 	"fw/aqm":   append([]string{"sched", "cc", "consumer/...", "producer/...", "fw", "link/..."}, runtimes...),
+	"mgmt":     append([]string{"consumer/...", "producer/...", "link/..."}, runtimes...),
 	// link is the link layer below the forwarder: a face's NDNLPv2
 	// reliability and the link model the simulator and the emulator share.
 	// It may use an output queue (fw/aqm), never the forwarder.

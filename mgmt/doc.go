@@ -1,0 +1,71 @@
+// Package mgmt is the forwarder's management: the subset of NFD's
+// management protocol that applications and operators use, with NFD's
+// names, status codes and ndnd's TLV types (std/ndn/mgmt_2022). It is
+// protocol logic only, sans-IO like fw: it never reads the wall clock,
+// starts goroutines or touches sockets.
+//
+// # Attaching it
+//
+// New attaches a Manager to a fw.Forwarder as an internal local face (with
+// local fields on, so the forwarder tells it each requester's face in
+// Packet.IncomingFaceID) and routes /localhost/nfd and /localhop/nfd to
+// it, so the forwarder delivers management Interests through its FIB as
+// NFD does. The manager answers through the same face (Forwarder.Receive)
+// in a zero-delay callback of the forwarder's scheduler, never inside a
+// forwarding pipeline. The runtime gives it its face table as a Faces
+// (List, Create, Destroy); when the forwarder removes a face
+// (Forwarder.RemoveFace), the manager's RIB forgets its routes before the
+// face's ID can be reused (Forwarder.OnFaceRemoved).
+//
+// # What it serves (one file per NFD module)
+//
+//   - rib (rib.go, RIB in ribtable.go): register, unregister, the rib/list
+//     dataset; also under /localhop/nfd, which ndnd's tools use over TCP.
+//     The RIB computes the FIB's nexthops as NFD does (ChildInherit,
+//     Capture, lowest cost per face) and expires routes with an
+//     ExpirationPeriod.
+//   - faces (faces.go): create (udp4 and tcp4 canonical FaceUris, through
+//     Faces.Create), destroy, and the faces/list dataset with NFD's
+//     FaceStatus fields, the forwarder's per-face packet counters, and
+//     three ndncc fields after NFD's: NCongestionMarked (0xd0), NQueueDrops
+//     (0xd2) and QueueLength (0xd4).
+//   - fib (fib.go): add-nexthop, remove-nexthop, the fib/list dataset.
+//   - strategy-choice (strategychoice.go): set, unset, the
+//     strategy-choice/list dataset; strategies are named
+//     /localhost/nfd/strategy/<fw strategy>/v=1.
+//   - cs (cs.go): config (capacity, admit and serve flags), the cs/info
+//     dataset.
+//
+// Status datasets are segmented and versioned as NFD publishes them
+// (dataset.go).
+//
+// # Security policy
+//
+// What the manager checks, in order (dispatch.go):
+//
+//  1. the name is under /localhost/nfd or /localhop/nfd and names a module
+//     and a verb (400 "Malformed command" otherwise);
+//  2. the Interest came from a local face: the forwarder's FaceLocal kind
+//     of the face in IncomingFaceID (403 "authorization rejected"
+//     otherwise). Whether a face is local is the runtime's decision
+//     (applications on the Unix socket; NFD also counts loopback TCP/UDP);
+//  3. the module and verb exist, and only rib is served under
+//     /localhop/nfd (501 "Unknown module" / "Unknown verb");
+//  4. for a command, the ControlParameters name component decodes (400
+//     "Malformed command");
+//  5. the command is a signed Interest in the NDN packet format v0.3 (an
+//     InterestSignatureInfo and InterestSignatureValue, the
+//     ParametersSha256Digest matching; 401 "Signature required"
+//     otherwise), and a DigestSha256 signature verifies (403). Other
+//     signature types are accepted without verification, as NFD's default
+//     configuration accepts any signer; there is no certificate, timestamp
+//     or replay check;
+//  6. the fields are those NFD's command allows and requires (400 "failed
+//     in validating parameters"), then the command's own checks (410
+//     "Face not found", 404 "Strategy not registered", 414 for prefixes
+//     over 32 components, 406 and 400 for face URIs).
+//
+// Datasets need no signature but the same local face. Every refusal is
+// answered with a ControlResponse; nothing in a request can make the
+// manager panic (FuzzManagerRequest).
+package mgmt

@@ -1,0 +1,74 @@
+package mgmt
+
+import (
+	"testing"
+
+	enc "github.com/named-data/ndnd/std/encoding"
+	ndnd "github.com/named-data/ndnd/std/ndn"
+	nfd "github.com/named-data/ndnd/std/ndn/mgmt_2022"
+	spec "github.com/named-data/ndnd/std/ndn/spec_2022"
+	sec "github.com/named-data/ndnd/std/security/signer"
+
+	"github.com/ndncc/ndncc/ndn"
+)
+
+// FuzzManagerRequest sends the manager command Interests with arbitrary
+// module, verb and ControlParameters bytes, signed or not, from a local or
+// a network face. Whatever the bytes, the manager must not panic and must
+// answer exactly once with a ControlResponse of one of NFD's codes.
+func FuzzManagerRequest(f *testing.F) {
+	seeds := []struct {
+		module, verb string
+		args         *nfd.ControlArgs
+	}{
+		{"rib", "register", &nfd.ControlArgs{Name: enc.Name{enc.NewGenericComponent("a")}, Cost: some(uint64(3)), ExpirationPeriod: some(uint64(10))}},
+		{"rib", "unregister", &nfd.ControlArgs{Name: enc.Name{enc.NewGenericComponent("a")}, FaceId: some(uint64(1))}},
+		{"fib", "add-nexthop", &nfd.ControlArgs{Name: enc.Name{}, FaceId: some(uint64(2))}},
+		{"fib", "remove-nexthop", &nfd.ControlArgs{Name: enc.Name{enc.NewGenericComponent("a")}}},
+		{"faces", "create", &nfd.ControlArgs{Uri: some("udp4://192.0.2.1:6363"), Flags: some(uint64(1)), Mask: some(uint64(1))}},
+		{"faces", "destroy", &nfd.ControlArgs{FaceId: some(uint64(2))}},
+		{"strategy-choice", "set", &nfd.ControlArgs{Name: enc.Name{}, Strategy: &nfd.Strategy{Name: StrategyName("pcon")}}},
+		{"strategy-choice", "unset", &nfd.ControlArgs{Name: enc.Name{enc.NewGenericComponent("a")}}},
+		{"cs", "config", &nfd.ControlArgs{Capacity: some(uint64(10)), Flags: some(uint64(2)), Mask: some(uint64(3))}},
+		{"faces", "list", &nfd.ControlArgs{}},
+	}
+	for i, s := range seeds {
+		f.Add(s.module, s.verb, (&nfd.ControlParameters{Val: s.args}).Bytes(), i%3 != 2, i%4 != 3)
+	}
+	f.Add("rib", "register", []byte{0x68, 0x05, 0x07, 0xfe, 0xff, 0xff, 0xff}, true, true)
+	f.Fuzz(func(t *testing.T, module, verb string, params []byte, signed, local bool) {
+		h := newHarness(t)
+		n := append(LocalhostPrefix.Clone(), enc.NewGenericComponent(module), enc.NewGenericComponent(verb),
+			enc.NewGenericBytesComponent(params))
+		var signer ndnd.Signer
+		if signed {
+			signer = sec.NewSha256Signer()
+		}
+		e, err := spec.Spec{}.MakeInterest(n, &ndnd.InterestConfig{Nonce: some(uint32(1)), SigNonce: []byte{1}},
+			enc.Wire{}, signer)
+		if err != nil {
+			t.Skip("ndnd cannot encode this name")
+		}
+		p, err := ndn.DecodeFrame(e.Wire.Join())
+		if err != nil {
+			t.Skip("not a decodable Interest")
+		}
+		from := h.net
+		if local {
+			from = h.app
+		}
+		got := h.send(from, p.Interest)
+		if len(got) != 1 || got[0].Data == nil {
+			t.Fatalf("%d packets back, want one ControlResponse", len(got))
+		}
+		res := controlResponse(t, got[0].Data)
+		switch res.StatusCode {
+		case 200, 400, 401, 403, 404, 406, 409, 410, 414, 500, 501, 504:
+		default:
+			t.Fatalf("status %d %q", res.StatusCode, res.StatusText)
+		}
+		if res.StatusCode == 200 && (!local || !signed) {
+			t.Fatalf("status 200 for a command that is unsigned (%t) or from a network face (%t)", !signed, !local)
+		}
+	})
+}
