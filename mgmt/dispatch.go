@@ -77,7 +77,7 @@ func (m *Manager) handle(r request) {
 		return
 	}
 	mod, ok := m.mods[componentString(name[len(top)])]
-	if !ok || (top.Equal(LocalhopPrefix) && !mod.localhop) {
+	if !ok || (top.Equal(LocalhopPrefix()) && !mod.localhop) {
 		m.reply(r, fail(501, textUnknownMod, ""))
 		return
 	}
@@ -153,10 +153,10 @@ func parseControlParameters(b []byte) (*nfd.ControlArgs, error) {
 // topPrefix returns the management prefix name starts with.
 func topPrefix(name ndn.Name) (ndn.Name, bool) {
 	switch {
-	case LocalhostPrefix.IsPrefix(name):
-		return LocalhostPrefix, true
-	case LocalhopPrefix.IsPrefix(name):
-		return LocalhopPrefix, true
+	case LocalhostPrefix().IsPrefix(name):
+		return LocalhostPrefix(), true
+	case LocalhopPrefix().IsPrefix(name):
+		return LocalhopPrefix(), true
 	}
 	return nil, false
 }

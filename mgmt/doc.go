@@ -43,12 +43,14 @@
 //
 // What the manager checks, in order (dispatch.go):
 //
-//  1. the name is under /localhost/nfd or /localhop/nfd and names a module
-//     and a verb (400 "Malformed command" otherwise);
+//  1. the name, under /localhost/nfd or /localhop/nfd (the prefixes routed
+//     to the manager; anything else is dropped), names a module and a verb
+//     (400 "Malformed command" otherwise);
 //  2. the Interest came from a local face: the forwarder's FaceLocal kind
 //     of the face in IncomingFaceID (403 "authorization rejected"
-//     otherwise). Whether a face is local is the runtime's decision
-//     (applications on the Unix socket; NFD also counts loopback TCP/UDP);
+//     otherwise). Whether a face is local is the runtime's decision when
+//     it adds the face to the forwarder (applications on the Unix socket;
+//     NFD also counts loopback TCP and UDP faces as local);
 //  3. the module and verb exist, and only rib is served under
 //     /localhop/nfd (501 "Unknown module" / "Unknown verb");
 //  4. for a command, the ControlParameters name component decodes (400

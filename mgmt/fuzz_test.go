@@ -38,7 +38,7 @@ func FuzzManagerRequest(f *testing.F) {
 	f.Add("rib", "register", []byte{0x68, 0x05, 0x07, 0xfe, 0xff, 0xff, 0xff}, true, true)
 	f.Fuzz(func(t *testing.T, module, verb string, params []byte, signed, local bool) {
 		h := newHarness(t)
-		n := append(LocalhostPrefix.Clone(), enc.NewGenericComponent(module), enc.NewGenericComponent(verb),
+		n := append(LocalhostPrefix(), enc.NewGenericComponent(module), enc.NewGenericComponent(verb),
 			enc.NewGenericBytesComponent(params))
 		var signer ndnd.Signer
 		if signed {

@@ -164,9 +164,9 @@ func (h *harness) command(local bool, module, verb string, args *nfd.ControlArgs
 	}
 	var w []byte
 	if how == signNone {
-		top := LocalhostPrefix
+		top := LocalhostPrefix()
 		if !local {
-			top = LocalhopPrefix
+			top = LocalhopPrefix()
 		}
 		name := append(top.Clone(), enc.NewGenericComponent(module), enc.NewGenericComponent(verb),
 			enc.NewGenericBytesComponent((&nfd.ControlParameters{Val: args}).Bytes()))
@@ -242,7 +242,7 @@ func controlResponse(t testing.TB, d *ndn.Data) *nfd.ControlResponseVal {
 func (h *harness) fetchDataset(face FaceInfo, module, verb string) ([]byte, []*ndn.Data) {
 	h.t.Helper()
 	h.nonce++
-	name := append(LocalhostPrefix.Clone(), enc.NewGenericComponent(module), enc.NewGenericComponent(verb))
+	name := append(LocalhostPrefix(), enc.NewGenericComponent(module), enc.NewGenericComponent(verb))
 	got := h.send(face, &ndn.Interest{Name: name, Nonce: h.nonce, CanBePrefix: true, MustBeFresh: true})
 	if len(got) != 1 || got[0].Data == nil {
 		h.t.Fatalf("%s: %d packets back, want one Data", name, len(got))

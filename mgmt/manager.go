@@ -75,14 +75,16 @@ type Stats struct {
 // the loop; more are dropped (Stats.Dropped).
 const MaxQueued = 256
 
-// Top prefixes of the management protocol.
-var (
-	// LocalhostPrefix is /localhost/nfd, where every module is served.
-	LocalhostPrefix = ndn.Name{enc.LOCALHOST, enc.NewGenericComponent("nfd")}
-	// LocalhopPrefix is /localhop/nfd, where only rib commands are served
-	// (ndnd's tools use it when they reach the forwarder over TCP).
-	LocalhopPrefix = ndn.Name{enc.LOCALHOP, enc.NewGenericComponent("nfd")}
-)
+// LocalhostPrefix returns /localhost/nfd, where every module is served.
+func LocalhostPrefix() ndn.Name {
+	return ndn.Name{enc.LOCALHOST, enc.NewGenericComponent("nfd")}
+}
+
+// LocalhopPrefix returns /localhop/nfd, where only rib commands are served
+// (ndnd's tools use it when they reach the forwarder over TCP).
+func LocalhopPrefix() ndn.Name {
+	return ndn.Name{enc.LOCALHOP, enc.NewGenericComponent("nfd")}
+}
 
 // request is one management Interest and the face it came from.
 type request struct {
@@ -117,8 +119,8 @@ func New(cfg Config) (*Manager, error) {
 	m.mods = m.modules()
 	m.face = m.fwd.AddFace(m, fw.FaceLocal)
 	m.fwd.SetLocalFields(m.face, true)
-	m.fwd.AddRoute(LocalhostPrefix, m.face, 0)
-	m.fwd.AddRoute(LocalhopPrefix, m.face, 0)
+	m.fwd.AddRoute(LocalhostPrefix(), m.face, 0)
+	m.fwd.AddRoute(LocalhopPrefix(), m.face, 0)
 	return m, nil
 }
 

@@ -124,7 +124,7 @@ func TestNdndEngine(t *testing.T) {
 		defer client.Stop()
 		ch := make(chan ndnd.ConsumeState, 1)
 		client.ConsumeExt(ndnd.ConsumeExtArgs{
-			Name:       append(LocalhostPrefix.Clone(), enc.NewGenericComponent("faces"), enc.NewGenericComponent("list")),
+			Name:       append(LocalhostPrefix(), enc.NewGenericComponent("faces"), enc.NewGenericComponent("list")),
 			NoMetadata: true,
 			Callback:   func(s ndnd.ConsumeState) { ch <- s },
 		})

@@ -18,7 +18,7 @@ const StrategyVersion = 1
 
 // strategyPrefix is /localhost/nfd/strategy, the prefix of strategy names.
 func strategyPrefix() ndn.Name {
-	return append(LocalhostPrefix.Clone(), enc.NewGenericComponent("strategy"))
+	return append(LocalhostPrefix(), enc.NewGenericComponent("strategy"))
 }
 
 // StrategyName returns the NFD name of strategy s (fw's name, such as
