@@ -76,9 +76,16 @@ type served struct {
 	conn *live.Conn
 }
 
-// serveOn serves content under prefix through the forwarder at uri
-// without registering it (the caller adds the route).
+// serveOn serves content under prefix through the forwarder at uri in
+// 8000-byte segments (ndncc serve's default) without registering it (the
+// caller adds the route).
 func serveOn(t testing.TB, uri, prefix string, content []byte) *served {
+	t.Helper()
+	return serveSegments(t, uri, prefix, content, 8000)
+}
+
+// serveSegments is serveOn with segments of segSize bytes.
+func serveSegments(t testing.TB, uri, prefix string, content []byte, segSize int) *served {
 	t.Helper()
 	conn, err := live.Connect(context.Background(), uri, live.FaceConfig{})
 	if err != nil {
@@ -95,7 +102,7 @@ func serveOn(t testing.TB, uri, prefix string, content []byte) *served {
 	name = name.Append(live.NewVersion(time.Now()))
 	srv, err := live.NewServer(conn.Endpoint, live.ServeConfig{
 		Name: name, Content: bytes.NewReader(content), Size: int64(len(content)),
-		SegmentSize: 8000, Freshness: 10 * time.Second, Signing: signing,
+		SegmentSize: segSize, Freshness: 10 * time.Second, Signing: signing,
 	})
 	if err != nil {
 		t.Fatal(err)
