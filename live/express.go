@@ -86,7 +86,8 @@ func (e *Endpoint) Send(p ndn.Packet) { e.face.Send(p) }
 
 // Express sends a one-shot Interest and calls done once with the Data
 // that answers it, or with an error wrapping ErrNoReply, ErrNacked or the
-// encoding failure.
+// encoding failure. A timeout, a Nack Congestion and a Nack Duplicate
+// send the Interest again while r.Retries allows.
 func (e *Endpoint) Express(r Request, done func(*ndn.Data, error)) {
 	if r.Lifetime <= 0 {
 		r.Lifetime = time.Second
@@ -148,6 +149,9 @@ func (e *Endpoint) finish(q *request, d *ndn.Data, err error) {
 	q.done(d, err)
 }
 
+// retriable reports whether a request Nacked for reason r is sent again.
+func retriable(r ndn.NackReason) bool { return r == ndn.NackCongestion || r == ndn.NackDuplicate }
+
 // receive offers a packet to the pending requests, then to the handler.
 func (e *Endpoint) receive(p ndn.Packet) {
 	e.re.recovering = false // the connection works: a later loss starts a new budget
@@ -159,6 +163,14 @@ func (e *Endpoint) receive(p ndn.Packet) {
 		switch {
 		case p.Data != nil:
 			e.finish(q, p.Data, nil)
+			return
+		case p.IsNack() && retriable(p.Nack) && q.attempts <= q.Retries:
+			// As ndn-cxx's DataFetcher does: a Congestion Nack (a queue or
+			// link dropped the Interest, or PCON's link-loss Nack) or a
+			// Duplicate is worth another attempt; the Interest goes again
+			// at once with a fresh nonce.
+			q.timer.Stop()
+			e.send(q)
 			return
 		case p.IsNack():
 			e.finish(q, nil, fmt.Errorf("Interest %s: %w, reason %s", q.Name, ErrNacked, p.Nack))

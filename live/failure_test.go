@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/ndncc/ndncc/cc"
 	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/live/ndndtest"
 	"github.com/ndncc/ndncc/ndn"
 )
@@ -346,4 +348,79 @@ func serveReader(t *testing.T, uri, prefix string, r interface {
 		t.Fatal(err)
 	}
 	return &serving{name: name, server: srv, loop: loop, stop: cancel}
+}
+
+// TestExpressRetriesCongestionNacks answers a one-shot Interest with a
+// Nack Congestion, then a Nack Duplicate, then the Data: the request is
+// sent again after each Nack (with a new nonce) and ends with the Data; a
+// Nack NoRoute ends a request at once.
+func TestExpressRetriesCongestionNacks(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		nacks   []ndn.NackReason
+		wantErr bool
+	}{
+		{"congestion then duplicate, then Data", []ndn.NackReason{ndn.NackCongestion, ndn.NackDuplicate}, false},
+		{"no route", []ndn.NackReason{ndn.NackNoRoute}, true},
+		{"more Nacks than retries", []ndn.NackReason{ndn.NackCongestion, ndn.NackCongestion, ndn.NackCongestion}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			loop := NewLoop()
+			ours, theirs := net.Pipe()
+			f := newFace(loop, Transport{Network: "unix", Address: "pipe"}, ours, FaceConfig{})
+			defer f.Close()
+			e := NewEndpoint(loop, f, rand.New(rand.NewPCG(1, 2)))
+			d := ndntest.Data(t, "/nack/x", 10)
+			nonces := make(chan uint32, 8)
+			go func() { // the forwarder's side
+				fr := face.NewFrameReader(theirs, MaxPacketSize)
+				for i := 0; ; i++ {
+					b, err := fr.Next()
+					if err != nil {
+						return
+					}
+					p, err := ndn.DecodeFrame(b)
+					if err != nil || p.Interest == nil {
+						return
+					}
+					nonces <- p.Interest.Nonce
+					reply := ndn.Packet{Data: d}
+					if i < len(tc.nacks) {
+						reply = ndn.Packet{Interest: p.Interest, Nack: tc.nacks[i]}
+					}
+					out, _ := ndn.EncodeFrame(&reply)
+					theirs.Write(out)
+				}
+			}()
+			var (
+				got    *ndn.Data
+				gotErr error
+			)
+			loop.After(0, func() {
+				e.Express(Request{Name: d.Name, Lifetime: 5 * time.Second, Retries: 2}, func(d *ndn.Data, err error) {
+					got, gotErr = d, err
+					loop.Stop(nil)
+				})
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second) // below the lifetime: no timeout retry
+			defer cancel()
+			if err := loop.Run(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if tc.wantErr != (gotErr != nil) || (gotErr == nil && got == nil) {
+				t.Fatalf("Data %v, error %v; want an error: %v", got != nil, gotErr, tc.wantErr)
+			}
+			if gotErr != nil && !errors.Is(gotErr, ErrNacked) {
+				t.Errorf("error %v, want ErrNacked", gotErr)
+			}
+			close(nonces)
+			seen := map[uint32]bool{}
+			for n := range nonces {
+				if seen[n] {
+					t.Errorf("nonce %d sent twice", n)
+				}
+				seen[n] = true
+			}
+		})
+	}
 }
