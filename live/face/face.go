@@ -339,6 +339,12 @@ func (f *Face) Transmit(fr link.Frame) {
 	}
 }
 
+// SetMTU sets the datagram size of a UDP face (before Start).
+func (f *Face) SetMTU(mtu int) {
+	f.mtu = mtu
+	f.cfg.MTU = mtu
+}
+
 // Queue returns the face's send queue.
 func (f *Face) Queue() aqm.Queue { return f.q }
 

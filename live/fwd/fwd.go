@@ -28,6 +28,7 @@ import (
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/live"
 	"github.com/ndncc/ndncc/live/face"
+	"github.com/ndncc/ndncc/mgmt"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/scenario"
 )
@@ -49,6 +50,7 @@ type Forwarder struct {
 	idleTick time.Duration
 	started  time.Time
 	closing  bool
+	mgmt     *mgmt.Manager
 	sizer    *ndn.Sizer // emulated links' frame sizes
 	seed     uint64     // emulated links' loss
 }
@@ -91,6 +93,9 @@ func New(cfg *scenario.FwConfig, log *slog.Logger) (*Forwarder, error) {
 		faces: map[fw.FaceID]*entry{}, static: map[string]*entry{},
 		idleTick: min(cfg.IdleTimeout/4, time.Minute),
 		sizer:    ndn.NewSizer(), seed: seed,
+	}
+	if d.mgmt, err = mgmt.New(mgmt.Config{Forwarder: core, Scheduler: loop, Faces: d, Epoch: time.Now(), Logger: log}); err != nil {
+		return nil, err
 	}
 	for _, sc := range cfg.StrategyChoices {
 		prefix, _ := ndn.ParseName(sc.Prefix) // checked by the parser
@@ -333,9 +338,9 @@ func (d *Forwarder) add(f *face.Face, ff *scenario.FwFace) *entry {
 		panic(fmt.Sprintf("fwd: queue of %s: %v", f.Config().Remote, err))
 	}
 	f.SetQueue(q)
-	kind := fw.FaceNetwork
-	if f.Config().Scheme == "unix" {
-		kind = fw.FaceLocal
+	kind := fw.FaceNetwork // HopLimit counts down on it
+	if f.Config().Scope == face.Local {
+		kind = fw.FaceLocal // it may use /localhost management, as in NFD
 	}
 	id := d.fw.AddFace(f, kind)
 	f.SetTag(id)

@@ -3,6 +3,7 @@ package fwd
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"time"
 
@@ -23,6 +24,15 @@ func (d *Forwarder) Status(w io.Writer) {
 	fmt.Fprintf(w, "fw: up %v, %d faces; in %dI %dD %dN, out %dI %dD %dN; PIT %d, CS %d (hits %d), marks forwarded %d, unsolicited %d, loops %d\n",
 		up, len(d.faces), c.InInterests, c.InData, c.InNacks, c.OutInterests, c.OutData, c.OutNacks,
 		c.PITSize, c.CSSize, c.CSHits, c.MarksForwarded, c.UnsolicitedData, c.DuplicateNonceDrops)
+	if d.mgmt != nil {
+		m := d.mgmt.Stats()
+		codes := slices.Sorted(maps.Keys(m.Responses))
+		fmt.Fprintf(w, "  management: %d requests, %d unanswered, responses", m.Requests, m.Dropped)
+		for _, code := range codes {
+			fmt.Fprintf(w, " %d×%d", m.Responses[code], code)
+		}
+		fmt.Fprintf(w, ", %d datasets\n", m.Datasets)
+	}
 	ids := make([]fw.FaceID, 0, len(d.faces))
 	for id := range d.faces {
 		ids = append(ids, id)
