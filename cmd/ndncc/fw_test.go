@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/live/ndndtest"
 )
 
 // startFw runs `ndncc fw` with args until the test ends and waits until
@@ -89,4 +94,81 @@ func TestFwBadConfiguration(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fwTransferSize is the size of the files the CLI tests move through
+// `ndncc fw`: the issue's 50 MB with NDNCC_FW_LONG set, else 3 MB.
+func fwTransferSize() int {
+	if os.Getenv("NDNCC_FW_LONG") != "" {
+		return 50 * 1000 * 1000
+	}
+	return 3*1000*1000 + 17
+}
+
+// TestFwServeFetchAndNdndTools runs `ndncc fw --socket S` with no
+// configuration, then through it: `ndncc serve` → `ndncc fetch` with
+// every pipeline, and `ndnd put` → `ndnd cat`, each byte-identical. The
+// producers register their prefixes through the forwarder's NFD
+// management: ndncc serve with its signed rib/register, ndnd put with
+// ndnd's own client, unchanged.
+func TestFwServeFetchAndNdndTools(t *testing.T) {
+	uri, stop := startFw(t)
+	content := randomContent(fwTransferSize(), 21)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "served.bin")
+	if err := os.WriteFile(file, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	startServe(t, "/fw/serve", file, "--transport", uri)
+	for _, pipeline := range cc.Pipelines() {
+		t.Run("fetch-"+pipeline, func(t *testing.T) {
+			out := filepath.Join(dir, pipeline+".bin")
+			args := []string{"fetch", "/fw/serve", "--transport", uri, "-o", out, "-p", pipeline}
+			if pipeline == "fixed" {
+				args = append(args, "-s", "64")
+			}
+			r := runCLI(context.Background(), nil, args...)
+			if r.code != 0 {
+				t.Fatalf("fetch exited %d: %v\n%s", r.code, r.err, r.stderr)
+			}
+			if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, content) {
+				t.Fatalf("fetched %d bytes (%v), want the %d served", len(got), err, len(content))
+			}
+		})
+	}
+	t.Run("ndnd-put-cat", func(t *testing.T) {
+		bin := ndndtest.Binary(t)
+		env := append(os.Environ(), "NDN_CLIENT_TRANSPORT="+uri)
+		put := exec.Command(bin, "put", "/fw/ndnd")
+		put.Env, put.Stdin = env, bytes.NewReader(content)
+		var putLog syncBuffer
+		put.Stdout, put.Stderr = &putLog, &putLog
+		if err := put.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { put.Process.Kill(); put.Wait() })
+		deadline := time.Now().Add(20 * time.Second)
+		for !strings.Contains(putLog.String(), "Registered route") {
+			if time.Now().After(deadline) {
+				t.Fatalf("ndnd put did not register through ndncc fw: %s", putLog.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		cat := exec.Command(bin, "cat", "/fw/ndnd")
+		cat.Env = env
+		var stderr bytes.Buffer
+		cat.Stderr = &stderr
+		got, err := cat.Output()
+		if err != nil || !bytes.Equal(got, content) {
+			t.Fatalf("ndnd cat got %d bytes (%v), want %d:\n%s", len(got), err, len(content), stderr.String())
+		}
+	})
+	r := stop()
+	if r.code != 0 {
+		t.Fatalf("fw exited %d: %v\n%s", r.code, r.err, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "responses 2×200") {
+		t.Errorf("status: want the two registrations answered 200:\n%s", r.stdout)
+	}
+	t.Logf("%s", r.stdout)
 }

@@ -56,10 +56,12 @@ func Fragment(p *ndn.Packet, lf ndn.LinkFields, mtu int, seq *uint64) ([][]byte,
 
 // FragmentWire splits the network packet net into NDNLPv2 fragments of at
 // most mtu bytes. Fragments use consecutive sequence numbers starting at
-// *seq (advanced past them); the per-hop fields of head (Nack,
-// CongestionMark, PitToken, IncomingFaceID) travel in the first fragment,
-// and so do its link-reliability fields (TxSequence, Acks): the packet,
-// not each fragment, is what link reliability numbers and acknowledges.
+// *seq (advanced past them). The per-hop fields of head (Nack,
+// CongestionMark, PitToken, IncomingFaceID) travel in every fragment: NFD
+// reads them from the first fragment of a packet, ndnd's forwarder from
+// the fragment that completes it. Its link-reliability fields
+// (TxSequence, Acks) travel in the first only: the packet, not each
+// fragment, is what link reliability numbers and acknowledges.
 func FragmentWire(net []byte, head ndn.LpFrame, mtu int, seq *uint64) ([][]byte, error) {
 	budget := lpHeaderBudget
 	if len(head.PitToken) > 0 { // PitToken T+L and value
@@ -84,8 +86,8 @@ func FragmentWire(net []byte, head ndn.LpFrame, mtu int, seq *uint64) ([][]byte,
 			FragIndex: uint64(i), FragCount: uint64(count),
 			Fragment: net[i*room : min((i+1)*room, len(net))],
 		}
+		f.Nack, f.CongestionMark, f.PitToken, f.IncomingFaceID = head.Nack, head.CongestionMark, head.PitToken, head.IncomingFaceID
 		if i == 0 {
-			f.Nack, f.CongestionMark, f.PitToken, f.IncomingFaceID = head.Nack, head.CongestionMark, head.PitToken, head.IncomingFaceID
 			f.LinkFields = head.LinkFields
 		}
 		b, err := ndn.EncodeLp(&f)

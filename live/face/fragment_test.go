@@ -57,6 +57,14 @@ func TestFragmentRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				// ndnd's forwarder reads the per-hop fields of the fragment
+				// that completes a packet: every fragment carries them.
+				if lp.CongestionMark != tc.pkt.CongestionMark || lp.Nack != tc.pkt.Nack || !bytes.Equal(lp.PitToken, tc.pkt.PitToken) {
+					t.Errorf("fragment %d: mark %d, Nack %v, PitToken %x; want the packet's", i, lp.CongestionMark, lp.Nack, lp.PitToken)
+				}
+				if i > 0 && !lp.LinkFields.IsZero() {
+					t.Errorf("fragment %d carries link fields %+v; only the first should", i, lp.LinkFields)
+				}
 				whole, done, err := r.Add(lp, 0)
 				if err != nil {
 					t.Fatal(err)

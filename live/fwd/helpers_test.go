@@ -87,6 +87,20 @@ func serveOn(t testing.TB, uri, prefix string, content []byte) *served {
 // serveSegments is serveOn with segments of segSize bytes.
 func serveSegments(t testing.TB, uri, prefix string, content []byte, segSize int) *served {
 	t.Helper()
+	return startServer(t, uri, prefix, content, segSize, false)
+}
+
+// serveRegistered serves content under prefix through the forwarder at
+// uri, registering the prefix with NFD management, and waits until the
+// forwarder has confirmed the registration.
+func serveRegistered(t testing.TB, uri, prefix string, content []byte) *served {
+	t.Helper()
+	return startServer(t, uri, prefix, content, 8000, true)
+}
+
+// startServer serves content, registering its prefix if register is set.
+func startServer(t testing.TB, uri, prefix string, content []byte, segSize int, register bool) *served {
+	t.Helper()
 	conn, err := live.Connect(context.Background(), uri, live.FaceConfig{})
 	if err != nil {
 		t.Fatal(err)
@@ -102,20 +116,29 @@ func serveSegments(t testing.TB, uri, prefix string, content []byte, segSize int
 	name = name.Append(live.NewVersion(time.Now()))
 	srv, err := live.NewServer(conn.Endpoint, live.ServeConfig{
 		Name: name, Content: bytes.NewReader(content), Size: int64(len(content)),
-		SegmentSize: segSize, Freshness: 10 * time.Second, Signing: signing,
+		SegmentSize: segSize, Freshness: 10 * time.Second, Signing: signing, Register: register,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ended := make(chan error, 1)
-	conn.Loop.After(0, func() { srv.Start(func(error) {}) })
+	ready := make(chan error, 1)
+	conn.Loop.After(0, func() { srv.Start(func(err error) { ready <- err }) })
 	go func() { ended <- conn.Loop.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
 		<-ended
 		conn.Close()
 	})
+	select {
+	case err := <-ready:
+		if err != nil {
+			t.Fatalf("serve %s: %v", prefix, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("serve %s: not registered after 10 s", prefix)
+	}
 	return &served{name: name, conn: conn}
 }
 
