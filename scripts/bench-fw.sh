@@ -25,25 +25,9 @@ set -euo pipefail
 
 runs=${1:-5}
 size_mb=${2:-100}
-repo=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d /tmp/ndncc-benchfw.XXXXXX)
-pids=()
-cleanup() {
-	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	if [ "${KEEP:-0}" = 1 ]; then echo "work directory kept: $work"; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-
-echo "== building ndncc"
-(cd "$repo" && go build -o "$work/ndncc" ./cmd/ndncc)
-ndnd=${NDND_BIN:-}
-if [ -z "$ndnd" ]; then
-	echo "== building ndnd (set NDND_BIN to skip)"
-	moddir=$(cd "$repo" && go list -m -f '{{.Dir}}' github.com/named-data/ndnd)
-	(cd "$moddir" && go build -o "$work/ndnd" ./cmd/ndnd)
-	ndnd=$work/ndnd
-fi
+# shellcheck source=bench-lib.sh
+source "$(dirname "$0")/bench-lib.sh"
+build_tools
 head -c "$((size_mb * 1000 * 1000))" /dev/urandom >"$work/object.bin"
 bytes=$(stat -c %s "$work/object.bin")
 tick=$(getconf CLK_TCK)
@@ -55,24 +39,7 @@ start_fw() {
 	if [ "$1" = ndncc ]; then
 		"$work/ndncc" fw --socket "$sock" --udp none --tcp none -q >"$work/fw-$1.log" 2>&1 &
 	else
-		local port=$((20000 + RANDOM % 30000))
-		cat >"$work/ndnd.yml" <<EOF
-core:
-  log_level: WARN
-faces:
-  congestion_marking: true
-  udp:
-    enabled_unicast: true
-    enabled_multicast: false
-    port_unicast: $port
-  tcp:
-    enabled: false
-  unix:
-    enabled: true
-    socket_path: $sock
-  websocket:
-    enabled: false
-EOF
+		ndnd_config "$work/ndnd.yml" "$sock" $((20000 + RANDOM % 30000))
 		"$ndnd" fw run "$work/ndnd.yml" >"$work/fw-$1.log" 2>&1 &
 	fi
 	fw_pid=$!
@@ -111,8 +78,6 @@ run_one() {
 		'BEGIN { printf "%.1f %.2f", b * 8 / (e - s) / 1e6, c / hz / (b / 1e9) }'
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 
 echo "== $runs runs of ${size_mb} MB through one forwarder (the machine's load: $(cut -d' ' -f1-3 /proc/loadavg))"
 printf "%-4s %14s %14s %14s %14s %10s %10s\n" run "ndncc Mbit/s" "ndnd Mbit/s" "ndncc CPU s/GB" "ndnd CPU s/GB" goodput× CPU×

@@ -19,45 +19,12 @@ set -euo pipefail
 
 runs=${1:-5}
 size_mb=${2:-100}
-repo=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d /tmp/ndncc-bench.XXXXXX)
-pids=()
-cleanup() {
-	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	if [ "${KEEP:-0}" = 1 ]; then echo "work directory kept: $work"; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-
-echo "== building ndncc"
-(cd "$repo" && go build -o "$work/ndncc" ./cmd/ndncc)
-ndnd=${NDND_BIN:-}
-if [ -z "$ndnd" ]; then
-	echo "== building ndnd (set NDND_BIN to skip)"
-	moddir=$(cd "$repo" && go list -m -f '{{.Dir}}' github.com/named-data/ndnd)
-	(cd "$moddir" && go build -o "$work/ndnd" ./cmd/ndnd)
-	ndnd=$work/ndnd
-fi
+# shellcheck source=bench-lib.sh
+source "$(dirname "$0")/bench-lib.sh"
+build_tools
 
 # A free UDP port for the forwarder (it always opens a UDP listener).
-port=$(( 20000 + RANDOM % 30000 ))
-cat >"$work/fw.yml" <<EOF
-core:
-  log_level: WARN
-faces:
-  congestion_marking: true
-  udp:
-    enabled_unicast: true
-    enabled_multicast: false
-    port_unicast: $port
-  tcp:
-    enabled: false
-  unix:
-    enabled: true
-    socket_path: $work/nfd.sock
-  websocket:
-    enabled: false
-EOF
+ndnd_config "$work/fw.yml" "$work/nfd.sock" $((20000 + RANDOM % 30000))
 "$ndnd" fw run "$work/fw.yml" >"$work/fw.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do [ -S "$work/nfd.sock" ] && break; sleep 0.05; done
@@ -88,8 +55,6 @@ run_one() {
 	awk -v b="$bytes" -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", b * 8 / (e - s) / 1e6 }'
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 
 # Two ndncc configurations against ndnd cat:
 #  - "default": ndncc fetch as shipped (cubic, reacting to the forwarder's

@@ -137,24 +137,9 @@ func TestFwServeFetchAndNdndTools(t *testing.T) {
 		})
 	}
 	t.Run("ndnd-put-cat", func(t *testing.T) {
-		bin := ndndtest.Binary(t)
 		env := append(os.Environ(), "NDN_CLIENT_TRANSPORT="+uri)
-		put := exec.Command(bin, "put", "/fw/ndnd")
-		put.Env, put.Stdin = env, bytes.NewReader(content)
-		var putLog syncBuffer
-		put.Stdout, put.Stderr = &putLog, &putLog
-		if err := put.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { put.Process.Kill(); put.Wait() })
-		deadline := time.Now().Add(20 * time.Second)
-		for !strings.Contains(putLog.String(), "Registered route") {
-			if time.Now().After(deadline) {
-				t.Fatalf("ndnd put did not register through ndncc fw: %s", putLog.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		cat := exec.Command(bin, "cat", "/fw/ndnd")
+		startNdndPut(t, env, "/fw/ndnd", content)
+		cat := exec.Command(ndndtest.Binary(t), "cat", "/fw/ndnd")
 		cat.Env = env
 		var stderr bytes.Buffer
 		cat.Stderr = &stderr

@@ -123,12 +123,13 @@ func startServe(t *testing.T, args ...string) *served {
 	return s
 }
 
-// TestFetchFromNdndPut fetches an object that `ndnd put` publishes.
-func TestFetchFromNdndPut(t *testing.T) {
-	fw := ndndtest.Start(t, ndndtest.Options{})
-	content := randomContent(5<<20+17, 1)
-	put := exec.Command(ndndtest.Binary(t), "put", "/interop/put")
-	put.Env = fw.Env()
+// startNdndPut runs `ndnd put prefix` with content on stdin and env
+// (which names the forwarder) until the test ends, and waits until it has
+// registered its prefix.
+func startNdndPut(t *testing.T, env []string, prefix string, content []byte) {
+	t.Helper()
+	put := exec.Command(ndndtest.Binary(t), "put", prefix)
+	put.Env = env
 	put.Stdin = bytes.NewReader(content)
 	var putLog syncBuffer
 	put.Stdout, put.Stderr = &putLog, &putLog
@@ -143,6 +144,13 @@ func TestFetchFromNdndPut(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// TestFetchFromNdndPut fetches an object that `ndnd put` publishes.
+func TestFetchFromNdndPut(t *testing.T) {
+	fw := ndndtest.Start(t, ndndtest.Options{})
+	content := randomContent(5<<20+17, 1)
+	startNdndPut(t, fw.Env(), "/interop/put", content)
 
 	dir := t.TempDir()
 	out := filepath.Join(dir, "object.bin")
