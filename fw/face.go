@@ -92,11 +92,7 @@ func (f *Forwarder) RemoveFace(id FaceID) {
 	}
 	f.faces[id].out = nil
 	f.fib.removeFace(id)
-	if f.busy {
-		f.removed = append(f.removed, id)
-		return
-	}
-	f.cleanupFace(id)
+	f.guard.Do(work{face: id, cleanup: true})
 }
 
 // cleanupFace removes every trace of a face that is down and frees its ID.
@@ -106,6 +102,8 @@ func (f *Forwarder) cleanupFace(id FaceID) {
 		for e := head; e != nil; e = e.next {
 			if e.dropFace(id) {
 				gone = append(gone, e)
+			} else {
+				e.timer.Set(e.expiry) // its latest in-record may have gone
 			}
 		}
 	}

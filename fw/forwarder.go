@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/ndncc/ndncc/internal/reentry"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/sched"
 )
@@ -45,7 +46,6 @@ type Forwarder struct {
 
 	faces   []face   // indexed by FaceID; faces[0] is unused
 	freeIDs []FaceID // IDs of removed faces, highest first
-	removed []FaceID // faces removed while busy, to clean up (RemoveFace)
 	// onFaceRemoved are told of every face removed (OnFaceRemoved).
 	onFaceRemoved []func(FaceID)
 	pit           pit
@@ -61,20 +61,24 @@ type Forwarder struct {
 	// strategy call.
 	auxHasher nameHasher
 
-	busy    bool      // a pipeline is running
-	backlog []arrival // packets received while busy
+	// guard runs received packets, loss reports and face cleanups one at
+	// a time: those handed in from inside a pipeline (a face's Send) wait
+	// until the current one is done.
+	guard reentry.Guard[work]
 
 	// per-packet scratch space
 	matches     []*PitEntry
 	downstreams []downstream
 }
 
-type arrival struct {
-	face FaceID
-	pkt  ndn.Packet
-	// loss is non-zero for a send-failure report queued by OnSendFailure
-	// (lossnack.go) rather than a received packet.
-	loss LossCause
+// work is what the forwarder's guard runs: a packet received on face, a
+// send-failure report (loss non-zero, lossnack.go), or the cleanup of a
+// removed face (RemoveFace).
+type work struct {
+	face    FaceID
+	pkt     ndn.Packet
+	loss    LossCause
+	cleanup bool
 }
 
 // New returns a forwarder with no faces and no routes, driven by s, whose
@@ -107,6 +111,7 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 		hasher:     newNameHasher(),
 		auxHasher:  newNameHasher(),
 	}
+	f.guard.Init(f.handle)
 	maps.Copy(f.strategies, cfg.Strategies)
 	def := cfg.DefaultStrategy
 	if def == "" {
@@ -124,35 +129,23 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 // Name returns the forwarder's name.
 func (f *Forwarder) Name() string { return f.name }
 
-// Receive processes packet p that arrived on face in.
+// Receive processes packet p that arrived on face in. Called from within
+// the forwarder's own work (a face's Send), it queues p until that work is
+// done.
 func (f *Forwarder) Receive(in FaceID, p ndn.Packet) {
-	if f.busy {
-		f.backlog = append(f.backlog, arrival{face: in, pkt: p})
-		return
-	}
-	f.busy = true
-	f.dispatch(in, p)
-	f.drain()
+	f.guard.Do(work{face: in, pkt: p})
 }
 
-// drain processes the packets received while busy, then clears busy.
-func (f *Forwarder) drain() {
-	for i := 0; i < len(f.backlog); i++ {
-		a := f.backlog[i]
-		f.backlog[i] = arrival{}
-		if a.loss != 0 { // a send failure reported while busy (lossnack.go)
-			f.onSendFailure(a.face, a.pkt, a.loss)
-			continue
-		}
-		f.dispatch(a.face, a.pkt)
+// handle runs one item of work (see work).
+func (f *Forwarder) handle(w work) {
+	switch {
+	case w.cleanup:
+		f.cleanupFace(w.face)
+	case w.loss != 0:
+		f.onSendFailure(w.face, w.pkt, w.loss)
+	default:
+		f.dispatch(w.face, w.pkt)
 	}
-	f.backlog = f.backlog[:0]
-	for i, id := range f.removed {
-		f.cleanupFace(id)
-		f.removed[i] = 0
-	}
-	f.removed = f.removed[:0]
-	f.busy = false
 }
 
 func (f *Forwarder) dispatch(in FaceID, p ndn.Packet) {

@@ -44,13 +44,14 @@ func (f *Forwarder) onInterest(in FaceID, p ndn.Packet) {
 			f.counters.CSMisses++
 		}
 		e = f.pit.insert(it, h)
-		if e.onTimer == nil {
-			e.onTimer = f.expiryCallback(e)
+		if !e.timerBound {
+			e.timer.Init(f.sched, func() { f.onExpiryTimer(e) })
+			e.timerBound = true
 		}
 		e.strategy = f.choice.find(it.Name, hs).s
 	}
 	e.insertInRecord(in, it, p.CongestionMark, p.PitToken, now)
-	f.armExpiry(e, now)
+	e.timer.Set(e.expiry)
 	e.strategy.AfterReceiveInterest(e, in, p, f.fib.lookup(it.Name, hs))
 }
 
@@ -90,43 +91,18 @@ func (f *Forwarder) sendInterest(e *PitEntry, out FaceID, it *ndn.Interest) bool
 	return true
 }
 
-// expiryCallback returns the expiry-timer callback of a new entry object.
-func (f *Forwarder) expiryCallback(e *PitEntry) func() {
-	return func() { f.onExpiryTimer(e) }
-}
-
-// armExpiry makes e's one timer fire no later than e.expiry. A timer that
-// is already armed for an earlier time is left alone: when it fires it
-// re-arms for the current expiry, so renewing in-records costs nothing.
-func (f *Forwarder) armExpiry(e *PitEntry, now time.Duration) {
-	if e.timer != nil {
-		if e.timerAt <= e.expiry {
-			return
-		}
-		e.timer.Stop()
-	}
-	e.timerAt = e.expiry
-	e.timer = f.sched.After(e.expiry-now, e.onTimer)
-}
-
-// onExpiryTimer finalizes e if its latest in-record has expired, or
-// re-arms the timer for it.
+// onExpiryTimer finalizes e, whose latest in-record has expired. e's
+// timer is lazy (internal/lazytimer): its deadline follows e.expiry, so
+// renewing in-records costs nothing.
 func (f *Forwarder) onExpiryTimer(e *PitEntry) {
-	e.timer = nil
-	now := f.sched.Now()
-	if e.expiry > now {
-		f.armExpiry(e, now)
-		return
-	}
-	wasBusy := f.busy
-	f.busy = true
+	held := f.guard.Hold() // what the strategy sends may come back
 	f.counters.UnsatisfiedExpiries++
 	e.strategy.OnInterestUnsatisfied(e)
 	if e.live {
 		f.finalize(e, false, 0)
 	}
-	if !wasBusy {
-		f.drain()
+	if held {
+		f.guard.Release()
 	}
 }
 
@@ -135,10 +111,7 @@ func (f *Forwarder) onExpiryTimer(e *PitEntry) {
 // was not satisfied, or it was MustBeFresh and the Data's freshness is
 // shorter than the dead-nonce lifetime (as in NFD).
 func (f *Forwarder) finalize(e *PitEntry, satisfied bool, freshness time.Duration) {
-	if e.timer != nil {
-		e.timer.Stop()
-		e.timer = nil
-	}
+	e.timer.Cancel()
 	for i := range e.out { // their Interests are no longer outstanding (see PendingInterests)
 		if e.out[i].Nack == ndn.NackNone {
 			f.faces[e.out[i].Face].pending--

@@ -85,13 +85,7 @@ func (f *Forwarder) EnableLossNacks(face FaceID, window int) error {
 // It may be called from within a face's Send: the report is then handled
 // once the current packet is done.
 func (f *Forwarder) OnSendFailure(face FaceID, p ndn.Packet, cause LossCause) {
-	if f.busy {
-		f.backlog = append(f.backlog, arrival{face: face, pkt: p, loss: cause})
-		return
-	}
-	f.busy = true
-	f.onSendFailure(face, p, cause)
-	f.drain()
+	f.guard.Do(work{face: face, pkt: p, loss: cause})
 }
 
 func (f *Forwarder) onSendFailure(face FaceID, p ndn.Packet, cause LossCause) {

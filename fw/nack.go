@@ -49,7 +49,7 @@ func (f *Forwarder) sendNack(e *PitEntry, out FaceID, reason ndn.NackReason, mar
 		f.finalize(e, false, 0)
 		return
 	}
-	f.armExpiry(e, f.sched.Now())
+	e.timer.Set(e.expiry)
 }
 
 // sendNackToAll Nacks every downstream of e and finalizes it.

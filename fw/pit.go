@@ -4,8 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ndncc/ndncc/internal/lazytimer"
 	"github.com/ndncc/ndncc/ndn"
-	"github.com/ndncc/ndncc/sched"
 )
 
 // InRecord is a downstream of a PIT entry: a face that asked for the Data.
@@ -61,10 +61,11 @@ type PitEntry struct {
 	strategy Strategy
 	live     bool
 
-	expiry  time.Duration // latest in-record expiry
-	timer   sched.Timer   // the one expiry timer, armed for timerAt
-	timerAt time.Duration
-	onTimer func() // bound once per entry object, kept when recycled
+	expiry time.Duration // latest in-record expiry
+	// timer fires at expiry (set whenever expiry changes). It is bound
+	// once per entry object and kept when the entry is recycled.
+	timer      lazytimer.Timer
+	timerBound bool
 
 	retxInterval time.Duration // per-entry retransmission suppression
 }
@@ -242,7 +243,7 @@ func (t *pit) find(it *ndn.Interest, h uint64) *PitEntry {
 }
 
 // insert creates the entry for Interest it, whose name hashes to h. A
-// recycled entry keeps its onTimer; a new one has none yet.
+// recycled entry keeps its bound timer; a new one has none yet.
 func (t *pit) insert(it *ndn.Interest, h uint64) *PitEntry {
 	var e *PitEntry
 	if n := len(t.free); n > 0 {
@@ -265,7 +266,7 @@ func (t *pit) insert(it *ndn.Interest, h uint64) *PitEntry {
 	return e
 }
 
-// remove unlinks e and recycles it. The caller has stopped its timer.
+// remove unlinks e and recycles it. The caller has cancelled its timer.
 func (t *pit) remove(e *PitEntry) {
 	unlink(t.m, e.hash, e, func(x *PitEntry) **PitEntry { return &x.next })
 	t.size--
@@ -274,7 +275,7 @@ func (t *pit) remove(e *PitEntry) {
 	}
 	clear(e.in)
 	clear(e.out)
-	*e = PitEntry{in: e.in[:0], out: e.out[:0], onTimer: e.onTimer}
+	*e = PitEntry{in: e.in[:0], out: e.out[:0], timer: e.timer, timerBound: e.timerBound}
 	if len(t.free) < maxFreePIT {
 		t.free = append(t.free, e)
 	}

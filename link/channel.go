@@ -9,6 +9,7 @@ import (
 
 	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/internal/fifo"
+	"github.com/ndncc/ndncc/internal/reentry"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/sched"
 )
@@ -154,7 +155,10 @@ type Channel struct {
 	deliverExt func(ext any)
 	rel        *Reliability
 	dropped    func(ndn.Packet)
-	drops      fifo.Queue[ndn.Packet] // queue drops to report once consistent
+	// reports tells dropped of the queue's drops once the channel's state
+	// is consistent: drops found inside Send or a transmitter wake wait
+	// until it is done.
+	reports reentry.Guard[ndn.Packet]
 
 	busy      bool          // the transmitter holds a frame until busyUntil
 	busyUntil time.Duration // when the transmitter is (or was) free
@@ -207,6 +211,7 @@ func NewChannel(s sched.Scheduler, p Params, q aqm.Queue, sizer *ndn.Sizer, rng 
 	}
 	c.txDoneFn = c.txDone
 	c.arriveFn = c.arrive
+	c.reports.Init(func(p ndn.Packet) { c.dropped(p) })
 	q.SetDropHandler(c.onQueueDrop)
 	return c, nil
 }
@@ -266,11 +271,13 @@ func (c *Channel) SendExt(ext any, size int) {
 }
 
 func (c *Channel) enqueue(it aqm.Item) {
+	if c.reports.Hold() {
+		defer c.reports.Release()
+	}
 	now := c.s.Now()
 	c.accountQueue(now)
 	if !c.queue.Enqueue(it, now) {
 		c.stats.TailDrops++
-		c.reportDrops()
 		return
 	}
 	// A packet that an idle transmitter takes at once never waits: it
@@ -289,18 +296,11 @@ func (c *Channel) accountQueue(now time.Duration) {
 	c.lastChange = now
 }
 
-// onQueueDrop holds an NDN packet the queue dropped for reportDrops.
+// onQueueDrop reports an NDN packet the queue dropped, once the channel is
+// done with the Send or wake in progress (which holds c.reports).
 func (c *Channel) onQueueDrop(it aqm.Item) {
 	if c.dropped != nil && (it.Pkt.Interest != nil || it.Pkt.Data != nil) {
-		c.drops.Push(it.Pkt)
-	}
-}
-
-// reportDrops tells the sender of each packet the queue dropped. The
-// report may send on this channel again.
-func (c *Channel) reportDrops() {
-	for c.drops.Len() > 0 {
-		c.dropped(c.drops.Pop())
+		c.reports.Do(it.Pkt)
 	}
 }
 
@@ -308,6 +308,9 @@ func (c *Channel) reportDrops() {
 // busyUntil: it takes the next frame at that instant, and, if the wake
 // came late, every later frame whose turn has passed too.
 func (c *Channel) txDone() {
+	if c.reports.Hold() {
+		defer c.reports.Release()
+	}
 	now := c.s.Now()
 	c.stats.Lateness.observe(c.busyUntil, now)
 	c.startNext(c.busyUntil, now)
@@ -322,7 +325,6 @@ func (c *Channel) armTxDone() {
 	if c.busy {
 		c.at(c.busyUntil, c.txDoneFn)
 	}
-	c.reportDrops() // the AQM's drops, now that the transmitter's state is set
 }
 
 // startNext takes the next frame from the queue at time free, when the

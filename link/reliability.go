@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/internal/lazytimer"
+	"github.com/ndncc/ndncc/internal/reentry"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/sched"
 )
@@ -199,22 +201,20 @@ type Reliability struct {
 
 	// sender: frames [head, next) are tracked, frames[seq%Window]; the
 	// frame at head is unacked whenever head < next.
-	frames   []sentFrame
-	head     uint64
-	next     uint64
-	rtoTimer sched.Timer
-	rtoAt    time.Duration
-	onRTOFn  func()
-	lostBuf  []ndn.Packet // reports to deliver once the state is consistent
+	frames []sentFrame
+	head   uint64
+	next   uint64
+	rto    lazytimer.Timer // armed for the head frame's ack timeout
+	// reports delivers loss reports once the state is consistent: what
+	// OnReceive and onRTO find lost waits until they are done.
+	reports reentry.Guard[ndn.Packet]
 
 	// receiver
-	pending      []uint64      // sequences to ack
-	pendingSince time.Duration // when the oldest of them arrived
-	ackTimer     sched.Timer   // fires no later than pendingSince+AckDelay
-	onAckFn      func()
-	ackSlab      []uint64 // Acks slices of sent frames are cut from it
-	rcvHigh      uint64   // highest sequence received
-	seen         []uint64 // bitmap of sequences received, by seq%Window
+	pending  []uint64        // sequences to ack
+	ackTimer lazytimer.Timer // armed while acks wait: AckDelay after the oldest arrived
+	ackSlab  []uint64        // Acks slices of sent frames are cut from it
+	rcvHigh  uint64          // highest sequence received
+	seen     []uint64        // bitmap of sequences received, by seq%Window
 
 	stats ReliabilityStats
 }
@@ -241,8 +241,9 @@ func NewReliability(cfg ReliabilityConfig, s sched.Scheduler, sendIdle func(Fram
 		next:     1,
 		seen:     make([]uint64, (cfg.Window+63)/64),
 	}
-	r.onRTOFn = r.onRTO
-	r.onAckFn = r.onAckTimer
+	r.rto.Init(s, r.onRTO)
+	r.ackTimer.Init(s, r.onAckTimer)
+	r.reports.Init(lost)
 	return r, nil
 }
 
@@ -292,7 +293,7 @@ func (r *Reliability) OnSend(f *Frame) {
 		r.next++
 		*r.frame(f.TxSeq) = sentFrame{pkt: f.Pkt, sentAt: now, state: frameUnacked}
 		r.stats.Sent++
-		r.armRTO(now)
+		r.armRTO()
 	}
 	if n := min(len(r.pending), r.cfg.MaxAcks-len(f.Acks)); n > 0 {
 		acks := r.newAcks(len(f.Acks) + n)
@@ -319,13 +320,16 @@ func (r *Reliability) newAcks(n int) []uint64 {
 // TxSeq, if any, is queued for acking. It reports whether f.Pkt goes on to
 // the forwarder: f is not an IDLE frame, nor a frame received before.
 func (r *Reliability) OnReceive(f Frame) (deliver bool) {
+	if r.reports.Hold() {
+		defer r.reports.Release()
+	}
 	now := r.s.Now()
 	if len(f.Acks) > 0 {
 		for _, seq := range f.Acks {
 			r.onAck(seq, now)
 		}
 		r.advanceHead()
-		r.armRTO(now)
+		r.armRTO()
 	}
 	deliver = !f.IsIdle()
 	if f.TxSeq != 0 {
@@ -334,18 +338,14 @@ func (r *Reliability) OnReceive(f Frame) (deliver bool) {
 			r.stats.Duplicates++
 			deliver = false
 		}
-		if len(r.pending) == 0 {
-			r.pendingSince = now
-		}
 		r.pending = append(r.pending, f.TxSeq)
 		switch {
 		case len(r.pending) >= r.cfg.MaxAcks:
 			r.flushAcks()
-		case r.ackTimer == nil:
-			r.ackTimer = r.s.After(r.cfg.AckDelay, r.onAckFn)
+		case len(r.pending) == 1:
+			r.ackTimer.Set(now + r.cfg.AckDelay)
 		}
 	}
-	r.reportLost()
 	return deliver
 }
 
@@ -374,7 +374,7 @@ func (r *Reliability) onAck(seq uint64, now time.Duration) {
 
 // markLost queues g's packet for reporting and resolves it.
 func (r *Reliability) markLost(g *sentFrame) {
-	r.lostBuf = append(r.lostBuf, g.pkt)
+	r.reports.Do(g.pkt)
 	*g = sentFrame{state: frameDone}
 }
 
@@ -386,27 +386,19 @@ func (r *Reliability) advanceHead() {
 	}
 }
 
-// armRTO makes the ack timer fire no later than the head frame's
-// deadline. A timer already armed for earlier is left alone: it re-arms
-// when it fires.
-func (r *Reliability) armRTO(now time.Duration) {
+// armRTO arms the ack timeout for the head frame, or disarms it when no
+// frame awaits an ack. The timer is lazy: renewing it costs nothing.
+func (r *Reliability) armRTO() {
 	if r.head == r.next {
+		r.rto.Stop()
 		return
 	}
-	at := r.frame(r.head).sentAt + r.rtt.RTO()
-	if r.rtoTimer != nil {
-		if r.rtoAt <= at {
-			return
-		}
-		r.rtoTimer.Stop()
-	}
-	r.rtoAt = at
-	r.rtoTimer = r.s.After(at-now, r.onRTOFn)
+	r.rto.Set(r.frame(r.head).sentAt + r.rtt.RTO())
 }
 
 // onRTO reports the frames whose ack timeout has passed, oldest first.
 func (r *Reliability) onRTO() {
-	r.rtoTimer = nil
+	held := r.reports.Hold()
 	now := r.s.Now()
 	rto := r.rtt.RTO()
 	expired := false
@@ -426,20 +418,9 @@ func (r *Reliability) onRTO() {
 		r.rtt.Backoff()
 	}
 	r.advanceHead()
-	r.armRTO(now)
-	r.reportLost()
-}
-
-// reportLost delivers the queued loss reports. The callback may send on
-// the link (and so call OnSend): the state is consistent by now.
-func (r *Reliability) reportLost() {
-	if len(r.lostBuf) == 0 {
-		return
-	}
-	batch := r.lostBuf
-	r.lostBuf = nil
-	for _, p := range batch {
-		r.lost(p)
+	r.armRTO()
+	if held {
+		r.reports.Release() // the callback may send on the link (and so call OnSend)
 	}
 }
 
@@ -471,12 +452,14 @@ func (r *Reliability) receivedBefore(seq uint64) bool {
 	return false
 }
 
-// takeAcks removes the first n waiting acks (counted as sent). The ack
-// timer stays armed even when none are left: it re-arms lazily when it
-// fires, which saves a Stop and an After per piggybacked ack.
+// takeAcks removes the first n waiting acks (counted as sent), and
+// disarms the ack timer when none are left (lazily: it costs nothing).
 func (r *Reliability) takeAcks(n int) {
 	r.stats.AcksSent += uint64(n)
 	r.pending = r.pending[:copy(r.pending, r.pending[n:])]
+	if len(r.pending) == 0 {
+		r.ackTimer.Stop()
+	}
 }
 
 // flushAcks sends every waiting ack in IDLE frames.
@@ -491,16 +474,5 @@ func (r *Reliability) flushAcks() {
 	}
 }
 
-// onAckTimer sends the waiting acks once the oldest has waited AckDelay,
-// or re-arms for that moment.
-func (r *Reliability) onAckTimer() {
-	r.ackTimer = nil
-	if len(r.pending) == 0 {
-		return
-	}
-	if wait := r.pendingSince + r.cfg.AckDelay - r.s.Now(); wait > 0 {
-		r.ackTimer = r.s.After(wait, r.onAckFn)
-		return
-	}
-	r.flushAcks()
-}
+// onAckTimer sends the waiting acks once the oldest has waited AckDelay.
+func (r *Reliability) onAckTimer() { r.flushAcks() }

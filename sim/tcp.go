@@ -6,6 +6,7 @@ import (
 
 	"github.com/ndncc/ndncc/cc"
 	"github.com/ndncc/ndncc/consumer"
+	"github.com/ndncc/ndncc/internal/lazytimer"
 	"github.com/ndncc/ndncc/scenario"
 )
 
@@ -527,13 +528,9 @@ type tcpSender struct {
 	partialSeen bool
 	rtoSeries   int // RTO expiries since the last ACK of new data
 
-	// The RTO timer is lazy: restarting it moves the deadline; the
-	// scheduled events (times in pending, latest first) re-arm
-	// themselves at the deadline when they fire early.
-	armed    bool
-	deadline time.Duration
-	pending  []time.Duration
-	timerFn  func()
+	// rto is the retransmission timer. It is lazy (internal/lazytimer):
+	// restarting it on every ACK only moves its deadline.
+	rto lazytimer.Timer
 
 	stats      TCPStats
 	lastSample rttSample
@@ -541,7 +538,7 @@ type tcpSender struct {
 
 func newTCPSender(s *Scheduler, alg cc.Algorithm, restart func(ssthresh float64) cc.Algorithm, rttCfg cc.RTTConfig, segs uint64, out func(uint64)) *tcpSender {
 	t := &tcpSender{s: s, alg: alg, restart: restart, rtt: cc.NewRTTEstimator(rttCfg), segs: segs, out: out, ring: make([]txSlot, 16)}
-	t.timerFn = t.onTimer
+	t.rto.Init(s, t.timeout)
 	return t
 }
 
@@ -579,7 +576,7 @@ func (t *tcpSender) send(seq uint64) {
 		t.high = seq + 1
 	}
 	t.stats.SegmentsSent++
-	if !t.armed {
+	if !t.rto.Armed() {
 		t.restartTimer()
 	}
 	t.out(seq)
@@ -638,7 +635,7 @@ func (t *tcpSender) onNewAck(now time.Duration, ack uint64) {
 	}
 	switch {
 	case t.una == t.high:
-		t.armed = false
+		t.rto.Stop()
 	case restart:
 		t.restartTimer()
 	}
@@ -677,31 +674,7 @@ func (t *tcpSender) timeout() {
 
 // restartTimer (re)arms the RTO timer to expire one RTO from now.
 func (t *tcpSender) restartTimer() {
-	t.armed = true
-	t.deadline = t.s.Now() + t.rtt.RTO()
-	t.ensureEvent()
-}
-
-// ensureEvent keeps an event scheduled at or before the deadline.
-func (t *tcpSender) ensureEvent() {
-	if n := len(t.pending); n > 0 && t.pending[n-1] <= t.deadline {
-		return
-	}
-	t.pending = append(t.pending, t.deadline)
-	t.s.At(t.deadline, t.timerFn)
-}
-
-func (t *tcpSender) onTimer() {
-	t.pending = t.pending[:len(t.pending)-1] // the earliest is the last
-	if !t.armed {
-		return
-	}
-	if t.s.Now() < t.deadline {
-		t.ensureEvent()
-		return
-	}
-	t.armed = false
-	t.timeout()
+	t.rto.Set(t.s.Now() + t.rtt.RTO())
 }
 
 // rateBuckets sums a flow's in-order payload per consumer.RateInterval for

@@ -16,7 +16,8 @@ const module = "github.com/ndncc/ndncc/"
 
 // core are the sans-IO packages: protocol logic that runs on an injected
 // scheduler and faces (docs/architecture.md, "The sans-IO rule").
-var core = []string{"cc", "consumer", "producer", "fw", "fw/aqm", "link", "mgmt", "ndn", "sched", "internal/fifo"}
+var core = []string{"cc", "consumer", "producer", "fw", "fw/aqm", "link", "mgmt", "ndn", "sched", "internal/fifo",
+	"internal/lazytimer", "internal/reentry"}
 
 // runtimes bind the core to time and I/O; the core never depends on them.
 var runtimes = []string{"sim/...", "live/...", "emu/...", "experiment/...", "report/...", "cmd/...",
@@ -39,7 +40,11 @@ var rules = map[string][]string{
 	// It may use an output queue (fw/aqm), never the forwarder.
 	"link": append([]string{"fw", "consumer/...", "producer/..."}, runtimes...),
 
-	"internal/fifo":        {"..."},
+	"internal/fifo": {"..."},
+	// The core's lazy timer and re-entrancy guard: below everything but
+	// the scheduler interface and the FIFO.
+	"internal/lazytimer":   append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn", "internal/fifo"}, runtimes...),
+	"internal/reentry":     append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn", "sched"}, runtimes...),
 	"internal/timerheap":   {"..."},
 	"internal/vclock":      append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn"}, runtimes[:6]...),
 	"internal/atomicfile":  {"..."},

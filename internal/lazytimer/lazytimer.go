@@ -1,0 +1,93 @@
+// Package lazytimer is the one-shot deadline timer of the protocol core: a
+// timer whose deadline moves often (renewed PIT in-records, an RTO
+// restarted by every ACK, acks waiting to ride on a reverse frame) at
+// almost no cost.
+//
+// A Timer keeps at most one wake-up scheduled on a sched.Scheduler. Moving
+// the deadline later leaves that wake-up alone: when it comes early, the
+// Timer schedules the next one for the current deadline and does not run
+// its callback. Moving the deadline earlier replaces it. So a deadline
+// renewed on every packet costs one wake-up per deadline period, not a
+// cancel and a reschedule per packet.
+//
+// It imports only sched and must not import the protocol core or a runtime.
+package lazytimer
+
+import (
+	"time"
+
+	"github.com/ndncc/ndncc/sched"
+)
+
+// Timer is a lazy one-shot deadline timer. The zero value is unusable:
+// call Init first. It is used from the scheduler's thread only.
+type Timer struct {
+	s        sched.Scheduler
+	fn       func()
+	fire     func() // t.onWake, bound once
+	deadline time.Duration
+	armed    bool
+	wake     sched.Timer   // the scheduled wake-up, nil if none
+	wakeAt   time.Duration // when wake runs
+}
+
+// Init prepares t to run fn on scheduler s. It allocates once; a Timer
+// kept in a recycled object keeps its binding (call Cancel before reuse).
+func (t *Timer) Init(s sched.Scheduler, fn func()) {
+	*t = Timer{s: s, fn: fn}
+	t.fire = t.onWake
+}
+
+// Set arms t for deadline, replacing any earlier deadline: fn runs once,
+// at deadline or (on a real-time scheduler) as soon after as the
+// scheduler wakes, unless Set, Stop or Cancel is called first.
+func (t *Timer) Set(deadline time.Duration) {
+	t.deadline, t.armed = deadline, true
+	if t.wake != nil {
+		if t.wakeAt <= deadline {
+			return // the wake-up comes first and re-arms
+		}
+		t.wake.Stop()
+	}
+	t.schedule()
+}
+
+// Stop disarms t: fn does not run unless Set is called again. A scheduled
+// wake-up stays queued and finds t disarmed (or re-armed, and so serves
+// the next deadline): stopping and re-arming costs nothing.
+func (t *Timer) Stop() { t.armed = false }
+
+// Cancel disarms t and removes its wake-up from the scheduler, for an
+// owner that goes away or is recycled.
+func (t *Timer) Cancel() {
+	t.armed = false
+	if t.wake != nil {
+		t.wake.Stop()
+		t.wake = nil
+	}
+}
+
+// Armed reports whether fn is due to run.
+func (t *Timer) Armed() bool { return t.armed }
+
+// Deadline returns the deadline t is (or was last) armed for.
+func (t *Timer) Deadline() time.Duration { return t.deadline }
+
+func (t *Timer) schedule() {
+	t.wakeAt = t.deadline
+	t.wake = t.s.After(t.deadline-t.s.Now(), t.fire)
+}
+
+// onWake runs fn if the deadline has come, or waits for it.
+func (t *Timer) onWake() {
+	t.wake = nil
+	if !t.armed {
+		return
+	}
+	if t.s.Now() < t.deadline {
+		t.schedule()
+		return
+	}
+	t.armed = false
+	t.fn()
+}

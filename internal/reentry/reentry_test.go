@@ -1,0 +1,83 @@
+package reentry
+
+import (
+	"slices"
+	"testing"
+)
+
+// recorder is an object whose handler calls back into its own guard: item
+// n > 0 hands in the items calls[n] from inside its handling.
+type recorder struct {
+	g     Guard[int]
+	calls map[int][]int
+	ran   []int
+	depth int
+}
+
+func newRecorder(calls map[int][]int) *recorder {
+	r := &recorder{calls: calls}
+	r.g.Init(r.run)
+	return r
+}
+
+func (r *recorder) run(n int) {
+	r.depth++
+	if r.depth > 1 {
+		panic("handler re-entered")
+	}
+	r.ran = append(r.ran, n)
+	for _, m := range r.calls[n] {
+		r.g.Do(m)
+	}
+	r.depth--
+}
+
+func TestGuardRunsReentrantWorkInOrderAfterwards(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		calls map[int][]int
+		want  []int
+	}{
+		{"no re-entry", nil, []int{1}},
+		{"two handed in", map[int][]int{1: {2, 3}}, []int{1, 2, 3}},
+		{"handed in by queued work", map[int][]int{1: {2, 3}, 2: {4}, 4: {5}}, []int{1, 2, 3, 4, 5}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRecorder(tc.calls)
+			r.g.Do(1)
+			if !slices.Equal(r.ran, tc.want) {
+				t.Errorf("ran %v, want %v", r.ran, tc.want)
+			}
+			if r.g.Busy() {
+				t.Error("busy after Do returned")
+			}
+			r.ran = nil
+			r.g.Do(1) // and again, from idle
+			if !slices.Equal(r.ran, tc.want) {
+				t.Errorf("second run %v, want %v", r.ran, tc.want)
+			}
+		})
+	}
+}
+
+func TestGuardHold(t *testing.T) {
+	r := newRecorder(map[int][]int{2: {3}})
+	if !r.g.Hold() {
+		t.Fatal("Hold on an idle guard failed")
+	}
+	if r.g.Hold() {
+		t.Fatal("a second Hold succeeded")
+	}
+	r.g.Do(1)
+	r.g.Do(2)
+	if len(r.ran) != 0 {
+		t.Fatalf("ran %v while held", r.ran)
+	}
+	r.g.Release()
+	if want := []int{1, 2, 3}; !slices.Equal(r.ran, want) {
+		t.Errorf("ran %v after Release, want %v", r.ran, want)
+	}
+	if r.g.Busy() {
+		t.Error("busy after Release")
+	}
+}
