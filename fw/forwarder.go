@@ -133,7 +133,12 @@ func (f *Forwarder) Name() string { return f.name }
 // the forwarder's own work (a face's Send), it queues p until that work is
 // done.
 func (f *Forwarder) Receive(in FaceID, p ndn.Packet) {
-	f.guard.Do(work{face: in, pkt: p})
+	if !f.guard.Hold() {
+		f.guard.Do(work{face: in, pkt: p}) // queued: we are inside our own work
+		return
+	}
+	f.dispatch(in, p)
+	f.guard.Release()
 }
 
 // handle runs one item of work (see work).

@@ -271,23 +271,22 @@ func (c *Channel) SendExt(ext any, size int) {
 }
 
 func (c *Channel) enqueue(it aqm.Item) {
-	if c.reports.Hold() {
-		defer c.reports.Release()
-	}
+	held := c.reports.Hold()
 	now := c.s.Now()
 	c.accountQueue(now)
-	if !c.queue.Enqueue(it, now) {
+	switch {
+	case !c.queue.Enqueue(it, now):
 		c.stats.TailDrops++
-		return
-	}
-	// A packet that an idle transmitter takes at once never waits: it
-	// counts towards the queue only while the transmitter is busy.
-	if l := c.queue.Len(); c.busy && l > c.stats.MaxQueue {
-		c.stats.MaxQueue = l
-	}
-	if !c.busy {
+	case !c.busy:
 		c.startNext(now, now)
 		c.armTxDone()
+	case c.queue.Len() > c.stats.MaxQueue:
+		// A packet that an idle transmitter takes at once never waits:
+		// it counts towards the queue only while the transmitter is busy.
+		c.stats.MaxQueue = c.queue.Len()
+	}
+	if held {
+		c.reports.Release() // the queue's drops, now that the state is set
 	}
 }
 
@@ -308,9 +307,7 @@ func (c *Channel) onQueueDrop(it aqm.Item) {
 // busyUntil: it takes the next frame at that instant, and, if the wake
 // came late, every later frame whose turn has passed too.
 func (c *Channel) txDone() {
-	if c.reports.Hold() {
-		defer c.reports.Release()
-	}
+	held := c.reports.Hold()
 	now := c.s.Now()
 	c.stats.Lateness.observe(c.busyUntil, now)
 	c.startNext(c.busyUntil, now)
@@ -318,6 +315,9 @@ func (c *Channel) txDone() {
 		c.startNext(c.busyUntil, now)
 	}
 	c.armTxDone()
+	if held {
+		c.reports.Release() // the AQM's drops, now that the state is set
+	}
 }
 
 // armTxDone schedules the end of the frame in transmission.

@@ -320,9 +320,7 @@ func (r *Reliability) newAcks(n int) []uint64 {
 // TxSeq, if any, is queued for acking. It reports whether f.Pkt goes on to
 // the forwarder: f is not an IDLE frame, nor a frame received before.
 func (r *Reliability) OnReceive(f Frame) (deliver bool) {
-	if r.reports.Hold() {
-		defer r.reports.Release()
-	}
+	held := r.reports.Hold()
 	now := r.s.Now()
 	if len(f.Acks) > 0 {
 		for _, seq := range f.Acks {
@@ -345,6 +343,9 @@ func (r *Reliability) OnReceive(f Frame) (deliver bool) {
 		case len(r.pending) == 1:
 			r.ackTimer.Set(now + r.cfg.AckDelay)
 		}
+	}
+	if held {
+		r.reports.Release() // the callback may send on the link (and so call OnSend)
 	}
 	return deliver
 }
