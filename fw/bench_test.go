@@ -81,3 +81,38 @@ func BenchmarkCSHit(b *testing.B) {
 		b.Fatalf("consumer got %d Data, producer %d Interests", c.n, p.n)
 	}
 }
+
+// BenchmarkManyDownstreams has n consumer faces ask for the same name
+// before its Data comes back: one PIT entry with n in-records, each
+// Interest looked up among them (in-record renewal, duplicate-nonce
+// check). It reports the cost per Interest.
+func BenchmarkManyDownstreams(b *testing.B) {
+	for _, n := range []int{1, 10, 100, 1000} {
+		b.Run(fmt.Sprintf("downstreams=%d", n), func(b *testing.B) {
+			s := &fakeSched{}
+			f, err := New(Config{}, s, rand.New(rand.NewPCG(1, 2)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			p := &discardFace{}
+			pid := f.AddFace(p, FaceNetwork)
+			f.AddRoute(name("/bench"), pid, 0)
+			cs := make([]FaceID, n)
+			for i := range cs {
+				cs[i] = f.AddFace(&discardFace{}, FaceLocal)
+			}
+			is, ds := benchPackets(1024)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i += n {
+				j := (i / n) % len(is)
+				for k, c := range cs {
+					it := *is[j].Interest
+					it.Nonce = uint32(k + 1)
+					f.Receive(c, ndn.Packet{Interest: &it})
+				}
+				f.Receive(pid, ds[j])
+			}
+		})
+	}
+}

@@ -271,3 +271,26 @@ params = { init-cwnd = 4,
 		t.Fatalf("error %v, want it at bad.toml:15 naming aimd-beta", err)
 	}
 }
+
+// TestHugeContentStoreSmallTransfer runs a 100 KiB transfer with a
+// Content Store of 10^8 Data on every node: it used to run out of memory
+// in Build (the store was sized by its capacity); now the whole run
+// allocates under 100 MB.
+func TestHugeContentStoreSmallTransfer(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, r := runExample(t, "linear-fixed32.toml", func(sc *scenario.Scenario) {
+		sc.Routers.CSCapacity = 100_000_000
+		sc.Producers[0].FileSize = 100 << 10
+	})
+	runtime.ReadMemStats(&after)
+	if f := r.Flows[0]; !f.Complete {
+		t.Fatalf("the transfer did not complete")
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("cs-capacity 1e8, 100 KiB: %.1f MB allocated in all", float64(alloc)/1e6)
+	if alloc > 100e6 {
+		t.Errorf("%.1f MB allocated, want under 100 MB", float64(alloc)/1e6)
+	}
+}
