@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +21,14 @@ import (
 // URI and a function that stops the forwarder and returns what it did.
 func startFw(t *testing.T, args ...string) (string, func() cliResult) {
 	t.Helper()
+	uri, stop, _ := startFwOutput(t, args...)
+	return uri, stop
+}
+
+// startFwOutput is startFw that also returns the forwarder's standard
+// output as it is written.
+func startFwOutput(t *testing.T, args ...string) (string, func() cliResult, *syncBuffer) {
+	t.Helper()
 	dir, err := os.MkdirTemp("", "ndnccfw-") // short: socket paths are limited to 108 bytes
 	if err != nil {
 		t.Fatal(err)
@@ -28,8 +37,9 @@ func startFw(t *testing.T, args ...string) (string, func() cliResult) {
 	sock := filepath.Join(dir, "fw.sock")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan cliResult, 1)
+	var stdout, stderr syncBuffer
 	go func() {
-		done <- runCLI(ctx, nil, append([]string{"fw", "--socket", sock, "--udp", "none", "--tcp", "none"}, args...)...)
+		done <- runCLIWith(ctx, nil, &stdout, &stderr, append([]string{"fw", "--socket", sock, "--udp", "none", "--tcp", "none"}, args...)...)
 	}()
 	var res *cliResult
 	stop := func() cliResult {
@@ -57,7 +67,7 @@ func startFw(t *testing.T, args ...string) (string, func() cliResult) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	return "unix://" + sock, stop
+	return "unix://" + sock, stop, &stdout
 }
 
 // TestFwStartsAndStops runs the forwarder with no configuration: it
@@ -70,6 +80,35 @@ func TestFwStartsAndStops(t *testing.T) {
 	}
 	if !strings.HasPrefix(r.stdout, "fw: up ") || !strings.Contains(r.stderr, "listening") {
 		t.Errorf("stdout %q, stderr %q: want the status line and the listener", r.stdout, r.stderr)
+	}
+}
+
+// TestFwStatusOnSIGUSR1 sends the running forwarder SIGUSR1: it prints
+// its counters, one line for itself and one per face, and keeps running.
+func TestFwStatusOnSIGUSR1(t *testing.T) {
+	uri, stop, stdout := startFwOutput(t)
+	conn, err := net.Dial("unix", strings.TrimPrefix(uri, "unix://")) // one face to list
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stdout.String(), "  face ") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no status with a face line after SIGUSR1: %q", stdout.String())
+		}
+		if err := syscall.Kill(os.Getpid(), syscall.SIGUSR1); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if c, err := net.Dial("unix", strings.TrimPrefix(uri, "unix://")); err != nil {
+		t.Errorf("the forwarder stopped listening after SIGUSR1: %v", err)
+	} else {
+		c.Close()
+	}
+	if r := stop(); r.code != 0 || !strings.Contains(r.stdout, "management: ") {
+		t.Errorf("exit %d, stdout %q", r.code, r.stdout)
 	}
 }
 

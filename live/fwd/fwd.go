@@ -23,6 +23,8 @@ import (
 	"strings"
 	"time"
 
+	nfd "github.com/named-data/ndnd/std/ndn/mgmt_2022"
+
 	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/link"
@@ -542,7 +544,8 @@ func (d *Forwarder) openStatic(ff *scenario.FwFace, attempt int) {
 	}
 }
 
-// staticUp adds a configured face and its routes, and starts it.
+// staticUp adds a configured face and its routes (static routes of the
+// RIB, origin 255, child-inherit, as nfdc adds them), and starts it.
 func (d *Forwarder) staticUp(f *face.Face, ff *scenario.FwFace) {
 	e := d.add(f, ff)
 	if e == nil {
@@ -551,9 +554,10 @@ func (d *Forwarder) staticUp(f *face.Face, ff *scenario.FwFace) {
 	e.conf = ff
 	d.static[ff.ID] = e
 	for _, r := range d.cfg.Routes {
-		if r.Face == ff.ID {
+		if r.Face == ff.ID { // into the RIB, as nfdc route add puts them
 			prefix, _ := ndn.ParseName(r.Prefix) // checked by the parser
-			d.fw.AddRoute(prefix, e.id, r.Cost)
+			d.mgmt.Register(prefix, mgmt.Route{Face: e.id, Origin: uint64(nfd.RouteOriginStatic), Cost: r.Cost,
+				Flags: uint64(nfd.RouteFlagChildInherit)}, 0)
 		}
 	}
 	f.Start()
