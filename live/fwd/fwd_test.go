@@ -72,6 +72,7 @@ func TestRemovedFaceIsForgotten(t *testing.T) {
 	if _, err := expressOn(t, d.UnixURI(), s.name.Append(enc.NewSegmentComponent(0))); !errors.Is(err, live.ErrNacked) {
 		t.Errorf("after the producer left: %v, want a Nack (no route)", err)
 	}
+	waitFaces(t, d, 0) // the Interest's own face is gone too, or it could hold the freed ID
 	serveOn(t, d.UnixURI(), "/fwd/next", []byte("y"))
 	if got := waitFaces(t, d, 1); got[0] != ids[0] {
 		t.Errorf("the next face got ID %d, want the freed %d", got[0], ids[0])
