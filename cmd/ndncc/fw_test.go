@@ -121,6 +121,7 @@ func TestFwBadConfiguration(t *testing.T) {
 		{"unknown strategy", "strategy = \"fastest\"", "unknown strategy \"fastest\""},
 		{"unknown queue parameter", "queue = \"codel-mark\"\nqueue-params = { tagret = \"5ms\" }", "has no parameter \"tagret\""},
 		{"unknown face queue", "[[face]]\nremote = \"udp4://127.0.0.1:1\"\nqueue = \"red\"", "fw.toml:1: face[0]: aqm: unknown queue discipline \"red\""},
+		{"udp6 face", "[[face]]\nremote = \"udp6://[::1]:6363\"", "udp6 is not supported"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(dir, "fw.toml")

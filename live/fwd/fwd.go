@@ -128,6 +128,9 @@ func Check(cfg *scenario.FwConfig) error {
 	}
 	for i := range cfg.Faces {
 		ff := &cfg.Faces[i]
+		if ff.Scheme == "udp6" {
+			errs = append(errs, fmt.Errorf("%s: face[%d]: %s: UDP faces share the IPv4 UDP listener's socket; udp6 is not supported", ff.Pos, i, ff.Remote))
+		}
 		for _, dir := range []scenario.LinkEmulation{ff.Out, ff.In} {
 			if _, err := newQueue(cfg, ff, dir); err != nil {
 				errs = append(errs, fmt.Errorf("%s: face[%d]: %w", ff.Pos, i, err))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/ndncc/ndncc/internal/ndntest"
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/live"
+	"github.com/ndncc/ndncc/scenario"
 )
 
 // TestServeFetchThroughForwarder moves an object from a producer to a
@@ -131,5 +133,24 @@ face = "b"
 	}
 	if !strings.Contains(status.String(), "link frames sent") {
 		t.Errorf("status lacks the link's counters:\n%s", status.String())
+	}
+}
+
+// TestExampleConfigurations loads every configuration in examples/fw:
+// each parses and the forwarder accepts its strategies and queues.
+func TestExampleConfigurations(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "fw", "*.toml"))
+	if err != nil || len(files) < 3 {
+		t.Fatalf("found %v (%v), want the 3 examples", files, err)
+	}
+	for _, file := range files {
+		cfg, err := scenario.LoadFwConfig(file)
+		if err != nil {
+			t.Errorf("%s: %v", file, err)
+			continue
+		}
+		if err := Check(cfg); err != nil {
+			t.Errorf("%s: %v", file, err)
+		}
 	}
 }
