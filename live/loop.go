@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -35,6 +36,8 @@ type Loop struct {
 	frames  framePool
 	recycle [][]byte // frames to return to the pool after this iteration
 	stopped atomic.Bool
+	ended   chan struct{} // closed when Run first returns
+	endOnce sync.Once
 	wake    *time.Timer
 	err     error
 }
@@ -68,6 +71,7 @@ func NewLoop() *Loop {
 		start:  time.Now(),
 		inbox:  make(chan inboxEvent, inboxSize),
 		posted: make(chan func(), 64),
+		ended:  make(chan struct{}),
 	}
 }
 
@@ -86,8 +90,13 @@ func (l *Loop) After(d time.Duration, fn func()) sched.Timer {
 
 // Post runs fn on the loop goroutine as soon as possible. It may be called
 // from any goroutine; it blocks while the loop is busy and its queue full.
+// Once Run has returned, Post returns at once and fn never runs (a socket
+// reader of a stopped loop is not left waiting).
 func (l *Loop) Post(fn func()) {
-	l.posted <- fn
+	select {
+	case l.posted <- fn:
+	case <-l.ended:
+	}
 }
 
 // Stop makes Run return after the current callback with err (nil for a
@@ -108,6 +117,7 @@ var ErrStopped = errors.New("live: event loop stopped")
 func (l *Loop) Run(ctx context.Context) error {
 	l.wake = time.NewTimer(time.Hour)
 	defer l.wake.Stop()
+	defer l.endOnce.Do(func() { close(l.ended) })
 	for !l.stopped.Load() {
 		l.runDue()
 		l.flush()
