@@ -7,17 +7,7 @@ import (
 )
 
 func FuzzParse(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join("..", "examples", "*.toml"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	addFiles(f, filepath.Join("..", "examples", "*.toml"))
 	f.Add([]byte(inlineDoc))
 	f.Add([]byte(errBase))
 	f.Add([]byte("[[a]]\n[[a.b]]\nx.y = [1, {z = 2}]\n[a.c]\n'q.k' = 1\n"))
@@ -53,17 +43,7 @@ func FuzzParse(f *testing.F) {
 // configuration parser: it returns a configuration or an error, never
 // both and never neither, and never panics.
 func FuzzParseFwConfig(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join("..", "examples", "fw", "*.toml"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	addFiles(f, filepath.Join("..", "examples", "fw", "*.toml"))
 	f.Add([]byte("[[face]]\nremote = \"udp4://1.2.3.4\"\nlink = { out = { loss = 2 }, in = { bw = 1 } }\n[[route]]\nprefix = \"/a\"\nface = \"udp4://1.2.3.4\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseFwConfig(data, "fuzz.toml")
@@ -82,4 +62,19 @@ func FuzzParseFwConfig(f *testing.F) {
 			c.LossDetectionFor(ff)
 		}
 	})
+}
+
+// addFiles adds the files matching pattern to f's seed corpus.
+func addFiles(f *testing.F, pattern string) {
+	files, err := filepath.Glob(pattern)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 }
