@@ -18,8 +18,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net/netip"
+	"strconv"
 	"strings"
 	"time"
 
@@ -157,6 +159,13 @@ func newQueue(cfg *scenario.FwConfig, ff *scenario.FwFace, dir scenario.LinkEmul
 	lim := aqm.Limits{Packets: dir.QueuePackets, Bytes: dir.QueueBytes}
 	if lim.Packets == 0 {
 		lim.Packets = face.DefaultQueueLimit
+	}
+	if _, set := params["mtu"]; !set && (name == "codel-drop" || name == "codel-mark") {
+		// CoDel never acts on a queue of at most one packet of "mtu"
+		// bytes: a face queues whole NDN packets, up to 8800 bytes.
+		withMTU := map[string]string{"mtu": strconv.Itoa(face.MaxPacketSize)}
+		maps.Copy(withMTU, params)
+		params = withMTU
 	}
 	return aqm.New(name, params, lim)
 }

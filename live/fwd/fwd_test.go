@@ -11,6 +11,7 @@ import (
 	enc "github.com/named-data/ndnd/std/encoding"
 
 	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/internal/ndntest"
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/live"
@@ -151,6 +152,30 @@ func TestExampleConfigurations(t *testing.T) {
 		}
 		if err := Check(cfg); err != nil {
 			t.Errorf("%s: %v", file, err)
+		}
+	}
+}
+
+// TestCoDelMTUDefaultsToTheLargestPacket checks the one default a face's
+// CoDel queue takes from the live forwarder rather than the simulator: a
+// packet of up to 8800 bytes alone in the queue is never marked; a value
+// the configuration sets is kept.
+func TestCoDelMTUDefaultsToTheLargestPacket(t *testing.T) {
+	for _, tc := range []struct {
+		params map[string]string
+		want   int
+	}{{nil, 8800}, {map[string]string{"mtu": "1500"}, 1500}} {
+		cfg := scenario.DefaultFwConfig()
+		cfg.Queue, cfg.QueueParams = "codel-mark", tc.params
+		q, err := newQueue(cfg, nil, scenario.LinkEmulation{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := q.(*aqm.CoDel).Params().MTU; got != tc.want {
+			t.Errorf("params %v: mtu %d, want %d", tc.params, got, tc.want)
+		}
+		if tc.params != nil && len(tc.params) != 1 {
+			t.Errorf("the configuration's parameters changed: %v", tc.params)
 		}
 	}
 }
