@@ -3,6 +3,7 @@
 package face
 
 import (
+	"errors"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -41,4 +42,34 @@ func kernelBacklog(conn any, scheme string) (func() int, int) {
 		})
 		return n
 	}, sndbuf
+}
+
+// directWriter returns a function that writes frames to conn with one
+// writev(2) that never blocks: it returns the bytes the socket took (0
+// when its buffer is full). nil if conn has no file descriptor.
+func directWriter(conn any) func(iov [][]byte) (int, error) {
+	sc, ok := conn.(syscall.Conn)
+	if !ok {
+		return nil
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	return func(iov [][]byte) (n int, err error) {
+		werr := rc.Write(func(fd uintptr) bool {
+			n, err = unix.Writev(int(fd), iov)
+			return true // never wait for the socket: the writer goroutine does
+		})
+		switch {
+		case n < 0:
+			n = 0
+		case werr != nil && err == nil:
+			err = werr
+		}
+		if errors.Is(err, unix.EAGAIN) {
+			err = nil
+		}
+		return n, err
+	}
 }

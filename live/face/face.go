@@ -139,6 +139,10 @@ type Face struct {
 	// tx writes one encoded frame (datagram faces) or a buffer of frames
 	// (stream faces); it runs on the writer goroutine.
 	tx func(b []byte) error
+	// direct writes frames at once without ever blocking (stream faces
+	// on Linux): the bytes the socket took, nil when it took what it
+	// could. nil: every batch goes through the writer.
+	direct func(iov [][]byte) (int, error)
 	// backlog returns the bytes in the kernel's send queue of the socket
 	// (nil if unknown); sndbuf is that socket's send buffer size.
 	backlog func() int
@@ -156,6 +160,7 @@ type Face struct {
 	closed  bool
 	out     Counters // the loop's share of the counters
 	tag     any
+	iov     [][]byte // scratch of writeNow
 
 	// Between the loop and the writer.
 	batches  chan *batch // handed to the writer
@@ -187,9 +192,11 @@ type backlogMarker interface {
 	CapThreshold(capacity int)
 }
 
-// batch is frames the loop hands the writer at once.
+// batch is frames the loop hands the writer at once, or the bytes of
+// frames the socket did not take when the loop wrote them (raw).
 type batch struct {
 	frames []link.Frame
+	raw    []byte
 	bytes  int
 }
 
@@ -425,10 +432,68 @@ func (f *Face) Flush() {
 			f.putBatch(b)
 			return
 		}
+		if f.direct != nil && f.inflight.Load() == 0 && f.writeNow(b) {
+			f.putBatch(b)
+			continue
+		}
 		f.pending.Add(int64(b.bytes))
 		f.inflight.Add(1)
 		f.batches <- b // never blocks: at most maxInflight are out
 	}
+}
+
+// writeNow writes batch b on the loop while the writer is idle, without
+// blocking: a socket with room takes it at once, saving the hand-over
+// to the writer goroutine. It reports whether b is done; if the socket
+// took only part, b is left holding the rest (raw) for the writer.
+func (f *Face) writeNow(b *batch) bool {
+	iov := f.iov[:0]
+	total := 0
+	for i := range b.frames {
+		fr := &b.frames[i]
+		enc, err := f.encode(fr)
+		if err != nil {
+			f.sendError(&fr.Pkt, err)
+			continue
+		}
+		iov = append(iov, enc)
+		total += len(enc)
+	}
+	defer func() { clear(iov); f.iov = iov[:0] }()
+	if total == 0 {
+		return true
+	}
+	f.txFrames.Add(uint64(len(iov)))
+	n, err := f.direct(iov)
+	f.txBytes.Add(uint64(n))
+	if err != nil {
+		f.fail(fmt.Errorf("face %s: write: %w", f.cfg.Remote, err))
+		return true
+	}
+	if n == total {
+		return true
+	}
+	raw := b.raw[:0]
+	for _, v := range iov {
+		if n >= len(v) {
+			n -= len(v)
+			continue
+		}
+		raw = append(raw, v[n:]...)
+		n = 0
+	}
+	clear(b.frames)
+	b.frames, b.raw, b.bytes = b.frames[:0], raw, len(raw)
+	return false
+}
+
+// encode encodes a frame for a stream face.
+func (f *Face) encode(fr *link.Frame) ([]byte, error) {
+	enc, err := ndn.EncodeLinkFrame(&fr.Pkt, fr.LinkFields)
+	if err == nil && len(enc) > MaxPacketSize {
+		err = fmt.Errorf("%d-byte frame exceeds the %d-byte limit", len(enc), MaxPacketSize)
+	}
+	return enc, err
 }
 
 // takeBatch returns an empty batch, reused if one is spare.
@@ -444,7 +509,7 @@ func (f *Face) takeBatch() *batch {
 // putBatch empties b and keeps it for reuse if there is room.
 func (f *Face) putBatch(b *batch) {
 	clear(b.frames)
-	b.frames, b.bytes = b.frames[:0], 0
+	b.frames, b.raw, b.bytes = b.frames[:0], b.raw[:0], 0
 	select {
 	case f.spare <- b:
 	default:
@@ -506,13 +571,10 @@ func (f *Face) transmit(b *batch) {
 		}
 		return
 	}
-	f.wbuf = f.wbuf[:0]
+	f.wbuf = append(f.wbuf[:0], b.raw...) // what the loop could not write
 	for i := range b.frames {
 		fr := &b.frames[i]
-		enc, err := ndn.EncodeLinkFrame(&fr.Pkt, fr.LinkFields)
-		if err == nil && len(enc) > MaxPacketSize {
-			err = fmt.Errorf("%d-byte frame exceeds the %d-byte limit", len(enc), MaxPacketSize)
-		}
+		enc, err := f.encode(fr)
 		if err != nil {
 			f.sendError(&fr.Pkt, err)
 			continue

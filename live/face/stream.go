@@ -21,6 +21,7 @@ func NewStream(host Host, conn net.Conn, cfg Config) *Face {
 	})
 	f.closeTx = conn.Close
 	f.backlog, f.sndbuf = kernelBacklog(conn, cfg.Scheme)
+	f.direct = directWriter(conn)
 	f.reader = func() { f.readStream(conn) }
 	return f
 }
