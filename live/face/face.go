@@ -449,16 +449,10 @@ func (f *Face) Flush() {
 func (f *Face) writeNow(b *batch) bool {
 	iov := f.iov[:0]
 	total := 0
-	for i := range b.frames {
-		fr := &b.frames[i]
-		enc, err := f.encode(fr)
-		if err != nil {
-			f.sendError(&fr.Pkt, err)
-			continue
-		}
+	f.encodeFrames(b.frames, func(enc []byte) {
 		iov = append(iov, enc)
 		total += len(enc)
-	}
+	})
 	defer func() { clear(iov); f.iov = iov[:0] }()
 	if total == 0 {
 		return true
@@ -487,13 +481,22 @@ func (f *Face) writeNow(b *batch) bool {
 	return false
 }
 
-// encode encodes a frame for a stream face.
-func (f *Face) encode(fr *link.Frame) ([]byte, error) {
-	enc, err := ndn.EncodeLinkFrame(&fr.Pkt, fr.LinkFields)
-	if err == nil && len(enc) > MaxPacketSize {
-		err = fmt.Errorf("%d-byte frame exceeds the %d-byte limit", len(enc), MaxPacketSize)
+// encodeFrames encodes frames for a stream face and passes each encoding
+// to add; a frame that cannot be encoded, or exceeds MaxPacketSize, is
+// counted as a send error and skipped.
+func (f *Face) encodeFrames(frames []link.Frame, add func(enc []byte)) {
+	for i := range frames {
+		fr := &frames[i]
+		enc, err := ndn.EncodeLinkFrame(&fr.Pkt, fr.LinkFields)
+		if err == nil && len(enc) > MaxPacketSize {
+			err = fmt.Errorf("%d-byte frame exceeds the %d-byte limit", len(enc), MaxPacketSize)
+		}
+		if err != nil {
+			f.sendError(&fr.Pkt, err)
+			continue
+		}
+		add(enc)
 	}
-	return enc, err
 }
 
 // takeBatch returns an empty batch, reused if one is spare.
@@ -572,16 +575,10 @@ func (f *Face) transmit(b *batch) {
 		return
 	}
 	f.wbuf = append(f.wbuf[:0], b.raw...) // what the loop could not write
-	for i := range b.frames {
-		fr := &b.frames[i]
-		enc, err := f.encode(fr)
-		if err != nil {
-			f.sendError(&fr.Pkt, err)
-			continue
-		}
+	f.encodeFrames(b.frames, func(enc []byte) {
 		f.wbuf = append(f.wbuf, enc...)
 		f.txFrames.Add(1)
-	}
+	})
 	if len(f.wbuf) == 0 {
 		return
 	}
