@@ -2,17 +2,21 @@ package cc
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
-// AIMDConfig parameterises AIMD. Defaults are seed 003's parameter list
-// (§3.2), which matches seed 000's algorithm.
+// AIMDConfig parameterises AIMD. Defaults are ndn-tools' ndnget's, which
+// match paper 003's parameter list (§3.2) but for the initial window and
+// threshold (the profiles seed000 and seed003 of package consumer select
+// the papers' 1 and 200).
 type AIMDConfig struct {
-	// InitCwnd is the initial window. Default 1 (seed 003, "initial
-	// cwnd"). It is also the window after a decrease with ResetToInit.
+	// InitCwnd is the initial window. Default 2 (ndnget; paper 003: 1).
+	// It is also the window after a decrease with ResetToInit.
 	InitCwnd float64
-	// InitSsthresh is the initial slow-start threshold. Default 200
-	// (seeds 000 and 003).
+	// InitSsthresh is the initial slow-start threshold. Default +Inf
+	// (ndnget: slow start until the first decrease; papers 000 and 003:
+	// 200).
 	InitSsthresh float64
 	// Step is the additive-increase step: in congestion avoidance each
 	// Data adds Step/cwnd (one Step per RTT). Slow start always adds 1 per
@@ -38,7 +42,7 @@ type AIMDConfig struct {
 
 // DefaultAIMDConfig returns the documented defaults.
 func DefaultAIMDConfig() AIMDConfig {
-	return AIMDConfig{InitCwnd: 1, InitSsthresh: 200, Step: 1, Beta: 0.5}
+	return AIMDConfig{InitCwnd: 2, InitSsthresh: math.Inf(1), Step: 1, Beta: 0.5}
 }
 
 // Validate reports the first field that is out of range.

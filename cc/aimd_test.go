@@ -1,6 +1,7 @@
 package cc
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -38,8 +39,22 @@ func newAIMD(t *testing.T, cfg AIMDConfig) *AIMD {
 	return a
 }
 
-func TestAIMDSeed000(t *testing.T) {
+// paperAIMD is the AIMD of papers 000 and 003: initial window 1.
+func paperAIMD() AIMDConfig {
 	cfg := DefaultAIMDConfig()
+	cfg.InitCwnd, cfg.InitSsthresh = 1, 200
+	return cfg
+}
+
+func TestAIMDDefaultsAreNdnget(t *testing.T) {
+	cfg := DefaultAIMDConfig()
+	if cfg.InitCwnd != 2 || !math.IsInf(cfg.InitSsthresh, 1) || cfg.Step != 1 || cfg.Beta != 0.5 || cfg.ResetToInit {
+		t.Errorf("DefaultAIMDConfig() = %+v, want ndnget's: init-cwnd 2, init-ssthresh inf, step 1, beta 0.5", cfg)
+	}
+}
+
+func TestAIMDSeed000(t *testing.T) {
+	cfg := paperAIMD()
 	cfg.InitSsthresh = 4
 	a := newAIMD(t, cfg)
 	if a.Cwnd() != 1 || a.Ssthresh() != 4 || a.Name() != "aimd" {
@@ -58,7 +73,7 @@ func TestAIMDSeed000(t *testing.T) {
 }
 
 func TestAIMDResetToInitSeed003(t *testing.T) {
-	cfg := DefaultAIMDConfig()
+	cfg := paperAIMD()
 	cfg.InitSsthresh = 4
 	cfg.ResetToInit = true
 	replay(t, newAIMD(t, cfg), []windowStep{
@@ -85,7 +100,7 @@ func TestAIMDStepAndBeta(t *testing.T) {
 }
 
 func TestAIMDDecreaseNeverRaisesCwnd(t *testing.T) {
-	replay(t, newAIMD(t, DefaultAIMDConfig()), []windowStep{
+	replay(t, newAIMD(t, paperAIMD()), []windowStep{
 		{name: "loss at cwnd 1", decrease: true, cwnd: 1, ssthresh: 2},
 		{name: "slow start to the floor", cwnd: 2, ssthresh: 2},
 		{name: "ca", cwnd: 2.5, ssthresh: 2},

@@ -6,14 +6,14 @@ import (
 	"time"
 )
 
-// CubicConfig parameterises CUBIC. Defaults are RFC 9438's, except the
-// initial window and threshold, which are the seeds' (shared by every
-// loss-based pipeline here).
+// CubicConfig parameterises CUBIC. Defaults are ndn-tools' ndnget's
+// (RFC 9438's C and beta; initial window 2, no initial threshold, fast
+// convergence off).
 type CubicConfig struct {
-	// InitCwnd is the initial window. Default 1 (seed 003).
+	// InitCwnd is the initial window. Default 2 (ndnget).
 	InitCwnd float64
-	// InitSsthresh is the initial slow-start threshold. Default 200
-	// (seeds 000 and 003).
+	// InitSsthresh is the initial slow-start threshold. Default +Inf
+	// (ndnget: slow start until the first decrease).
 	InitSsthresh float64
 	// C scales the cubic function, in segments/s³. Default 0.4
 	// (RFC 9438 §5.1).
@@ -22,7 +22,8 @@ type CubicConfig struct {
 	// (RFC 9438 §4.6).
 	Beta float64
 	// FastConvergence lowers W_max when a congestion event happens below
-	// the previous W_max (RFC 9438 §4.7). Default true.
+	// the previous W_max (RFC 9438 §4.7). Default false, as in ndnget
+	// (--fast-conv turns it on).
 	FastConvergence bool
 	// RenoFriendly enables the Reno-friendly region (RFC 9438 §4.3): the
 	// window never grows slower than Reno's estimate W_est. Default true.
@@ -31,7 +32,7 @@ type CubicConfig struct {
 
 // DefaultCubicConfig returns the documented defaults.
 func DefaultCubicConfig() CubicConfig {
-	return CubicConfig{InitCwnd: 1, InitSsthresh: 200, C: 0.4, Beta: 0.7, FastConvergence: true, RenoFriendly: true}
+	return CubicConfig{InitCwnd: 2, InitSsthresh: math.Inf(1), C: 0.4, Beta: 0.7, FastConvergence: false, RenoFriendly: true}
 }
 
 // Validate reports the first field that is out of range.

@@ -1,6 +1,7 @@
 package cc
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -17,8 +18,23 @@ func newCubic(t *testing.T, cfg CubicConfig) *Cubic {
 // alphaCubic is RFC 9438's 3(1-beta)/(1+beta) for beta 0.7.
 const alphaCubic = 3 * 0.3 / 1.7
 
-func TestCubicEpochAfterDecrease(t *testing.T) {
+// paperCubic is CUBIC from a window of 1 with RFC 9438's fast
+// convergence, the configuration these worked examples use.
+func paperCubic() CubicConfig {
 	cfg := DefaultCubicConfig()
+	cfg.InitCwnd, cfg.InitSsthresh, cfg.FastConvergence = 1, 200, true
+	return cfg
+}
+
+func TestCubicDefaultsAreNdnget(t *testing.T) {
+	cfg := DefaultCubicConfig()
+	if cfg.InitCwnd != 2 || !math.IsInf(cfg.InitSsthresh, 1) || cfg.Beta != 0.7 || cfg.FastConvergence {
+		t.Errorf("DefaultCubicConfig() = %+v, want ndnget's: init-cwnd 2, init-ssthresh inf, beta 0.7, no fast convergence", cfg)
+	}
+}
+
+func TestCubicEpochAfterDecrease(t *testing.T) {
+	cfg := paperCubic()
 	cfg.InitSsthresh = 1000
 	c := newCubic(t, cfg)
 	for i := range 35 {
@@ -75,7 +91,7 @@ func TestCubicEpochAfterDecrease(t *testing.T) {
 func TestCubicSlowStartExit(t *testing.T) {
 	// Leaving slow start without a congestion event: W_max = cwnd, K = 0
 	// (RFC 9438 §4.10), and W_est >= cwnd_prior at once, so alpha is 1.
-	cfg := DefaultCubicConfig()
+	cfg := paperCubic()
 	cfg.InitSsthresh = 10
 	c := newCubic(t, cfg)
 	for i := range 9 {

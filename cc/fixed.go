@@ -5,9 +5,10 @@ import (
 	"time"
 )
 
-// DefaultFixedWindow is the fixed pipeline's default window: seed 000's
-// optimal window on the linear topology (its Design #0).
-const DefaultFixedWindow = 32
+// DefaultFixedWindow is the fixed pipeline's default window: 1, ndnget's
+// default --pipeline-size. Paper 000's Design #0 sets 32 on its linear
+// topology and 16 on its dumbbell.
+const DefaultFixedWindow = 1
 
 // Fixed is a constant window (seed 000's Design #0, seed 003's fixed
 // windows 50/100/200). Congestion events do not change it.

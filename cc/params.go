@@ -169,8 +169,8 @@ type floatCheck struct {
 	want string
 }
 
-func atLeast1() floatCheck {
-	return floatCheck{func(v float64) bool { return v >= 1 && !math.IsInf(v, 0) }, "a number >= 1"}
+func atLeast1OrInf() floatCheck {
+	return floatCheck{func(v float64) bool { return v >= 1 }, "a number >= 1, or inf (no threshold)"}
 }
 
 // windowSize accepts a window of 1 to MaxWindow segments.
@@ -201,7 +201,7 @@ func positiveOrInf() floatCheck {
 func floatField[C any](name, doc string, ptr func(*C) *float64, chk floatCheck) field[C] {
 	return field[C]{
 		name: name, doc: doc,
-		get: func(c *C) string { return strconv.FormatFloat(*ptr(c), 'g', -1, 64) },
+		get: func(c *C) string { return formatFloat(*ptr(c)) },
 		set: func(c *C, v string) error {
 			x, err := strconv.ParseFloat(v, 64)
 			if err != nil || !chk.ok(x) {
@@ -246,7 +246,7 @@ func boolField[C any](name, doc string, ptr func(*C) *bool) field[C] {
 func initFields[C any](cwnd, ssthresh func(*C) *float64) []field[C] {
 	return []field[C]{
 		floatField("init-cwnd", "initial congestion window, segments (seed 003)", cwnd, windowSize()),
-		floatField("init-ssthresh", "initial slow-start threshold, segments (seeds 000, 003)", ssthresh, atLeast1()),
+		floatField("init-ssthresh", "initial slow-start threshold, segments; inf: slow start until the first decrease", ssthresh, atLeast1OrInf()),
 	}
 }
 
@@ -330,4 +330,13 @@ func vegasFields() []field[VegasConfig] {
 		floatField("vegas-beta", "diff above it: cwnd-1 per RTT, segments", func(c *VegasConfig) *float64 { return &c.Beta }, positive()),
 		floatField("vegas-ss-gamma", "diff above it ends slow start, segments", func(c *VegasConfig) *float64 { return &c.SlowStartGamma }, nonNegative()),
 	)
+}
+
+// formatFloat formats a parameter's value: "inf" for +Inf (as the parser
+// reads it), else the shortest decimal.
+func formatFloat(v float64) string {
+	if math.IsInf(v, 1) {
+		return "inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }

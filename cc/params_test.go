@@ -2,6 +2,7 @@ package cc
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -12,9 +13,9 @@ func TestNewAlgorithmDefaults(t *testing.T) {
 		pipeline       string
 		cwnd, ssthresh float64
 	}{
-		{"fixed", 32, 32},
-		{"aimd", 1, 200},
-		{"cubic", 1, 200},
+		{"fixed", 1, 1},
+		{"aimd", 2, math.Inf(1)},
+		{"cubic", 2, math.Inf(1)},
 		{"bic", 1, 200},
 		{"vegas", 1, 200},
 		{"ndn-vegas", 1, 200},
@@ -122,7 +123,7 @@ func TestDescribe(t *testing.T) {
 		{Name: "vegas-alpha", Default: "1"},
 		{Name: "vegas-beta", Default: "3"},
 		{Name: "vegas-ss-gamma", Default: "1"},
-		{Name: "vegas-gamma", Default: "+Inf"},
+		{Name: "vegas-gamma", Default: "inf"},
 		{Name: "slow-start", Default: "vegas"},
 	}
 	got := Describe("ndn-vegas")

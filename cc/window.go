@@ -29,8 +29,8 @@ func checkInit(initCwnd, initSsthresh float64) error {
 	if !(initCwnd >= 1 && initCwnd <= MaxWindow) {
 		return fmt.Errorf("init-cwnd %v must be a number of segments from 1 to %d", initCwnd, MaxWindow)
 	}
-	if !(initSsthresh >= 1) || math.IsInf(initSsthresh, 0) {
-		return fmt.Errorf("init-ssthresh %v must be a number >= 1", initSsthresh)
+	if !(initSsthresh >= 1) {
+		return fmt.Errorf("init-ssthresh %v must be a number >= 1, or inf", initSsthresh)
 	}
 	return nil
 }

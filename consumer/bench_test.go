@@ -88,9 +88,12 @@ var perDataPipelines = []struct {
 	name   string
 	params map[string]string
 }{
+	// No Data is lost, so aimd and cubic grow for ever: a threshold of 200
+	// moves them to congestion avoidance, whose window grows by about one
+	// segment per window, as in a long transfer.
 	{"fixed", map[string]string{"window": "32"}},
-	{"aimd", nil},
-	{"cubic", nil},
+	{"aimd", map[string]string{"init-ssthresh": "200"}},
+	{"cubic", map[string]string{"init-ssthresh": "200"}},
 	{"vegas", nil},
 }
 

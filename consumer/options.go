@@ -12,7 +12,9 @@ import (
 )
 
 // Options configure a pipeline. Every field has a documented default,
-// applied by DefaultOptions; ParseParams sets them by name.
+// applied by DefaultOptions: ndn-tools' ndnget's where ndnget has the same
+// option, so that `ndncc sim` and `ndncc fetch` start from the same values
+// (a Profile selects a paper's instead). ParseParams sets them by name.
 type Options struct {
 	// Pipeline is the window algorithm: fixed, aimd, cubic, bic, vegas,
 	// ndn-vegas.
@@ -33,7 +35,7 @@ type Options struct {
 	HoleThreshold int
 	// IgnoreMarks makes the pipeline count congestion marks but not react.
 	IgnoreMarks bool
-	// RTT configures the RFC 6298 estimator.
+	// RTT configures the RFC 6298 estimator: DefaultRTT.
 	RTT cc.RTTConfig
 	// FixedRTO, when positive, replaces the estimator's RTO (PCON's fixed,
 	// higher RTO). Default 0 (use the estimator).
@@ -80,6 +82,16 @@ const MinSpan = 64
 // pipeline's span (and ring) to 2^26 segments.
 const MaxSpanWindows = 1024
 
+// DefaultRTT is the pipelines' RTO estimator: ndn-cxx's as ndnget runs
+// it (RFC 6298's gains, RTTVAR multiplier 8, RTO from 200 ms to 60 s).
+// cc.DefaultRTTConfig is RFC 6298's multiplier 4 with paper 003's 10 s
+// ceiling, which the simulator's TCP uses.
+func DefaultRTT() cc.RTTConfig {
+	r := cc.DefaultRTTConfig()
+	r.K, r.MaxRTO = 8, 60*time.Second
+	return r
+}
+
 // DefaultOptions returns the documented defaults for a pipeline.
 func DefaultOptions(pipeline string) Options {
 	return Options{
@@ -88,7 +100,7 @@ func DefaultOptions(pipeline string) Options {
 		Conservative:  true,
 		RTTSampling:   cc.SampleEveryData,
 		HoleThreshold: 5,
-		RTT:           cc.DefaultRTTConfig(),
+		RTT:           DefaultRTT(),
 		CheckInterval: 10 * time.Millisecond,
 		MaxRetries:    15,
 		Timeout:       30 * time.Second,
@@ -163,11 +175,11 @@ func pipelineParams() []param {
 		boolParam("ignore-marks", "false", "count congestion marks but do not react to them", func(o *Options) *bool { return &o.IgnoreMarks }),
 		floatParam("rto-alpha", "0.125", "RFC 6298 SRTT gain", func(o *Options) *float64 { return &o.RTT.Alpha }),
 		floatParam("rto-beta", "0.25", "RFC 6298 RTTVAR gain", func(o *Options) *float64 { return &o.RTT.Beta }),
-		floatParam("rto-k", "4", "RFC 6298 RTTVAR multiplier", func(o *Options) *float64 { return &o.RTT.K }),
+		floatParam("rto-k", "8", "RTTVAR multiplier (RFC 6298: 4)", func(o *Options) *float64 { return &o.RTT.K }),
 		floatParam("rto-backoff", "2", "RTO multiplier at each backoff (a round of unanswered retransmissions, or a timeout loss event)", func(o *Options) *float64 { return &o.RTT.BackoffMultiplier }),
 		durationParam("initial-rto", "1s", "RTO before the first sample", func(o *Options) *time.Duration { return &o.RTT.InitialRTO }),
 		durationParam("min-rto", "200ms", "lower bound of the RTO", func(o *Options) *time.Duration { return &o.RTT.MinRTO }),
-		durationParam("max-rto", "10s", "upper bound of the RTO", func(o *Options) *time.Duration { return &o.RTT.MaxRTO }),
+		durationParam("max-rto", "60s", "upper bound of the RTO", func(o *Options) *time.Duration { return &o.RTT.MaxRTO }),
 		durationParam("fixed-rto", "0s", "use this RTO instead of the estimator's (PCON); 0 disables", func(o *Options) *time.Duration { return &o.FixedRTO }),
 		durationParam("rto-check-interval", "10ms", "period of the timeout check", func(o *Options) *time.Duration { return &o.CheckInterval }),
 		intParam("retries", "15", "retransmissions of one segment before the fetch fails (-1: unlimited)", func(o *Options) *int { return &o.MaxRetries }),

@@ -670,10 +670,10 @@ func TestRTOUntouchedByMarksAndNacks(t *testing.T) {
 
 func TestOutageStateBounded(t *testing.T) {
 	// The producer goes silent after segment 20 for an hour of virtual
-	// time with unlimited retries: the RTO climbs to its 10 s ceiling and
+	// time with unlimited retries: the RTO climbs to a 10 s ceiling and
 	// the pipeline's queues stay the size of the window, however many
 	// retransmissions the outage costs.
-	f := newFetch(t, "aimd", map[string]string{"retries": "-1", "timeout": "0s"}, 99999, func(seg uint64, attempt int) action {
+	f := newFetch(t, "aimd", map[string]string{"retries": "-1", "timeout": "0s", "max-rto": "10s"}, 99999, func(seg uint64, attempt int) action {
 		if seg > 20 {
 			return action{drop: true}
 		}

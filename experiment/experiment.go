@@ -33,6 +33,10 @@ type Experiment struct {
 	Columns []Column
 	// Runs is the default number of runs per variant.
 	Runs int
+	// Profile, if set, is the parameter profile (package consumer) of the
+	// consumers of every variant whose scenario names none: the paper's
+	// settings where they differ from the defaults, which are ndnget's.
+	Profile string
 	// Notes explain where our figures and the seed's differ, and why
 	// (docs/reproduction.md).
 	Notes string
@@ -270,8 +274,20 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 	return rep, nil
 }
 
-func (e *Experiment) runOne(v Variant, j *job, traceDir string) {
+// Scenario builds variant v's scenario, with the experiment's profile.
+func (e *Experiment) Scenario(v Variant) (*scenario.Scenario, error) {
 	sc, err := v.Scenario()
+	if err != nil {
+		return nil, err
+	}
+	if e.Profile != "" && sc.Profile == "" {
+		sc.Profile = e.Profile
+	}
+	return sc, nil
+}
+
+func (e *Experiment) runOne(v Variant, j *job, traceDir string) {
+	sc, err := e.Scenario(v)
 	if err != nil {
 		j.err = fmt.Errorf("experiment %s variant %s: %w", e.Name, v.Name, err)
 		return

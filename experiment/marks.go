@@ -63,8 +63,9 @@ when marks are treated as losses. Measured on seed 1: mark beta 0.8 gives 4843 k
 			{Key: "retransmissions", Header: "retx", Format: "%.0f"},
 			{Key: "marks", Header: "marks", Format: "%.0f"},
 		},
-		Runs:  1,
-		Notes: `This combines seed 000's topology with seeds 002/004's marking; no seed table exists for it.`,
+		Runs:    1,
+		Profile: "seed000", // the paper's consumer, as in seed000-linear
+		Notes:   `This combines seed 000's topology with seeds 002/004's marking; no seed table exists for it.`,
 	}
 	e.Variants = []Variant{
 		{Name: "aimd-droptail", Description: "AIMD over drop-tail queues",

@@ -57,6 +57,7 @@ loss event per RTT (recPoint); #3 also takes one RTT sample per RTT. Timeout % i
 timeout per 100 segments. Seed order: #0 fastest, then #3, #2, #1.`,
 		Columns: seed000Columns(),
 		Runs:    3, // the seed ran each design three times
+		Profile: "seed000",
 		Notes: `Our Design #0 runs at the ideal rate: 10,240 Data of 1449 bytes through 5 Mbit/s take 23.74 s,
 plus one RTT. The seed measured a one-packet RTT of 73.2 ms on Mini-NDN; our minimum is 65.6 ms,
 because we model NFD's per-packet processing only as 0-200 µs of jitter. Design #2 is slower
@@ -91,6 +92,7 @@ Design #0 uses a fixed window of 16 per flow. Jain's fairness index of the two t
 reported as "fairness".`,
 		Columns: append(seed000Columns(), Column{Key: "fairness", Header: "Jain fairness", Format: "%.3f"}),
 		Runs:    3, // the seed ran each design three times
+		Profile: "seed000",
 		Notes: `The two flows start within 10 ms of each other (start jitter) and share the 32-packet queue.
 Both take the same path through router1-router2, so they see the same drops. Fairness stays
 near 1, as the seed observed ("the two consumers share the bottleneck evenly most of the

@@ -25,6 +25,18 @@ func seed001RTO() map[string]string {
 	return map[string]string{"rto-k": "8", "min-rto": "200ms", "max-rto": "60s"}
 }
 
+// seed001Window is the initial window and threshold of seed 001's AIMD
+// and CUBIC runs: paper 001 states none, and these (papers 000 and 003's)
+// are what the runs were first made with; CUBIC ran with RFC 9438's fast
+// convergence.
+func seed001Window(pipeline string) map[string]string {
+	p := map[string]string{"init-cwnd": "1", "init-ssthresh": "200"}
+	if pipeline == "cubic" {
+		p["fast-conv"] = "true"
+	}
+	return p
+}
+
 // twoNode builds consumer1 -- producer1 with the given round-trip time.
 func twoNode(name string, rtt time.Duration, pipeline string, params map[string]string) func() (*scenario.Scenario, error) {
 	return func() (*scenario.Scenario, error) {
@@ -93,9 +105,9 @@ Where we differ:
 			Variant{Name: name, Description: fmt.Sprintf("NDN-Vegas alpha=10 beta=20 gamma=inf, RTT %d ms", ms),
 				Scenario: twoNode(name, rtt, "ndn-vegas", map[string]string{"vegas-alpha": "10", "vegas-beta": "20"})},
 			Variant{Name: fmt.Sprintf("aimd-rtt%dms", ms), Description: fmt.Sprintf("AIMD (conservative), RTT %d ms", ms),
-				Scenario: twoNode(fmt.Sprintf("aimd-rtt%dms", ms), rtt, "aimd", nil)},
+				Scenario: twoNode(fmt.Sprintf("aimd-rtt%dms", ms), rtt, "aimd", seed001Window("aimd"))},
 			Variant{Name: fmt.Sprintf("cubic-rtt%dms", ms), Description: fmt.Sprintf("CUBIC, RTT %d ms", ms),
-				Scenario: twoNode(fmt.Sprintf("cubic-rtt%dms", ms), rtt, "cubic", nil)},
+				Scenario: twoNode(fmt.Sprintf("cubic-rtt%dms", ms), rtt, "cubic", seed001Window("cubic"))},
 		)
 	}
 	return e

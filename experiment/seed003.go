@@ -21,7 +21,8 @@ overflow the queue; the seed's loss rate is retransmissions / Data received.`,
 			{Key: "loss_rate_pct", Header: "loss rate %", Format: "%.2f"},
 			{Key: "timeout_pct", Header: "timeout %", Format: "%.2f"},
 		},
-		Runs: 5, // the seed ran each window five times
+		Runs:    5, // the seed ran each window five times
+		Profile: "seed003",
 		Notes: `Seed 003's parameter list gives no RTO floor, so we use RFC 6298's 1 s. With 200 ms, a timed-out
 segment frees its window slot five times as often, and window 100 loses about 30% of its Interests.
 The trend matches the seed: window 50 loses nothing, and losses grow with the window. Our loss
@@ -86,7 +87,8 @@ retransmissions as Data: its timers fired far more often than ours.`,
 			{Key: "loss_rate_pct", Header: "loss rate %", Format: "%.2f"},
 			{Key: "timeouts", Header: "timeouts", Format: "%.0f"},
 		},
-		Runs: 5, // the seed ran each scheme five times
+		Runs:    5, // the seed ran each scheme five times
+		Profile: "seed003",
 		Notes: `The seed's AIMD rows show a 100% loss rate and an effective throughput about half the actual:
 every segment was fetched about twice. Its timers fired on almost every Interest, which a
 correct RFC 6298 estimator does not do, and the report does not say why. Our AIMD retransmits

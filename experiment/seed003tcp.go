@@ -111,7 +111,8 @@ compare the NDN/TCP split with that spread rather than with an even split.`,
 			{Key: "tcp1_share", Header: "TCP-1 share", Format: "%.3f"},
 			{Key: "overlap_s", Header: "both active (s)", Format: "%.1f"},
 		},
-		Runs: 1,
+		Runs:    1,
+		Profile: "seed000", // the NDN flow is paper 000's Design #3
 		Notes: `The seed's row is Linux's own TCP of 2015 (CUBIC by default, with SACK, HyStart and an initial
 window of 10): 17.58 s is the ideal transfer time, which needs a start without loss. Ours starts
 with a window of 1 and an initial ssthresh of 200 (the seeds' NDN parameters), overshoots the

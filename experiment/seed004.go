@@ -66,6 +66,9 @@ plain has no shim, so every loss is found by the consumer's RTO and cuts its win
 			{Key: "loss_events", Header: "decreases", Format: "%.0f"},
 		},
 		Runs: 1,
+		// Paper 004 states no consumer parameters besides PCON's fixed
+		// RTO: the ones papers 000 and 003 state.
+		Profile: "seed000",
 		Notes: `PCON's talk shows this scenario (IP overlay and wireless links, against hop-by-hop Interest
 shaping) only as plots. We reproduce its claim: local loss detection avoids the timeouts and
 window cuts that random loss otherwise causes. The shim is NDNLPv2-like: sequence numbers,
@@ -171,6 +174,9 @@ against the longer and the faster path.`,
 			{Key: "rtt_avg_ms", Header: "mean RTT (ms)", Format: "%.1f"},
 		},
 		Runs: 1,
+		// Paper 004 states no consumer parameters besides PCON's fixed
+		// RTO: the ones papers 000 and 003 state.
+		Profile: "seed000",
 		Notes: `PCON's talk gives split ratios as a plot: PCON near optimal, PI and CF biased against the
 higher-delay and the higher-bandwidth path. Our PCON shifts 2% of a face's share per mark,
 probes unused faces with 0.1%, and drifts back to the shortest path after 2 s without marks.
@@ -241,6 +247,9 @@ can use a fixed RTO of 1 s.`,
 			{Key: "late_data", Header: "late Data", Format: "%.0f"},
 		},
 		Runs: 1,
+		// Paper 004 states no consumer parameters besides PCON's fixed
+		// RTO: the ones papers 000 and 003 state.
+		Profile: "seed000",
 		Notes: `PCON's talk shows this only as plots: TCP-style timers cause spurious retransmissions when
 RTTs mix cache hits and producer fetches. We count the timeouts that were certainly spurious
 (Data that arrived before the retransmission left). With CoDel dropping and RFC 6298 there
@@ -320,6 +329,9 @@ drop-tail queues. pcon: BIC consumers reacting to marks, Nacks and timeouts with
 			{Key: "goodput_kbps", Header: "rate (kbps)", Format: "%.0f"},
 		},
 		Runs: 1,
+		// Paper 004 states no consumer parameters besides PCON's fixed
+		// RTO: the ones papers 000 and 003 state.
+		Profile: "seed000",
 		Notes: `The seed's topology figure is lost. Ours matches the table's base RTTs and has two paths
 PCON can split over.
 

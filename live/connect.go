@@ -13,6 +13,23 @@ import (
 // client.conf) that cannot be parsed.
 var ErrBadTransport = errors.New("bad transport")
 
+// UnreachableError reports a forwarder that could not be connected to at
+// all (no connection was ever made, unlike ErrFaceDown's lost one). It
+// matches ErrFaceDown with errors.Is.
+type UnreachableError struct {
+	Transport Transport
+	Source    TransportSource
+	Err       error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("cannot reach the forwarder at %s (%s): is one running? set %s or --transport (%v)",
+		e.Transport, e.Source, TransportEnv, e.Err)
+}
+
+// Unwrap returns ErrFaceDown and the dial error.
+func (e *UnreachableError) Unwrap() []error { return []error{ErrFaceDown, e.Err} }
+
 // Conn is an application's connection to its forwarder: an event loop,
 // the face and the endpoint that shares it.
 type Conn struct {
@@ -37,7 +54,7 @@ func Connect(ctx context.Context, explicit string, cfg FaceConfig) (*Conn, error
 	loop := NewLoop()
 	face, err := Dial(ctx, loop, t, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrFaceDown, err)
+		return nil, &UnreachableError{Transport: t, Source: src, Err: err}
 	}
 	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	c := &Conn{Loop: loop, Endpoint: NewEndpoint(loop, face, r), Transport: t, Source: src}

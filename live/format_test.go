@@ -54,7 +54,7 @@ func TestTraceLogsNdngetFormat(t *testing.T) {
 	if err := l.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if want := "time\tcwndsize\n0\t2\n7\t3.5\n"; cwnd.String() != want {
+	if want := "time\tcwndsize\n0\t2\n0.007\t3.5\n"; cwnd.String() != want {
 		t.Errorf("cwnd log %q, want %q", cwnd.String(), want)
 	}
 	if want := "segment\trtt\trttvar\tsrtt\trto\n7\t1.5\t0.25\t2\t200\n"; rtt.String() != want {
@@ -70,19 +70,28 @@ func TestWriteSummary(t *testing.T) {
 	}
 	st.Decreases[cc.CauseMark] = 7
 	st.Decreases[cc.CauseTimeout] = 3
-	var b bytes.Buffer
-	WriteSummary(&b, st, 20_000_000)
-	want := "\n\nAll segments have been received.\n" +
+	st.LateData = 4
+	base := "\n\nAll segments have been received.\n" +
 		"Time elapsed: 2.000000 seconds\n" +
 		"Segments received: 2500\n" +
 		"Transferred size: 20000 kB\n" +
-		"Goodput: 80.000000 Mbit/s\n" +
-		"Congestion marks: 12 (caused 7 window decreases)\n" +
-		"Timeouts: 90 (caused 3 window decreases)\n" +
-		"Retransmitted segments: 100 (3.84615%)\n" +
-		"RTT min/avg/max = 0.193/2.671/14.667 ms\n"
-	if b.String() != want {
-		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)
+		"Goodput: 80.000000 Mbit/s\n"
+	for _, tt := range []struct {
+		adaptive bool
+		want     string
+	}{
+		{true, base +
+			"Congestion marks: 12 (caused 7 window decreases)\n" +
+			"Timeouts: 90 (caused 3 window decreases)\n" +
+			"Retransmitted segments: 100 (3.84615%), skipped: 4\n" +
+			"RTT min/avg/max = 0.193/2.671/14.667 ms\n"},
+		{false, base}, // ndnget's fixed pipeline: no window counters
+	} {
+		var b bytes.Buffer
+		WriteSummary(&b, st, 20_000_000, tt.adaptive)
+		if b.String() != tt.want {
+			t.Errorf("adaptive %v, summary:\n%s\nwant:\n%s", tt.adaptive, b.String(), tt.want)
+		}
 	}
 }
 

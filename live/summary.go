@@ -11,7 +11,9 @@ import (
 
 // WriteSummary prints a finished fetch's statistics in the layout of
 // ndn-tools' ndnget, plus the Nack and hole-detection counters ndnget does
-// not have:
+// not have. As ndnget does, a fixed window (adaptive false) gets the first
+// five lines only; an adaptive pipeline's window counters follow them
+// ("skipped" counts retransmissions a late Data made unnecessary):
 //
 //	All segments have been received.
 //	Time elapsed: 1.234567 seconds
@@ -20,9 +22,9 @@ import (
 //	Goodput: 135.898765 Mbit/s
 //	Congestion marks: 4 (caused 2 window decreases)
 //	Timeouts: 0 (caused 0 window decreases)
-//	Retransmitted segments: 0 (0%)
+//	Retransmitted segments: 0 (0%), skipped: 0
 //	RTT min/avg/max = 0.193/2.671/14.667 ms
-func WriteSummary(w io.Writer, st consumer.Stats, payload uint64) {
+func WriteSummary(w io.Writer, st consumer.Stats, payload uint64, adaptive bool) {
 	elapsed := st.Duration().Seconds()
 	fmt.Fprintf(w, "\n\nAll segments have been received.\n")
 	fmt.Fprintf(w, "Time elapsed: %f seconds\n", elapsed)
@@ -33,6 +35,9 @@ func WriteSummary(w io.Writer, st consumer.Stats, payload uint64) {
 		goodput = float64(payload) * 8 / elapsed
 	}
 	fmt.Fprintf(w, "Goodput: %s\n", FormatThroughput(goodput))
+	if !adaptive {
+		return
+	}
 	fmt.Fprintf(w, "Congestion marks: %d (caused %d window decreases)\n", st.Marks, st.Decreases[cc.CauseMark])
 	fmt.Fprintf(w, "Timeouts: %d (caused %d window decreases)\n", st.Timeouts, st.Decreases[cc.CauseTimeout])
 	if st.Nacks > 0 {
@@ -45,7 +50,7 @@ func WriteSummary(w io.Writer, st consumer.Stats, payload uint64) {
 	if st.Interests > 0 {
 		pct = float64(st.Retransmissions) * 100 / float64(st.Interests)
 	}
-	fmt.Fprintf(w, "Retransmitted segments: %d (%s%%)\n", st.Retransmissions, strconv.FormatFloat(pct, 'g', 6, 64))
+	fmt.Fprintf(w, "Retransmitted segments: %d (%s%%), skipped: %d\n", st.Retransmissions, strconv.FormatFloat(pct, 'g', 6, 64), st.LateData)
 	if st.RTTMax == 0 {
 		fmt.Fprintf(w, "RTT stats unavailable\n")
 		return

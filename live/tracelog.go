@@ -15,7 +15,8 @@ import (
 // scripts read them:
 //
 //	cwnd log: "time\tcwndsize" then one row per window change, time in
-//	          milliseconds since the fetch started
+//	          seconds since the fetch started, with a fraction (as
+//	          ndnget writes it: six significant digits)
 //	RTT log:  "segment\trtt\trttvar\tsrtt\trto" then one row per RTT
 //	          sample, in milliseconds
 //
@@ -60,8 +61,8 @@ func (t *TraceLogs) Cwnd(now time.Duration, cwnd, _ float64) {
 		return
 	}
 	t.lastCwnd = cwnd
-	ms := (now - t.start).Milliseconds()
-	t.write(t.cwnd, strconv.FormatInt(ms, 10)+"\t"+strconv.FormatFloat(cwnd, 'g', 6, 64)+"\n")
+	s := (now - t.start).Seconds()
+	t.write(t.cwnd, strconv.FormatFloat(s, 'g', 6, 64)+"\t"+strconv.FormatFloat(cwnd, 'g', 6, 64)+"\n")
 }
 
 // RTT implements consumer.Tracer: one row per unambiguous sample.

@@ -25,12 +25,18 @@ type decoder struct {
 	open func(name string) (fs.File, string, error)
 	pos  map[string]topology.Pos
 	errs []error
+	// setPos, when set, is where a Set call's setting comes from: the
+	// position of every key it decodes.
+	setPos topology.Pos
 }
 
 // at returns the position of path, or of its nearest enclosing key.
 func (d *decoder) at(path string) topology.Pos {
 	if p, ok := lookupPos(d.pos, path); ok {
 		return p
+	}
+	if d.setPos != (topology.Pos{}) {
+		return d.setPos
 	}
 	return topology.Pos{File: d.file}
 }
@@ -262,19 +268,8 @@ func (d *decoder) scenario(m map[string]any) *Scenario {
 	if d.file != "" {
 		s.Name = strings.TrimSuffix(filepath.Base(d.file), filepath.Ext(d.file))
 	}
-	d.known(m, "", "name", "description", "seed", "duration", "header-overhead",
-		"topology", "routers", "links", "producer", "consumer", "tcp")
-	d.str(m, "", "name", &s.Name)
-	d.str(m, "", "description", &s.Description)
-	var seed int64
-	if d.integer(m, "", "seed", &seed) {
-		if seed < 0 {
-			d.errorf("seed", "must not be negative, got %d", seed)
-		}
-		s.Seed = uint64(seed)
-	}
-	d.duration(m, "", "duration", &s.Duration)
-	d.integerInt(m, "", "header-overhead", &s.HeaderOverhead)
+	d.known(m, "", append(topLevelKeys(), "topology", "routers", "links", "producer", "consumer", "tcp")...)
+	d.topLevel(m, s)
 	if t, ok := d.table(m, "", "topology"); ok {
 		s.Topology, s.TopologyFile = d.topology(t, "topology")
 	}
@@ -294,6 +289,27 @@ func (d *decoder) scenario(m map[string]any) *Scenario {
 		s.TCP = append(s.TCP, d.tcp(t, joinIndex("tcp", i)))
 	}
 	return s
+}
+
+// topLevelKeys are the scalar keys at the top of a scenario file.
+func topLevelKeys() []string {
+	return []string{"name", "description", "seed", "duration", "header-overhead", "profile"}
+}
+
+// topLevel decodes the scalar top-level keys of m (topLevelKeys) into s.
+func (d *decoder) topLevel(m map[string]any, s *Scenario) {
+	d.str(m, "", "name", &s.Name)
+	d.str(m, "", "description", &s.Description)
+	var seed int64
+	if d.integer(m, "", "seed", &seed) {
+		if seed < 0 {
+			d.errorf("seed", "must not be negative, got %d", seed)
+		}
+		s.Seed = uint64(seed)
+	}
+	d.duration(m, "", "duration", &s.Duration)
+	d.integerInt(m, "", "header-overhead", &s.HeaderOverhead)
+	d.str(m, "", "profile", &s.Profile)
 }
 
 // topology decodes [topology]: a Mini-NDN file or inline nodes and links.
@@ -466,7 +482,7 @@ func (d *decoder) routerSettings(m map[string]any, path string) RouterSettings {
 
 // linkQueue decodes one [[links]] entry.
 func (d *decoder) linkQueue(m map[string]any, path string) LinkQueue {
-	d.known(m, path, "from", "to", "between", "queue", "queue-params", "loss-detection")
+	d.known(m, path, "from", "to", "between", "queue", "queue-params", "loss-detection", "loss")
 	lq := LinkQueue{Pos: d.at(path)}
 	hasFrom := d.str(m, path, "from", &lq.From)
 	hasTo := d.str(m, path, "to", &lq.To)
@@ -490,10 +506,30 @@ func (d *decoder) linkQueue(m map[string]any, path string) LinkQueue {
 	} else if !hasFrom || !hasTo {
 		d.errorf(path, "name the link direction with from and to, or both directions with between")
 	}
+	d.linkQueueKeys(m, path, &lq)
+	return lq
+}
+
+// linkQueueKeys decodes the settings of a [[links]] entry (queue,
+// queue-params, loss, loss-detection) that m gives into lq; queue-params
+// merge key by key into lq's.
+func (d *decoder) linkQueueKeys(m map[string]any, path string, lq *LinkQueue) {
 	if d.str(m, path, "queue", &lq.Queue) && lq.Queue == "" {
 		d.errorf(joinKey(path, "queue"), "must not be empty")
 	}
-	lq.QueueParams, _, _ = d.params(m, path, "queue-params")
+	if p, _, ok := d.params(m, path, "queue-params"); ok {
+		if lq.QueueParams == nil {
+			lq.QueueParams = map[string]string{}
+		}
+		maps.Copy(lq.QueueParams, p)
+	}
+	var pct float64
+	if d.number(m, path, "loss", &pct) {
+		if pct < 0 || pct > 100 {
+			d.errorf(joinKey(path, "loss"), "must be a percentage between 0 and 100, got %v", pct)
+		}
+		lq.Loss, lq.SetLoss = pct/100, true
+	}
 	if v, ok := m["loss-detection"]; ok {
 		b, isBool := v.(bool)
 		switch {
@@ -505,36 +541,65 @@ func (d *decoder) linkQueue(m map[string]any, path string) LinkQueue {
 			lq.LossDetection = b
 		}
 	}
-	return lq
 }
 
 // producer decodes one [[producer]] entry.
 func (d *decoder) producer(m map[string]any, path string) Producer {
-	d.known(m, path, "node", "prefix", "file-size", "segment-size", "signature", "freshness")
+	d.known(m, path, producerKeys()...)
 	p := NewProducer("", "", 0)
 	p.Pos = d.at(path)
+	d.producerKeys(m, path, &p)
+	return p
+}
+
+// producerKeys are the keys of a [[producer]] entry.
+func producerKeys() []string {
+	return []string{"node", "prefix", "file-size", "segment-size", "signature", "freshness"}
+}
+
+// producerKeys decodes the keys m gives into p.
+func (d *decoder) producerKeys(m map[string]any, path string, p *Producer) {
 	d.str(m, path, "node", &p.Node)
 	d.str(m, path, "prefix", &p.Prefix)
 	d.size(m, path, "file-size", &p.FileSize)
 	d.integerInt(m, path, "segment-size", &p.SegmentSize)
 	d.str(m, path, "signature", &p.Signature)
 	d.duration(m, path, "freshness", &p.Freshness)
-	return p
 }
 
 // consumer decodes one [[consumer]] entry.
 func (d *decoder) consumer(m map[string]any, path string) Consumer {
-	d.known(m, path, "id", "node", "prefix", "start", "pipeline", "params")
+	d.known(m, path, append([]string{"id"}, consumerKeys()...)...)
 	c := NewConsumer("", "", "")
 	c.Pos = d.at(path)
 	d.str(m, path, "node", &c.Node)
 	c.ID = c.Node
 	d.str(m, path, "id", &c.ID)
+	d.consumerKeys(m, path, &c)
+	return c
+}
+
+// consumerKeys are the keys of a [[consumer]] entry but its id.
+func consumerKeys() []string {
+	return []string{"node", "prefix", "start", "pipeline", "profile", "params"}
+}
+
+// consumerKeys decodes the keys m gives but id into c; params merge key
+// by key into c's.
+func (d *decoder) consumerKeys(m map[string]any, path string, c *Consumer) {
+	d.str(m, path, "node", &c.Node)
 	d.str(m, path, "prefix", &c.Prefix)
 	d.duration(m, path, "start", &c.Start)
 	d.str(m, path, "pipeline", &c.Pipeline)
+	d.str(m, path, "profile", &c.Profile)
 	if p, pos, ok := d.params(m, path, "params"); ok {
-		c.Params, c.ParamPos = p, pos
+		if c.Params == nil {
+			c.Params = map[string]string{}
+		}
+		if c.ParamPos == nil {
+			c.ParamPos = map[string]topology.Pos{}
+		}
+		maps.Copy(c.Params, p)
+		maps.Copy(c.ParamPos, pos)
 	}
-	return c
 }

@@ -40,7 +40,7 @@ func edit(t *testing.T, old, new string) string {
 }
 
 func TestParseErrors(t *testing.T) {
-	allKeys := "name, description, seed, duration, header-overhead, topology, routers, links, producer, consumer, tcp"
+	allKeys := "name, description, seed, duration, header-overhead, profile, topology, routers, links, producer, consumer, tcp"
 	tests := []struct {
 		name, file, doc, want string
 	}{
@@ -53,7 +53,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown top-level key", "", "seeed = 1\n" + errBase,
 			`f.toml:1: seeed: unknown key (expected one of: ` + allKeys + `)`},
 		{"unknown consumer key", "", errBase + "widow = 32\n",
-			`f.toml:14: consumer[0].widow: unknown key (expected one of: id, node, prefix, start, pipeline, params)`},
+			`f.toml:14: consumer[0].widow: unknown key (expected one of: id, node, prefix, start, pipeline, profile, params)`},
 		{"seed type", "", "seed = \"1\"\n" + errBase,
 			`f.toml:1: seed: expected an integer, got a string`},
 		{"negative seed", "", "seed = -1\n" + errBase,
@@ -119,7 +119,7 @@ func TestParseErrors(t *testing.T) {
 		{"link queue no link", "", errBase + "[[links]]\nfrom = \"c\"\nto = \"p\"\nqueue = \"codel\"\n",
 			`f.toml:14: links[0]: no link joins "c" and "p" in the topology`},
 		{"link queue sets nothing", "", errBase + "[[links]]\nbetween = [\"c\", \"r\"]\n",
-			`f.toml:14: links[0]: sets none of queue, queue-params, loss-detection`},
+			`f.toml:14: links[0]: sets none of queue, queue-params, loss, loss-detection`},
 		{"link queue between", "", errBase + "[[links]]\nbetween = [\"c\"]\nqueue = \"codel\"\n",
 			`f.toml:15: links[0].between: expected two node names, such as ["router1", "router2"]`},
 		{"link queue between and from", "", errBase + "[[links]]\nfrom = \"c\"\nbetween = [\"c\", \"r\"]\nqueue = \"codel\"\n",
@@ -132,7 +132,7 @@ func TestParseErrors(t *testing.T) {
 				`f.toml:12: consumer[0].prefix: no producer of "/x" is reachable from node "c"`},
 		{"producer prefix", "", edit(t, "prefix = \"/x\"\nfile-size", "prefix = \"x\"\nfile-size"),
 			"f.toml:7: producer[0].prefix: name \"x\" must start with \"/\"\n" +
-				`f.toml:12: consumer[0].prefix: no producer serves "/x" (no [[producer]] prefix is a prefix of it)`},
+				`f.toml:12: consumer[0].prefix: no producer serves "/x" (a consumer fetches the object a [[producer]] serves under exactly this prefix)`},
 		{"file size unit", "", edit(t, "file-size = 1000", `file-size = "10XB"`),
 			`f.toml:8: producer[0].file-size: invalid size "10XB": unknown unit "XB" (use B, KB, KiB, MB, MiB, GB or GiB)`},
 		{"file size missing", "", edit(t, "file-size = 1000\n", ""),
@@ -161,7 +161,7 @@ func TestParseErrors(t *testing.T) {
 		{"consumer without node", "", edit(t, "node = \"c\"\n", ""),
 			`f.toml:10: consumer[0].node: required`},
 		{"consumer prefix not served", "", edit(t, "prefix = \"/x\"\npipeline", "prefix = \"/xy\"\npipeline"),
-			`f.toml:12: consumer[0].prefix: no producer serves "/xy" (no [[producer]] prefix is a prefix of it)`},
+			`f.toml:12: consumer[0].prefix: no producer serves "/xy" (a consumer fetches the object a [[producer]] serves under exactly this prefix)`},
 		{"consumer starts too late", "", "duration = \"10s\"\n" + errBase + "start = \"10s\"\n",
 			`f.toml:15: consumer[0].start: 10s is not before the end of the run (duration 10s)`},
 		{"consumer without pipeline", "", edit(t, "pipeline = \"fixed\"\n", ""),
@@ -173,7 +173,7 @@ func TestParseErrors(t *testing.T) {
 		// Several errors come back together, in line order.
 		{"several", "", "seed = -1\n" + errBase + "widow = 1\nstart = 5\n",
 			"f.toml:1: seed: must not be negative, got -1\n" +
-				"f.toml:15: consumer[0].widow: unknown key (expected one of: id, node, prefix, start, pipeline, params)\n" +
+				"f.toml:15: consumer[0].widow: unknown key (expected one of: id, node, prefix, start, pipeline, profile, params)\n" +
 				`f.toml:16: consumer[0].start: expected a duration string such as "300s" or "10ms", got an integer`},
 	}
 	for _, tt := range tests {

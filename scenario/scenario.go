@@ -26,6 +26,9 @@ type Scenario struct {
 	// HeaderOverhead is the number of bytes added to every packet on every
 	// link (lower-layer headers that NDN does not see).
 	HeaderOverhead int
+	// Profile names the parameter profile of every consumer that names
+	// none itself (see Consumer.Profile); "" for none.
+	Profile string
 	// Topology is the network; TopologyFile is the Mini-NDN file it was
 	// read from (resolved against the scenario's directory), "" when it is
 	// inline or built in Go.
@@ -95,7 +98,27 @@ type LinkQueue struct {
 	// Interests and Data are reported downstream as unmarked Congestion
 	// Nacks instead of waiting for the consumer's RTO.
 	LossDetection bool
-	Pos           topology.Pos
+	// Loss, when SetLoss, replaces the topology link's random loss (0..1)
+	// on the matching direction(s) (see LossFor).
+	Loss    float64
+	SetLoss bool
+	Pos     topology.Pos
+}
+
+// LossFor returns the random loss (0..1) of link direction from→to: the
+// topology link's, replaced by every matching LinkQueue that sets a loss,
+// in order.
+func (s *Scenario) LossFor(from, to string) float64 {
+	var loss float64
+	if l, ok := s.Topology.Link(from, to); ok {
+		loss = l.Loss
+	}
+	for _, lq := range s.LinkQueues {
+		if lq.SetLoss && lq.Matches(from, to) {
+			loss = lq.Loss
+		}
+	}
+	return loss
 }
 
 // LossDetection reports whether the link a—b runs the link-loss shim.
@@ -134,7 +157,11 @@ type Consumer struct {
 	// Pipeline names the pipeline (validated by the simulator), and Params
 	// its and its algorithm's parameters as strings.
 	Pipeline string
-	Params   map[string]string
+	// Profile names a parameter profile (package consumer: ndnget,
+	// seed000, ...) whose values apply before Params; "" takes the
+	// scenario's Profile (see ProfileOf).
+	Profile string
+	Params  map[string]string
 	// ParamPos gives the position of every key of Params, so that whoever
 	// interprets a parameter can report "file:line: field: message"; nil
 	// for a scenario built in Go.
@@ -283,8 +310,18 @@ func (s *Scenario) Clone() *Scenario {
 	return &c
 }
 
-// ProducersFor returns the producers whose prefix is a prefix of name (NDN name
-// components, not characters) — those that can serve a consumer of name.
+// ProfileOf returns the parameter profile of consumer c: its own, else the
+// scenario's.
+func (s *Scenario) ProfileOf(c Consumer) string {
+	if c.Profile != "" {
+		return c.Profile
+	}
+	return s.Profile
+}
+
+// ProducersFor returns the producers whose prefix is name (compared as NDN
+// names, component by component) — those that can serve a consumer of
+// name, which fetches the object a producer serves under its prefix.
 func (s *Scenario) ProducersFor(name string) []Producer {
 	want, err := parseName(name)
 	if err != nil {
@@ -292,7 +329,7 @@ func (s *Scenario) ProducersFor(name string) []Producer {
 	}
 	var out []Producer
 	for _, p := range s.Producers {
-		if pn, err := parseName(p.Prefix); err == nil && pn.IsPrefix(want) {
+		if pn, err := parseName(p.Prefix); err == nil && pn.Equal(want) {
 			out = append(out, p)
 		}
 	}

@@ -142,7 +142,7 @@ file-size = 2048
 [[consumer]]
 id = "first"
 node = "c"
-prefix = "/a/b/c"
+prefix = "/a/b"
 start = "1.5s"
 pipeline = "aimd"
 params = { alpha = 0.125, ssthresh = 200, "rtt-sampling" = "one-per-rtt", k = 4, hole = false }
@@ -200,7 +200,7 @@ func TestParseInline(t *testing.T) {
 		t.Errorf("producers\n got %+v\nwant %+v", s.Producers, wantProducers)
 	}
 	wantConsumers := []Consumer{
-		{ID: "first", Node: "c", Prefix: "/a/b/c", Start: 1500 * time.Millisecond, Pipeline: "aimd",
+		{ID: "first", Node: "c", Prefix: "/a/b", Start: 1500 * time.Millisecond, Pipeline: "aimd",
 			Params:   map[string]string{"alpha": "0.125", "ssthresh": "200", "rtt-sampling": "one-per-rtt", "k": "4", "hole": "false"},
 			ParamPos: map[string]topology.Pos{"alpha": at(59), "ssthresh": at(59), "rtt-sampling": at(59), "k": at(59), "hole": at(59)},
 			Pos:      at(53)},
@@ -209,11 +209,14 @@ func TestParseInline(t *testing.T) {
 	if !reflect.DeepEqual(s.Consumers, wantConsumers) {
 		t.Errorf("consumers\n got %+v\nwant %+v", s.Consumers, wantConsumers)
 	}
-	if got := s.ProducersFor("/a/b/c"); len(got) != 2 {
-		t.Errorf("ProducersFor(/a/b/c) = %+v, want both", got)
+	if got := s.ProducersFor("/a/b"); len(got) != 1 || got[0].Node != "r2" {
+		t.Errorf("ProducersFor(/a/b) = %+v, want r2's", got)
+	}
+	if got := s.ProducersFor("/a/b/c"); len(got) != 0 {
+		t.Errorf("ProducersFor(/a/b/c) = %+v: a consumer fetches exactly a producer's prefix", got)
 	}
 	if got := s.ProducersFor("/ab"); len(got) != 0 {
-		t.Errorf("ProducersFor(/ab) = %+v: a prefix is matched by components, not characters", got)
+		t.Errorf("ProducersFor(/ab) = %+v: names are compared by components, not characters", got)
 	}
 }
 
@@ -286,14 +289,14 @@ func TestDefaultAndGoBuilt(t *testing.T) {
 	s.Name = "go-built"
 	s.Topology = &topology.Topology{Nodes: []topology.Node{{Name: "a"}, {Name: "b"}}, Links: []topology.Link{topology.NewLink("a", "b")}}
 	s.Producers = []Producer{NewProducer("b", "/x", 1<<20)}
-	s.Consumers = []Consumer{NewConsumer("a", "/x/y", "fixed")}
+	s.Consumers = []Consumer{NewConsumer("a", "/x", "fixed")}
 	if err := s.Validate(); err != nil {
 		t.Fatalf("Validate: %v", err)
 	}
 	s.Consumers = append(s.Consumers, NewConsumer("a", "/z", ""))
 	const wantErr = "consumer[1].id: consumer id \"a\" is already used by consumer[0] (set a unique id)\n" +
 		"consumer[1].pipeline: required\n" +
-		"consumer[1].prefix: no producer serves \"/z\" (no [[producer]] prefix is a prefix of it)"
+		"consumer[1].prefix: no producer serves \"/z\" (a consumer fetches the object a [[producer]] serves under exactly this prefix)"
 	if err := s.Validate(); err == nil || err.Error() != wantErr {
 		t.Errorf("Validate error\n got %v\nwant %s", err, wantErr)
 	}

@@ -59,18 +59,27 @@ func NewTCPFlow(from, to string, size int64) TCPFlow {
 
 // tcp decodes one [[tcp]] entry.
 func (d *decoder) tcp(m map[string]any, path string) TCPFlow {
-	d.known(m, path, "id", "from", "to", "size", "algorithm", "start", "mss")
+	d.known(m, path, append([]string{"id"}, tcpKeys()...)...)
 	f := NewTCPFlow("", "", 0)
 	f.Pos = d.at(path)
-	d.str(m, path, "from", &f.From)
 	d.str(m, path, "to", &f.To)
 	f.ID = f.To
 	d.str(m, path, "id", &f.ID)
+	d.tcpKeys(m, path, &f)
+	return f
+}
+
+// tcpKeys are the keys of a [[tcp]] entry but its id.
+func tcpKeys() []string { return []string{"from", "to", "size", "algorithm", "start", "mss"} }
+
+// tcpKeys decodes the keys m gives but id into f.
+func (d *decoder) tcpKeys(m map[string]any, path string, f *TCPFlow) {
+	d.str(m, path, "from", &f.From)
+	d.str(m, path, "to", &f.To)
 	d.size(m, path, "size", &f.Size)
 	d.str(m, path, "algorithm", &f.Algorithm)
 	d.duration(m, path, "start", &f.Start)
 	d.integerInt(m, path, "mss", &f.MSS)
-	return f
 }
 
 // tcpFlows checks every TCP flow; ids holds the consumer IDs already

@@ -207,9 +207,8 @@ func (v *validator) linkQueue(path string, lq LinkQueue) {
 			v.errorf(path, lq.Pos, "no link joins %q and %q in the topology", lq.From, lq.To)
 		}
 	}
-	if lq.Queue == "" && len(lq.QueueParams) == 0 && !lq.LossDetection {
-		v.errorf(path, lq.Pos, "sets none of queue, queue-params, loss-detection")
-
+	if lq.Queue == "" && len(lq.QueueParams) == 0 && !lq.LossDetection && !lq.SetLoss {
+		v.errorf(path, lq.Pos, "sets none of queue, queue-params, loss, loss-detection")
 	}
 	v.params(path+".queue-params", lq.QueueParams, lq.Pos)
 }
@@ -268,7 +267,7 @@ func (v *validator) consumer(path string, c Consumer) {
 func (v *validator) served(path string, c Consumer) {
 	producers := v.s.ProducersFor(c.Prefix)
 	if len(producers) == 0 {
-		v.errorf(path+".prefix", c.Pos, "no producer serves %q (no [[producer]] prefix is a prefix of it)", c.Prefix)
+		v.errorf(path+".prefix", c.Pos, "no producer serves %q (a consumer fetches the object a [[producer]] serves under exactly this prefix)", c.Prefix)
 		return
 	}
 	t := v.s.Topology

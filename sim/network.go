@@ -93,9 +93,12 @@ type Flow struct {
 	Consumer string // consumer node
 	Producer string // producer node
 	Pipeline string
-	Start    time.Duration
-	P        *consumer.Pipeline
-	tracer   *flowTracer
+	// Options are the pipeline's, as the scenario's profile and params
+	// give them.
+	Options consumer.Options
+	Start   time.Duration
+	P       *consumer.Pipeline
+	tracer  *flowTracer
 }
 
 // Network is a simulated NDN network built from a scenario.
@@ -212,7 +215,7 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 			if err != nil {
 				return fmt.Errorf("%s: queue on %s->%s: %w", sc.QueuePos(from, to), from, to, err)
 			}
-			p := link.Params{Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: l.Loss, HeaderOverhead: sc.HeaderOverhead}
+			p := link.Params{Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: sc.LossFor(from, to), HeaderOverhead: sc.HeaderOverhead}
 			if ch[i], err = newChannel(n.Sched, from, to, p, q, n.Sizer, rng(seed, "link/"+from+"->"+to)); err != nil {
 				return fmt.Errorf("%s: link %s->%s: %w", sc.File, from, to, err)
 			}
@@ -345,11 +348,10 @@ func (n *Network) addProducer(p scenario.Producer) error {
 	return nil
 }
 
+// producerOf returns the first producer that serves prefix.
 func (n *Network) producerOf(prefix string) (scenario.Producer, bool) {
-	for _, p := range n.Scenario.Producers {
-		if p.Prefix == prefix {
-			return p, true
-		}
+	if ps := n.Scenario.ProducersFor(prefix); len(ps) > 0 {
+		return ps[0], true
 	}
 	return scenario.Producer{}, false
 }
@@ -360,7 +362,11 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time
 	if !ok {
 		return fmt.Errorf("%s: consumer %s: no producer serves exactly %q", c.Pos, c.ID, c.Prefix)
 	}
-	opts, err := consumer.ParseParams(c.Pipeline, c.Params)
+	params, err := consumer.WithProfile(c.Pipeline, n.Scenario.ProfileOf(c), c.Params)
+	if err != nil {
+		return fmt.Errorf("%s: consumer %s: profile: %w", c.Pos, c.ID, err)
+	}
+	opts, err := consumer.ParseParams(c.Pipeline, params)
 	if err != nil {
 		pos := c.Pos
 		if pe, ok := err.(*consumer.ParamError); ok {
@@ -378,7 +384,7 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time
 	if startJitter > 0 {
 		start += time.Duration(rng(seed, "start/"+c.ID).Int64N(int64(startJitter)))
 	}
-	fl := &Flow{ID: c.ID, Consumer: c.Node, Producer: prod.Node, Pipeline: c.Pipeline, Start: start}
+	fl := &Flow{ID: c.ID, Consumer: c.Node, Producer: prod.Node, Pipeline: c.Pipeline, Options: opts, Start: start}
 	overhead := n.Scenario.HeaderOverhead
 	cfg := consumer.Config{
 		Prefix:   prefix,

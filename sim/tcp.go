@@ -98,13 +98,22 @@ func TCPOverhead(ndnOverhead int) int {
 	return IPv4HeaderBytes + TCPHeaderBytes + max(ndnOverhead-udpIPBytes, 0)
 }
 
-// tcpAlgorithm returns cc's window policy for a scenario's TCP algorithm
-// with its defaults, but for an initial slow-start threshold of ssthresh
+// The initial window and slow-start threshold of the simulated TCP (a
+// 2015 Linux kernel's window of 10 aside, the papers' NDN values).
+const (
+	tcpInitCwnd     = 1
+	tcpInitSsthresh = 200
+)
+
+// tcpAlgorithm returns cc's window policy for a scenario's TCP algorithm:
+// Reno (cc's aimd) or CUBIC with RFC 9438's fast convergence, from a
+// window of tcpInitCwnd and a threshold of tcpInitSsthresh, or of ssthresh
 // when ssthresh > 0.
 func tcpAlgorithm(name string, ssthresh float64) (cc.Algorithm, error) {
 	switch name {
 	case scenario.TCPReno:
 		cfg := cc.DefaultAIMDConfig()
+		cfg.InitCwnd, cfg.InitSsthresh = tcpInitCwnd, tcpInitSsthresh
 		if ssthresh > 0 {
 			cfg.InitSsthresh = ssthresh
 		}
@@ -115,6 +124,7 @@ func tcpAlgorithm(name string, ssthresh float64) (cc.Algorithm, error) {
 		return a, nil
 	case scenario.TCPCubic:
 		cfg := cc.DefaultCubicConfig()
+		cfg.InitCwnd, cfg.InitSsthresh, cfg.FastConvergence = tcpInitCwnd, tcpInitSsthresh, true
 		if ssthresh > 0 {
 			cfg.InitSsthresh = ssthresh
 		}

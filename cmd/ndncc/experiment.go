@@ -218,7 +218,7 @@ func writeExperimentPage(out string, e *experiment.Experiment, rep *experiment.R
 		if !ok {
 			continue
 		}
-		sc, err := v.Scenario()
+		sc, err := e.Scenario(v)
 		if err != nil {
 			return err
 		}

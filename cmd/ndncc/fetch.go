@@ -56,24 +56,6 @@ const (
 	reconnectDoc     = "when the connection to the forwarder is lost, reconnect for up to this long (ms, or a duration like 10s; 0: give up at once)"
 )
 
-// ndngetDefaults are the defaults of ndn-tools' ndnget that differ from
-// the simulator's, applied when the flag is not given and the pipeline
-// has the parameter.
-func ndngetDefaults() []ndngetDefault {
-	return []ndngetDefault{
-		{"init-cwnd", "2", nil},
-		{"fast-conv", "false", []string{"cubic"}},
-		{"rto-k", "8", nil},
-		{"max-rto", "60s", nil},
-	}
-}
-
-// ndngetDefault is one of ndnget's defaults that differs from the simulator's.
-type ndngetDefault struct {
-	param, value string
-	pipelines    []string // nil: every pipeline with the parameter
-}
-
 // durationParams take milliseconds (ndnget) or a Go duration.
 func durationParams() []string {
 	return []string{"lifetime", "min-rto", "max-rto", "initial-rto", "fixed-rto", "rto-check-interval", "timeout"}
@@ -119,10 +101,18 @@ type fetchFlags struct {
 	cert        string
 	mtu         int
 	reconnect   string
+	naming      string
+	profile     string
 	params      []paramFlag
 }
 
 func newFetchCmd() *cobra.Command {
+	cmd, _ := fetchCommand()
+	return cmd
+}
+
+// fetchCommand returns the fetch command and the flags it parses into.
+func fetchCommand() (*cobra.Command, *fetchFlags) {
 	var ff fetchFlags
 	cmd := &cobra.Command{
 		Use:   "fetch NAME",
@@ -145,9 +135,10 @@ transport= line of ~/.ndn/client.conf, /usr/local/etc/ndn/client.conf or
 /etc/ndn/client.conf, else unix:///run/nfd/nfd.sock.
 
 Durations (-l, --min-rto, ...) are milliseconds, as in ndnget, or Go
-durations such as 250ms or 4s. Flags and defaults follow ndnget where the
-concept is the same; the other parameters are the simulator's, with its
-defaults.
+durations such as 250ms or 4s. Flags take ndnget's names where the concept
+is the same. Every default is the simulator's, which is ndnget's where
+ndnget has the option ('ndncc params' lists them); --profile selects a
+paper's settings instead. docs/live.md lists every difference from ndnget.
 
 Retransmissions back off the RTO (doubling, up to --max-rto) at each round
 that goes unanswered; --timeout is the give-up budget: the fetch fails when
@@ -169,8 +160,10 @@ restored within --reconnect.`,
 	cmd.SetFlagErrorFunc(usageError)
 	fs := cmd.Flags()
 	fs.SortFlags = false
-	fs.StringVarP(&ff.pipeline, "pipeline-type", "p", "cubic", "pipeline: "+strings.Join(cc.Pipelines(), ", "))
-	fs.IntVarP(&ff.size, "pipeline-size", "s", 1, "window of the fixed pipeline, in segments")
+	fs.StringVarP(&ff.pipeline, "pipeline-type", "p", "cubic", "`name` of the pipeline: "+strings.Join(cc.Pipelines(), ", "))
+	fs.IntVarP(&ff.size, "pipeline-size", "s", cc.DefaultFixedWindow, "window of the fixed pipeline, in segments")
+	fs.StringVar(&ff.profile, "profile", "", "start from the parameters of this `profile` instead of the defaults (which are ndnget's): "+strings.Join(consumer.ProfileNames(), ", ")+"; ndncc params lists them")
+	fs.StringVarP(&ff.naming, "naming-convention", "N", "typed", "`convention` of version and segment components: typed (NDN naming conventions rev. 3); ndnget's marker is not supported")
 	fs.StringVarP(&ff.output, "output", "o", "", "write the object to this file (default: stdout)")
 	fs.BoolVarP(&ff.noDiscovery, "no-version-discovery", "D", false, "do not discover the version: request NAME/seg=N directly")
 	fs.BoolVarP(&ff.verbose, "verbose", "v", false, "report the transport, the version, and every congestion mark, timeout and Nack")
@@ -182,67 +175,104 @@ restored within --reconnect.`,
 	fs.StringVar(&ff.logCwnd, "log-cwnd", "", "write the window trace (ndnget's time\\tcwndsize) to this file")
 	fs.StringVar(&ff.logRTT, "log-rtt", "", "write the RTT trace (ndnget's segment\\trtt\\trttvar\\tsrtt\\trto) to this file")
 	ff.params = addParamFlags(fs)
-	return cmd
+	return cmd, &ff
 }
 
 // addParamFlags defines a flag for every pipeline parameter (the
-// pipeline-level ones and every algorithm's) and returns the bindings.
+// pipeline-level ones and every algorithm's) and returns the bindings:
+// ndnget's names where ndnget has the option, the parameter's own name
+// otherwise. A flag's default is the parameter's (docs/parameters.md); it
+// is passed on only when given, so every default stays the simulator's.
 func addParamFlags(fs *pflag.FlagSet) []paramFlag {
-	fs.BoolP("fresh", "f", false, "set MustBeFresh on every Interest")
-	fs.StringP("lifetime", "l", "4000", "InterestLifetime (ms)")
-	fs.IntP("retries", "r", 15, "retransmissions of a segment before the fetch fails (-1: no limit)")
-	fs.String("timeout", "30000", "give up when no Data has come for this long (ms, or a duration like 30s; 0: never), whatever retries are left")
-	fs.Bool("ignore-marks", false, "count congestion marks but do not reduce the window")
-	fs.Bool("disable-cwa", false, "disable conservative window adaptation (reduce on every signal, not once per RTT)")
-	binds := []paramFlag{
-		{flag: "fresh", param: "must-be-fresh"},
-		{flag: "lifetime", param: "lifetime"},
-		{flag: "retries", param: "retries"},
-		{flag: "timeout", param: "timeout"},
-		{flag: "ignore-marks", param: "ignore-marks"},
-		{flag: "disable-cwa", param: "conservative", invert: true},
+	docs := map[string]cc.ParamDoc{}
+	for _, d := range consumer.ParamDocs() {
+		docs[d.Name] = d
 	}
-	for _, p := range []struct{ name, def, doc string }{
-		{"rto-alpha", "0.125", "RTO estimator: SRTT gain"},
-		{"rto-beta", "0.25", "RTO estimator: RTTVAR gain"},
-		{"rto-k", "8", "RTO estimator: RTTVAR multiplier"},
-		{"min-rto", "200", "lower bound of the RTO (ms)"},
-		{"max-rto", "60000", "upper bound of the RTO (ms)"},
-		{"initial-rto", "1000", "RTO before the first RTT sample (ms)"},
-		{"rto-backoff", "2", "RTO multiplier at each backoff (a round of unanswered retransmissions)"},
-		{"fixed-rto", "0", "use this RTO instead of the estimator's (ms; 0: off)"},
-		{"rto-check-interval", "10", "period of the timeout check (ms)"},
-		{"rtt-sampling", "every-data", "RTT samples for the estimator: every-data or once-per-rtt"},
-		{"hole-detection", "false", "halve the window after too many out-of-order Data"},
-		{"hole-threshold", "5", "out-of-order Data tolerated before hole detection fires"},
-		{"postpone-retx", "false", "send new segments before retransmissions (default true for ndn-vegas)"},
-		{"link-loss-nacks", "false", "treat unmarked Congestion Nacks as link losses: retransmit without a decrease (PCON)"},
-		{"span-windows", "64", "request no segment more than this many windows (and 64 segments) past the oldest missing one; bounds the Data held for in-order writing"},
-	} {
-		if p.def == "false" {
-			fs.Bool(p.name, false, p.doc)
-		} else {
-			fs.String(p.name, p.def, p.doc)
+	var binds []paramFlag
+	bound := map[string]bool{}
+	add := func(flag, short, param string, invert bool, d cc.ParamDoc) {
+		bound[param] = true
+		b := paramFlag{flag: flag, param: param, invert: invert}
+		binds = append(binds, b)
+		def, doc := d.Default, d.Doc
+		if invert || strings.HasPrefix(def, "false") || strings.HasPrefix(def, "true") {
+			on := strings.HasPrefix(def, "true") != invert
+			if more, ok := strings.CutPrefix(def, "false "); ok {
+				doc += " " + more // "(true for ndn-vegas)"
+			}
+			fs.BoolP(flag, short, on, doc)
+			return
 		}
-		binds = append(binds, paramFlag{flag: p.name, param: p.name})
+		if slices.Contains(durationParams(), param) {
+			if dd, err := time.ParseDuration(def); err == nil {
+				def = strconv.FormatInt(dd.Milliseconds(), 10)
+			}
+		}
+		if slices.Contains(durationParams(), param) {
+			doc += " (ms, or a duration such as 250ms)"
+		}
+		fs.VarP(newTextValue(def, flagType(param, def)), flag, short, doc)
+	}
+	// ndnget's basic and adaptive-pipeline options first, in its order.
+	for _, f := range []struct {
+		flag, short, param string
+		invert             bool
+	}{
+		{"fresh", "f", "must-be-fresh", false},
+		{"lifetime", "l", "lifetime", false},
+		{"retries", "r", "retries", false},
+		{"timeout", "", "timeout", false},
+		{"ignore-marks", "", "ignore-marks", false},
+		{"disable-cwa", "", "conservative", true},
+	} {
+		d := docs[f.param]
+		if f.invert {
+			d.Doc = "disable conservative window adaptation (reduce the window on every signal, not at most once per RTT)"
+		}
+		add(f.flag, f.short, f.param, f.invert, d)
+	}
+	for _, d := range consumer.ParamDocs() {
+		if !bound[d.Name] {
+			add(d.Name, "", d.Name, false, d)
+		}
 	}
 	for _, d := range algorithmParams() {
-		if d.Default == "true" || d.Default == "false" {
-			fs.Bool(d.Name, d.Default == "true", d.Doc)
-		} else {
-			fs.String(d.Name, d.Default, d.Doc)
-		}
-		binds = append(binds, paramFlag{flag: d.Name, param: d.Name})
+		add(d.Name, "", d.Name, false, d)
 	}
 	return binds
 }
 
+// flagType names, in a flag's help, what its value is.
+func flagType(param, def string) string {
+	switch {
+	case slices.Contains(durationParams(), param):
+		return "ms"
+	case slices.Contains([]string{"retries", "hole-threshold", "span-windows", "raaqm-samples"}, param):
+		return "int"
+	}
+	if _, err := strconv.ParseFloat(def, 64); err == nil || def == "" {
+		return "number"
+	}
+	return "name"
+}
+
+// textValue is a flag's text, checked later by the parameter's parser,
+// whose help names its type (ms, int, number) instead of "string".
+type textValue struct{ s, typ string }
+
+func newTextValue(def, typ string) *textValue { return &textValue{def, typ} }
+
+func (v *textValue) String() string     { return v.s }
+func (v *textValue) Set(s string) error { v.s = s; return nil }
+func (v *textValue) Type() string       { return v.typ }
+
 // algorithmParams lists every algorithm parameter once (but the fixed
 // window, which is -s), documented with the pipelines that take it and
-// the default fetch applies.
+// each one's default; Default is "" where the pipelines' defaults differ.
 func algorithmParams() []cc.ParamDoc {
 	var out []cc.ParamDoc
 	users := map[string][]string{}
+	defaults := map[string]map[string][]string{} // name -> default -> pipelines
 	for _, p := range cc.Pipelines() {
 		for _, d := range cc.Describe(p) {
 			if p == "fixed" && d.Name == "window" {
@@ -250,37 +280,46 @@ func algorithmParams() []cc.ParamDoc {
 			}
 			if users[d.Name] == nil {
 				out = append(out, d)
+				defaults[d.Name] = map[string][]string{}
 			}
 			users[d.Name] = append(users[d.Name], p)
+			defaults[d.Name][d.Default] = append(defaults[d.Name][d.Default], p)
 		}
 	}
 	for i := range out {
 		d := &out[i]
-		for _, nd := range ndngetDefaults() {
-			if nd.param == d.Name && nd.pipelines == nil {
-				d.Default = nd.value
-			}
-		}
 		d.Doc = fmt.Sprintf("%s (%s)", d.Doc, strings.Join(users[d.Name], ", "))
-		if d.Name == "fast-conv" {
-			d.Doc += "; default false for cubic as in ndnget, true for bic"
-			d.Default = "false"
+		if len(defaults[d.Name]) > 1 {
+			var parts []string
+			for _, p := range users[d.Name] {
+				for def, ps := range defaults[d.Name] {
+					if ps[0] == p {
+						parts = append(parts, def+" for "+strings.Join(ps, ", "))
+					}
+				}
+			}
+			d.Doc += "; default " + strings.Join(parts, "; ")
+			d.Default = ""
+			if _, isBool := defaults[d.Name]["true"]; isBool {
+				d.Default = "false" // a bool flag: only --NAME or --NAME=false given counts
+			}
 		}
 	}
 	return out
 }
 
-// pipelineParams collects the parameters given on the command line, plus
-// ndnget's defaults, for consumer.ParseParams.
+// pipelineParams collects the parameters given on the command line over
+// the --profile's, for consumer.ParseParams.
 func (ff *fetchFlags) pipelineParams(fs *pflag.FlagSet) (map[string]string, error) {
 	params := map[string]string{}
-	if ff.pipeline == "fixed" {
+	if fs.Changed("pipeline-size") {
+		if ff.pipeline != "fixed" {
+			return nil, fmt.Errorf("-s/--pipeline-size applies to the fixed pipeline only (-p fixed), not %s", ff.pipeline)
+		}
 		if ff.size < 1 {
 			return nil, fmt.Errorf("-s/--pipeline-size must be at least 1, got %d", ff.size)
 		}
 		params["window"] = strconv.Itoa(ff.size)
-	} else if fs.Changed("pipeline-size") {
-		return nil, fmt.Errorf("-s/--pipeline-size applies to the fixed pipeline only (-p fixed), not %s", ff.pipeline)
 	}
 	for _, b := range ff.params {
 		if !fs.Changed(b.flag) {
@@ -292,33 +331,69 @@ func (ff *fetchFlags) pipelineParams(fs *pflag.FlagSet) (map[string]string, erro
 		}
 		params[b.param] = v
 	}
-	takes := map[string]bool{"rto-k": true, "max-rto": true}
-	for _, name := range cc.ParamNames(ff.pipeline) {
-		takes[name] = true
+	out, err := consumer.WithProfile(ff.pipeline, ff.profile, params)
+	if err != nil {
+		return nil, fmt.Errorf("--profile: %w", err)
 	}
-	for _, nd := range ndngetDefaults() {
-		if _, set := params[nd.param]; set || !takes[nd.param] {
-			continue
-		}
-		if nd.pipelines == nil || slices.Contains(nd.pipelines, ff.pipeline) {
-			params[nd.param] = nd.value
+	return out, nil
+}
+
+// options parses the pipeline's options from the flags, as the simulator
+// parses a scenario consumer's (consumer.WithProfile, ParseParams).
+func (ff *fetchFlags) options(fs *pflag.FlagSet) (consumer.Options, error) {
+	params, err := ff.pipelineParams(fs)
+	if err != nil {
+		return consumer.Options{}, err
+	}
+	return consumer.ParseParams(ff.pipeline, params)
+}
+
+// checkNaming accepts ndnget's -N values for the typed naming convention
+// (NDN naming conventions rev. 3), the one ndncc speaks.
+func checkNaming(v string) error {
+	switch v {
+	case "", "typed", "t", "2":
+		return nil
+	case "marker", "m", "1":
+		return fmt.Errorf("-N %s: ndncc speaks the typed naming convention only (-N typed, ndnget's default); marker-encoded version and segment components are not supported", v)
+	}
+	return fmt.Errorf("-N %q is not a naming convention (want typed; ndnget also takes marker)", v)
+}
+
+// parseNameArg parses a name given on the command line: an NDN URI, with
+// or without the ndn: scheme (ndn:/a/b, ndn:///a/b), as ndn-cxx reads it.
+func parseNameArg(s string) (ndn.Name, error) {
+	u := s
+	if rest, ok := strings.CutPrefix(u, "ndn:"); ok {
+		u = rest
+		if auth, ok := strings.CutPrefix(u, "//"); ok { // ndn://authority/path: the authority is ignored
+			i := strings.IndexByte(auth, '/')
+			if i < 0 {
+				auth = "/"
+				i = 0
+			}
+			u = auth[i:]
 		}
 	}
-	return params, nil
+	name, err := ndn.ParseName(u)
+	if err == nil && len(name) == 0 {
+		err = fmt.Errorf("name %q is empty", s)
+	}
+	return name, err
 }
 
 func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 	if ff.verbose && ff.quiet {
 		return usageError(cmd, errors.New("-v and -q exclude each other"))
 	}
-	name, err := ndn.ParseName(nameArg)
-	if err == nil && len(name) == 0 {
-		err = fmt.Errorf("name %q is empty", nameArg)
-	}
+	name, err := parseNameArg(nameArg)
 	if err == nil {
 		err = live.CheckName(name)
 	}
 	if err != nil {
+		return usageError(cmd, err)
+	}
+	if err := checkNaming(ff.naming); err != nil {
 		return usageError(cmd, err)
 	}
 	if err := live.CheckMTU(ff.mtu); err != nil {
@@ -328,11 +403,7 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 	if err != nil {
 		return usageError(cmd, fmt.Errorf("--reconnect: %w", err))
 	}
-	params, err := ff.pipelineParams(cmd.Flags())
-	if err != nil {
-		return usageError(cmd, err)
-	}
-	opts, err := consumer.ParseParams(ff.pipeline, params)
+	opts, err := ff.options(cmd.Flags())
 	if err != nil {
 		return usageError(cmd, err)
 	}
@@ -404,7 +475,7 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 		return &exitError{exitCodeOf(err), fmt.Errorf("fetch %s: %w", nameArg, err)}
 	}
 	if !ff.quiet {
-		live.WriteSummary(stderr, res.Stats, res.Bytes)
+		live.WriteSummary(stderr, res.Stats, res.Bytes, ff.pipeline != "fixed")
 	}
 	if ff.verbose {
 		writeFaceStats(stderr, res.Face)

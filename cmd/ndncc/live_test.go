@@ -9,18 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	enc "github.com/named-data/ndnd/std/encoding"
-	"github.com/spf13/pflag"
 
-	"github.com/ndncc/ndncc/cc"
-	"github.com/ndncc/ndncc/consumer"
 	"github.com/ndncc/ndncc/live"
 	"github.com/ndncc/ndncc/live/ndndtest"
 )
@@ -315,78 +310,6 @@ func TestFetchForwarderKilledLeavesNoFile(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("files left in the output directory: %v", entries)
 	}
-}
-
-// TestFetchFlagsMatchTheSimulator checks that every pipeline parameter of
-// the simulator has a fetch flag, and that each flag's default is the
-// simulator's default unless it is one of ndnget's.
-func TestFetchFlagsMatchTheSimulator(t *testing.T) {
-	fs := pflag.NewFlagSet("fetch", pflag.ContinueOnError)
-	binds := addParamFlags(fs)
-	reach := map[string]bool{"window": true} // -s/--pipeline-size
-	for _, b := range binds {
-		reach[b.param] = true
-	}
-	for _, doc := range consumer.PipelineParamDocs() {
-		name, _, _ := strings.Cut(doc, " ")
-		if !reach[name] {
-			t.Errorf("pipeline parameter %s has no fetch flag", name)
-		}
-	}
-	for _, p := range cc.Pipelines() {
-		for _, d := range cc.Describe(p) {
-			if !reach[d.Name] {
-				t.Errorf("%s parameter %s has no fetch flag", p, d.Name)
-			}
-		}
-	}
-	ndnget := map[string]bool{}
-	for _, nd := range ndngetDefaults() {
-		ndnget[nd.param] = true
-	}
-	for _, p := range cc.Pipelines() {
-		want, err := consumer.ParseParams(p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		takes := map[string]bool{}
-		for _, name := range cc.ParamNames(p) {
-			takes[name] = true
-		}
-		for _, b := range binds {
-			if ndnget[b.param] || (!takes[b.param] && cc.ParamNames(p) != nil && isAlgorithmParam(b.param)) {
-				continue
-			}
-			v, err := b.value(fs.Lookup(b.flag).DefValue)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if b.param == "postpone-retx" && p == "ndn-vegas" {
-				continue // documented: its default is true for ndn-vegas
-			}
-			got, err := consumer.ParseParams(p, map[string]string{b.param: v})
-			if err != nil {
-				t.Errorf("%s: --%s default %q: %v", p, b.flag, v, err)
-				continue
-			}
-			gotAlg, _ := cc.NewAlgorithm(p, got.AlgParams)
-			wantAlg, _ := cc.NewAlgorithm(p, want.AlgParams)
-			got.AlgParams, want.AlgParams = nil, nil
-			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotAlg, wantAlg) {
-				t.Errorf("%s: --%s default %q differs from the simulator's", p, b.flag, v)
-			}
-		}
-	}
-}
-
-// isAlgorithmParam reports whether some algorithm takes the parameter.
-func isAlgorithmParam(name string) bool {
-	for _, p := range cc.Pipelines() {
-		if slices.Contains(cc.ParamNames(p), name) {
-			return true
-		}
-	}
-	return false
 }
 
 // TestSignedServeAndPinnedCertificate serves with a key made by `ndnd sec

@@ -56,7 +56,21 @@ deterministic simulator and over real NFD/YaNFD forwarders.`,
 	root.AddCommand(newSimCmd(), newExperimentCmd(), newReproduceCmd(), newParamsCmd())
 	root.AddCommand(newFetchCmd(), newServeCmd(), newFwCmd())
 	usageErrorsExit2(root)
+	addVersionFlags(root, version())
 	return root
+}
+
+// addVersionFlags gives cmd and every command under it -V/--version, as
+// ndn-tools' programs have: print "ndncc VERSION" and exit 0.
+func addVersionFlags(cmd *cobra.Command, v string) {
+	cmd.Version = v
+	cmd.SetVersionTemplate("ndncc {{.Version}}\n")
+	if cmd.Flags().Lookup("version") == nil && cmd.Flags().ShorthandLookup("V") == nil {
+		cmd.Flags().BoolP("version", "V", false, "print ndncc's version and exit")
+	}
+	for _, c := range cmd.Commands() {
+		addVersionFlags(c, v)
+	}
 }
 
 // usageErrorsExit2 makes every bad-arguments error of every command exit

@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ndncc/ndncc/live"
-	"github.com/ndncc/ndncc/ndn"
 )
 
 // serveFlags are serve's flags.
@@ -38,7 +37,7 @@ func newServeCmd() *cobra.Command {
 	var sf serveFlags
 	cmd := &cobra.Command{
 		Use:   "serve NAME [FILE|-]",
-		Short: "Serve a file as a segmented, versioned object (like ndn-tools' ndnputchunks)",
+		Short: "Serve a file as a segmented, versioned object (like ndn-tools' ndnserve, formerly ndnputchunks)",
 		Long: `Serve FILE (or stdin, when FILE is - or absent) under NAME until interrupted.
 
 The object is named NAME/v=<version>/seg=<N> with the typed version and
@@ -73,10 +72,10 @@ unreachable, or the connection lost and not restored within --reconnect.`,
 	fs := cmd.Flags()
 	fs.SortFlags = false
 	fs.IntVarP(&sf.segmentSize, "size", "s", 8000, "payload size of a segment, in bytes")
-	fs.StringVarP(&sf.freshness, "freshness", "f", "10000", "FreshnessPeriod of every segment (ms, or a Go duration)")
+	fs.StringVarP(&sf.freshness, "freshness", "f", "10000", "FreshnessPeriod of every segment (`ms`, or a duration such as 10s)")
 	fs.BoolVarP(&sf.printVersion, "print-data-version", "p", false, "print the versioned name on stdout")
-	fs.StringVar(&sf.sign, "sign", "", "signature: digest (default), ed25519 or ecdsa")
-	fs.StringVar(&sf.key, "key", "", "sign with this key file (from 'ndnd sec keygen', PEM or TLV)")
+	fs.StringVar(&sf.sign, "sign", "", "`signature`: digest (default), ed25519 or ecdsa")
+	fs.StringVar(&sf.key, "key", "", "sign with this key `file` (from 'ndnd sec keygen', PEM or TLV)")
 	fs.BoolVar(&sf.noRegister, "no-register", false, "do not register the prefix with the forwarder")
 	fs.StringVar(&sf.transport, "transport", "", "forwarder: unix:///path, tcp://host[:port] or udp://host[:port]")
 	fs.IntVar(&sf.mtu, "mtu", live.DefaultUDPMTU, "largest datagram on a UDP transport (larger packets are fragmented)")
@@ -87,11 +86,9 @@ unreachable, or the connection lost and not restored within --reconnect.`,
 }
 
 func runServe(cmd *cobra.Command, sf *serveFlags, args []string) error {
-	name, err := ndn.ParseName(args[0])
+	name, err := parseNameArg(args[0])
 	switch {
 	case err != nil:
-	case len(name) == 0:
-		err = fmt.Errorf("name %q is empty", args[0])
 	case len(name) == 1 && name[0].IsVersion():
 		// Its prefix would be the root: serve would register "/" and take
 		// every Interest the forwarder has no better route for.

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/consumer"
+	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/sim"
+)
+
+// TestEveryParameterHasAFetchFlag checks that every pipeline parameter of
+// the simulator can be given to fetch.
+func TestEveryParameterHasAFetchFlag(t *testing.T) {
+	fs := pflag.NewFlagSet("fetch", pflag.ContinueOnError)
+	binds := addParamFlags(fs)
+	reach := map[string]bool{"window": true} // -s/--pipeline-size
+	for _, b := range binds {
+		reach[b.param] = true
+	}
+	for _, d := range consumer.ParamDocs() {
+		if !reach[d.Name] {
+			t.Errorf("pipeline parameter %s has no fetch flag", d.Name)
+		}
+	}
+	for _, p := range cc.Pipelines() {
+		for _, d := range cc.Describe(p) {
+			if !reach[d.Name] {
+				t.Errorf("%s parameter %s has no fetch flag", p, d.Name)
+			}
+		}
+	}
+}
+
+// simOptions builds a one-consumer scenario of pipeline with the given
+// profile and parameters (TOML), runs it through the simulator's Build
+// and returns the options the simulator gave the pipeline.
+func simOptions(t *testing.T, pipeline, profile, params string) consumer.Options {
+	t.Helper()
+	doc := fmt.Sprintf(`[topology]
+nodes = ["c", "p"]
+links = [{ a = "c", b = "p", delay = "1ms", bw = 10 }]
+[[producer]]
+node = "p"
+prefix = "/x"
+file-size = 1000
+[[consumer]]
+node = "c"
+prefix = "/x"
+pipeline = %q
+profile = %q
+params = { %s }
+`, pipeline, profile, params)
+	sc, err := scenario.Parse([]byte(doc), "compare.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := sim.Build(sc, sim.Options{})
+	if err != nil {
+		t.Fatalf("sim: %s %s %s: %v", pipeline, profile, params, err)
+	}
+	return net.Flows[0].Options
+}
+
+// fetchOptions parses fetch's command line as runFetch does and returns
+// the pipeline's options.
+func fetchOptions(t *testing.T, args ...string) consumer.Options {
+	t.Helper()
+	cmd, ff := fetchCommand()
+	if err := cmd.ParseFlags(args); err != nil {
+		t.Fatal(err)
+	}
+	opts, err := ff.options(cmd.Flags())
+	if err != nil {
+		t.Fatalf("fetch %v: %v", args, err)
+	}
+	return opts
+}
+
+// sameOptions reports whether two pipelines' options, and the algorithms
+// they build, are equal.
+func sameOptions(t *testing.T, a, b consumer.Options) bool {
+	t.Helper()
+	algA, errA := cc.NewAlgorithm(a.Pipeline, a.AlgParams)
+	algB, errB := cc.NewAlgorithm(b.Pipeline, b.AlgParams)
+	if errA != nil || errB != nil {
+		t.Fatalf("algorithms: %v, %v", errA, errB)
+	}
+	return reflect.DeepEqual(a, b) && reflect.DeepEqual(algA, algB)
+}
+
+// TestSimAndFetchGiveThePipelineTheSameOptions is issue 14's check of "one
+// set of defaults": every pipeline, with no profile and with each profile,
+// parsed by the simulator from a scenario and by fetch from its command
+// line, gets the same options and the same window algorithm; so do
+// explicit parameters.
+func TestSimAndFetchGiveThePipelineTheSameOptions(t *testing.T) {
+	for _, profile := range append([]string{""}, consumer.ProfileNames()...) {
+		for _, p := range cc.Pipelines() {
+			s := simOptions(t, p, profile, "")
+			f := fetchOptions(t, "-p", p, "--profile", profile)
+			if !sameOptions(t, s, f) {
+				t.Errorf("pipeline %s, profile %q: sim %+v\nfetch %+v", p, profile, s, f)
+			}
+		}
+	}
+	s := simOptions(t, "cubic", "seed000", `init-cwnd = 4, max-rto = "5s", fast-conv = true, lifetime = "2s"`)
+	f := fetchOptions(t, "-p", "cubic", "--profile", "seed000", "--init-cwnd", "4", "--max-rto", "5000", "--fast-conv", "-l", "2000")
+	if !sameOptions(t, s, f) {
+		t.Errorf("explicit parameters: sim %+v\nfetch %+v", s, f)
+	}
+	if s.RTT.K != 4 || s.RTT.MaxRTO.Seconds() != 5 || s.AlgParams["init-cwnd"] != "4" {
+		t.Errorf("explicit parameters over the seed000 profile: %+v", s)
+	}
+	// The defaults are ndnget's.
+	d := fetchOptions(t)
+	if d.Pipeline != "cubic" || d.RTT.K != 8 || d.RTT.MaxRTO.Seconds() != 60 || d.MaxRetries != 15 || d.Lifetime.Seconds() != 4 {
+		t.Errorf("fetch's defaults %+v are not ndnget's", d)
+	}
+}
+
+// TestParamsShowsOneDefaultPerPipeline checks that `ndncc params` gives
+// each parameter of each pipeline exactly one default, and lists every
+// profile.
+func TestParamsShowsOneDefaultPerPipeline(t *testing.T) {
+	var b strings.Builder
+	writeParams(&b)
+	doc := b.String()
+	for _, p := range cc.Pipelines() {
+		i := strings.Index(doc, "## Pipeline `"+p+"`")
+		if i < 0 {
+			t.Fatalf("no section for %s", p)
+		}
+		section := doc[i:]
+		if j := strings.Index(section[3:], "\n## "); j >= 0 {
+			section = section[:j+3]
+		}
+		for _, d := range cc.Describe(p) {
+			row := "| `" + d.Name + "` | `" + d.Default + "` |"
+			if strings.Count(section, "| `"+d.Name+"` |") != 1 || !strings.Contains(section, row) {
+				t.Errorf("%s: want one row %q", p, row)
+			}
+		}
+	}
+	for _, pr := range consumer.Profiles() {
+		if !strings.Contains(doc, "## Profile `"+pr.Name+"`") {
+			t.Errorf("params lacks profile %s", pr.Name)
+		}
+	}
+}
