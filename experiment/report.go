@@ -28,11 +28,13 @@ type Report struct {
 // VariantResult aggregates the runs of one variant: per flow, the mean
 // (Flows), minimum and maximum of every numeric field.
 type VariantResult struct {
-	Name        string              `json:"name"`
-	Description string              `json:"description"`
-	Flows       []sim.FlowResult    `json:"flows"`
-	FlowsMin    []sim.FlowResult    `json:"flows_min"`
-	FlowsMax    []sim.FlowResult    `json:"flows_max"`
+	Name        string           `json:"name"`
+	Description string           `json:"description"`
+	Flows       []sim.FlowResult `json:"flows"`
+	FlowsMin    []sim.FlowResult `json:"flows_min"`
+	FlowsMax    []sim.FlowResult `json:"flows_max"`
+	// Links are the link directions' counters, the mean over runs.
+	Links       []sim.LinkResult    `json:"links,omitempty"`
 	Runs        []RunResult         `json:"runs"`
 	Extra       map[string]float64  `json:"-"` // means, inlined into the JSON object
 	ExtraMin    map[string]float64  `json:"extra_min,omitempty"`
@@ -75,7 +77,7 @@ func (v *VariantResult) add(r *sim.Result, extra map[string]float64) {
 // finish computes means, minima and maxima over the runs, in seed order.
 func (v *VariantResult) finish() {
 	sort.SliceStable(v.Runs, func(i, j int) bool { return v.Runs[i].Seed < v.Runs[j].Seed })
-	v.Flows, v.FlowsMin, v.FlowsMax = nil, nil, nil
+	v.Flows, v.FlowsMin, v.FlowsMax, v.Links = nil, nil, nil, nil
 	v.Extra, v.ExtraMin, v.ExtraMax = nil, nil, nil
 	if len(v.Runs) == 0 {
 		return
@@ -96,6 +98,16 @@ func (v *VariantResult) finish() {
 		v.Flows = append(v.Flows, mean)
 		v.FlowsMin = append(v.FlowsMin, lo)
 		v.FlowsMax = append(v.FlowsMax, hi)
+	}
+	for i := range v.Runs[0].Links {
+		var runs []sim.LinkResult
+		for _, r := range v.Runs {
+			if i < len(r.Links) {
+				runs = append(runs, r.Links[i])
+			}
+		}
+		mean, _, _ := aggregate(runs)
+		v.Links = append(v.Links, mean)
 	}
 	if extras[0] != nil {
 		v.Extra, v.ExtraMin, v.ExtraMax = map[string]float64{}, map[string]float64{}, map[string]float64{}
@@ -119,9 +131,30 @@ func round(x float64, digits int) float64 {
 }
 
 // aggregateFlows returns the field-wise mean, min and max of runs of one
-// flow. Strings come from the first run; Complete is true only if every
-// run completed; maps of counters are averaged key by key.
+// flow (see aggregate); maps of counters are averaged key by key.
 func aggregateFlows(runs []sim.FlowResult) (mean, lo, hi sim.FlowResult) {
+	mean, lo, hi = aggregate(runs)
+	n := float64(len(runs))
+	mean.Decreases, lo.Decreases, hi.Decreases = map[string]int64{}, map[string]int64{}, map[string]int64{}
+	for k := range runs[0].Decreases {
+		var sum int64
+		mn, mx := runs[0].Decreases[k], runs[0].Decreases[k]
+		for _, r := range runs {
+			x := r.Decreases[k]
+			sum += x
+			mn, mx = min(mn, x), max(mx, x)
+		}
+		mean.Decreases[k] = int64(math.Round(float64(sum) / n))
+		lo.Decreases[k], hi.Decreases[k] = mn, mx
+	}
+	return mean, lo, hi
+}
+
+// aggregate returns the field-wise mean, min and max of runs of a result
+// struct (a flow's, a link's). Strings and maps come from the first run;
+// a boolean's mean and min are true only if every run's is, its max if
+// any run's is.
+func aggregate[T any](runs []T) (mean, lo, hi T) {
 	mean, lo, hi = runs[0], runs[0], runs[0]
 	mv, lv, hv := reflect.ValueOf(&mean).Elem(), reflect.ValueOf(&lo).Elem(), reflect.ValueOf(&hi).Elem()
 	n := float64(len(runs))
@@ -148,18 +181,6 @@ func aggregateFlows(runs []sim.FlowResult) (mean, lo, hi sim.FlowResult) {
 			lv.Field(f).SetBool(all)
 			hv.Field(f).SetBool(any)
 		}
-	}
-	mean.Decreases, lo.Decreases, hi.Decreases = map[string]int64{}, map[string]int64{}, map[string]int64{}
-	for k := range runs[0].Decreases {
-		var sum int64
-		mn, mx := runs[0].Decreases[k], runs[0].Decreases[k]
-		for _, r := range runs {
-			x := r.Decreases[k]
-			sum += x
-			mn, mx = min(mn, x), max(mx, x)
-		}
-		mean.Decreases[k] = int64(math.Round(float64(sum) / n))
-		lo.Decreases[k], hi.Decreases[k] = mn, mx
 	}
 	return mean, lo, hi
 }

@@ -31,8 +31,15 @@ type Page struct {
 	SeedDocument string
 	// Description says what is run and what to look for.
 	Description string
-	// Parameters describe the scenario, in the order given.
-	Parameters []Param
+	// Parameters describe the scenario, in the order given: those every
+	// variant shares; VariantParameters holds the ones that differ.
+	Parameters        []Param
+	VariantParameters []VariantParams
+	// Topologies are drawings of the network (DrawTopology's SVG files),
+	// each with a caption (the variants that use it, for an experiment).
+	Topologies []Drawing
+	// Tables are shown after the results table: a run's flows and links.
+	Tables []Table
 	// Version is ndncc's version; GoVersion the Go toolchain's.
 	Version, GoVersion string
 	// Report supplies the table, the runs and the seeds; nil for a page
@@ -50,10 +57,28 @@ type Page struct {
 // Param is one scenario parameter.
 type Param struct{ Key, Value string }
 
+// VariantParams are the parameters of one variant that not every variant
+// shares.
+type VariantParams struct {
+	Variant string
+	Params  []Param
+}
+
+// Drawing is an image file with a caption.
+type Drawing struct{ File, Caption string }
+
+// Table is a table of text cells; Caption says what it shows.
+type Table struct {
+	Title, Caption string
+	Header         []string
+	Rows           [][]string
+}
+
 // VariantPlots are one variant's trace plots (PlotRun's files for a
-// traced run of that variant).
+// traced run of that variant); Run says which run they show.
 type VariantPlots struct {
 	Name  string
+	Run   string
 	Files []string
 }
 
@@ -75,6 +100,9 @@ func NewPage(e *experiment.Experiment, rep *experiment.Report) Page {
 type pageData struct {
 	Title, Experiment, SeedDocument, Description string
 	Parameters                                   []Param
+	VariantParameters                            []VariantParams
+	Topologies                                   []figureData
+	Tables                                       []Table
 	Version, GoVersion                           string
 	Runs                                         int
 	Seeds                                        string
@@ -84,13 +112,14 @@ type pageData struct {
 }
 
 type groupData struct {
-	Name, Description string
-	Figures           []figureData
+	Name, Description, Run string
+	Figures                []figureData
 }
 
 type figureData struct {
 	Src           template.URL // a data: URI built here
 	Name          string
+	Caption       string // shown instead of Name when set
 	SVG           string // relative link to the SVG version, if any
 	Width, Height int    // PNG size in pixels (0 for SVG)
 }
@@ -105,8 +134,16 @@ func WriteHTML(dir string, page Page) error {
 	}
 	data := pageData{
 		Title: page.Title, Experiment: page.Experiment, SeedDocument: page.SeedDocument,
-		Description: page.Description, Parameters: page.Parameters,
-		Version: page.Version, GoVersion: page.GoVersion,
+		Description: page.Description, Parameters: page.Parameters, VariantParameters: page.VariantParameters,
+		Tables: page.Tables, Version: page.Version, GoVersion: page.GoVersion,
+	}
+	for _, d := range page.Topologies {
+		figs, err := figures(dir, []string{d.File})
+		if err != nil {
+			return err
+		}
+		figs[0].Caption = d.Caption
+		data.Topologies = append(data.Topologies, figs...)
 	}
 	if data.Title == "" {
 		data.Title = "ndncc report"
@@ -129,7 +166,7 @@ func WriteHTML(dir string, page Page) error {
 		if err != nil {
 			return err
 		}
-		data.Groups = append(data.Groups, groupData{Name: v.Name, Description: descriptions[v.Name], Figures: figs})
+		data.Groups = append(data.Groups, groupData{Name: v.Name, Description: descriptions[v.Name], Run: v.Run, Figures: figs})
 	}
 	var buf bytes.Buffer
 	if err := tmpl.Execute(&buf, data); err != nil {
@@ -163,7 +200,8 @@ func figures(dir string, files []string) ([]figureData, error) {
 			if err != nil {
 				return nil, fmt.Errorf("html report: %s: %w", f, err)
 			}
-			fd.Width, fd.Height = cfg.Width, cfg.Height
+			// In CSS pixels: the PNG is drawn at pngDPI.
+			fd.Width, fd.Height = cfg.Width*96/pngDPI, cfg.Height*96/pngDPI
 			fd.Src = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(b))
 			if listed[stem+".svg"] {
 				if rel, err := filepath.Rel(dir, stem+".svg"); err == nil {

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -31,6 +32,26 @@ type PlotOptions struct {
 	MaxPoints int
 	// Formats lists the image formats to write: "png", "svg" (nil: both).
 	Formats []string
+	// SkipMissing skips Links that have no queue trace in the directory
+	// (a link that queued nothing in this run) instead of failing.
+	SkipMissing bool
+}
+
+// BusyQueues lists the link directions ("FROM-TO") whose queue reached
+// DefaultMinQueue packets in the traces in dir: the queues PlotRun charts
+// by default.
+func BusyQueues(dir string) ([]string, error) {
+	run, err := loadRun(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, q := range run.queues {
+		if q.maxPackets >= DefaultMinQueue {
+			out = append(out, q.link)
+		}
+	}
+	return out, nil
 }
 
 // PlotRun reads the CSV traces that `ndncc sim --out DIR` wrote into dir
@@ -40,6 +61,8 @@ type PlotOptions struct {
 //	rate.EXT             receive rate (goodput) of every flow over time
 //	rtt-ID.EXT           per flow: each segment's RTT sample, SRTT and RTO
 //	queue-FROM-TO.EXT    per chosen link: queue length, and cumulative drops and marks if any
+//	forwarding-NODE.EXT  per multipath router (pcon, pi, cf): the percentage of its Interests
+//	                     sent on each face over time, and pcon's forwarding shares
 //
 // It returns the paths written, in that order.
 func PlotRun(dir string, opts PlotOptions) ([]string, error) {
@@ -57,7 +80,7 @@ func PlotRun(dir string, opts PlotOptions) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	queues, err := chooseQueues(run, opts.Links, dir)
+	queues, err := chooseQueues(run, opts.Links, dir, opts.SkipMissing)
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +103,9 @@ func PlotRun(dir string, opts PlotOptions) ([]string, error) {
 	for _, q := range queues {
 		figs = append(figs, named{"queue-" + q.link, queueFigure(q, run.end, opts)})
 	}
+	for _, ft := range run.forwarding {
+		figs = append(figs, named{"forwarding-" + ft.node, forwardingFigure(ft, run.end, opts)})
+	}
 	var written []string
 	for _, n := range figs {
 		files, err := n.fig.save(filepath.Join(dir, n.name), formats)
@@ -93,7 +119,7 @@ func PlotRun(dir string, opts PlotOptions) ([]string, error) {
 
 // chooseQueues picks the links to chart: the named ones, or those whose
 // queue reached DefaultMinQueue packets.
-func chooseQueues(run *runTraces, links []string, dir string) ([]*queueTraces, error) {
+func chooseQueues(run *runTraces, links []string, dir string, skipMissing bool) ([]*queueTraces, error) {
 	if len(links) == 0 {
 		var out []*queueTraces
 		for _, q := range run.queues {
@@ -110,6 +136,9 @@ func chooseQueues(run *runTraces, links []string, dir string) ([]*queueTraces, e
 			if q.link == l {
 				found = q
 			}
+		}
+		if found == nil && skipMissing {
+			continue
 		}
 		if found == nil {
 			var have []string
@@ -176,21 +205,28 @@ func cwndFigure(run *runTraces, opts PlotOptions) *figure {
 	lg := newLegend()
 	count := 0
 	var cwndMax, ssMax float64
+	unlimited := false
 	for i, f := range run.flows {
 		if len(f.cwnd) == 0 {
 			continue
 		}
 		count++
 		c := seriesColor(i)
-		ss := line(extend(f.ssthresh, run.end), opts.MaxPoints, c, vg.Points(1), true)
-		ss.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		// No threshold yet (an initial ssthresh of inf): nothing to draw.
+		finite := slices.DeleteFunc(slices.Clone(f.ssthresh), func(pt plotter.XY) bool { return math.IsInf(pt.Y, 1) })
+		unlimited = unlimited || len(finite) < len(f.ssthresh)
 		cw := line(extend(f.cwnd, run.end), opts.MaxPoints, c, vg.Points(1.5), true)
-		p.Add(ss, cw)
+		if len(finite) > 0 {
+			ss := line(extend(finite, run.end), opts.MaxPoints, c, vg.Points(1), true)
+			ss.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+			p.Add(ss)
+		}
+		p.Add(cw)
 		lg.Add(f.id, cw)
 		for _, pt := range f.cwnd {
 			cwndMax = max(cwndMax, pt.Y)
 		}
-		for _, pt := range f.ssthresh {
+		for _, pt := range finite {
 			ssMax = max(ssMax, pt.Y)
 		}
 	}
@@ -206,7 +242,7 @@ func cwndFigure(run *runTraces, opts PlotOptions) *figure {
 	top := cwndMax
 	for _, f := range run.flows {
 		for _, pt := range f.ssthresh {
-			if pt.Y <= 2*cwndMax && pt.Y > top {
+			if pt.Y <= 2*cwndMax && pt.Y > top && !math.IsInf(pt.Y, 1) {
 				top = pt.Y
 			}
 		}
@@ -215,6 +251,9 @@ func cwndFigure(run *runTraces, opts PlotOptions) *figure {
 	p.Y.Min, p.Y.Max = 0, max(top*1.05, 1)
 	if ssMax > top*1.05 {
 		lg.Add(fmt.Sprintf("(ssthresh up to %.0f clipped)", ssMax))
+	}
+	if unlimited {
+		lg.Add("(no ssthresh before the first decrease)")
 	}
 	return &figure{panels: []panel{{plot: p, legend: lg, weight: 1}}}
 }
@@ -346,6 +385,60 @@ func queueFigure(q *queueTraces, end float64, opts PlotOptions) *figure {
 	fig.panels[0].weight = 0.62
 	fig.panels = append(fig.panels, panel{plot: b, legend: blg, weight: 0.38})
 	return fig
+}
+
+// forwardingSmoothing is the width, in seconds, of the moving average
+// drawn over a router's per-interval forwarding percentages.
+const forwardingSmoothing = 1.0
+
+// forwardingFigure draws, per face of a multipath router, the percentage
+// of its Interests it forwarded there: thin per sampling interval, bold
+// averaged over forwardingSmoothing; pcon's own forwarding shares (the
+// split it draws new Interests from) dashed.
+func forwardingFigure(ft *forwardingTraces, end float64, opts PlotOptions) *figure {
+	p := newPlot(title(opts, "forwarding at "+ft.node+": share of its Interests per face"), "time (s)", "Interests forwarded (%)")
+	lg := newLegend()
+	var bold []plot.Plotter
+	bucket := math.Inf(1)
+	for i, nb := range ft.neighbors {
+		pts := ft.percent[i]
+		if len(pts) == 0 {
+			continue
+		}
+		c := seriesColor(i)
+		p.Add(line(pts, opts.MaxPoints, faded(c), vg.Points(0.8), true))
+		mean := line(movingAverage(pts, forwardingSmoothing), opts.MaxPoints, c, vg.Points(2), false)
+		bold = append(bold, mean)
+		lg.Add("to "+nb, mean)
+		for k := 1; k < len(pts); k++ {
+			if d := pts[k].X - pts[k-1].X; d > 0 && d < bucket {
+				bucket = d
+			}
+		}
+	}
+	p.Add(bold...)
+	for _, prefix := range ft.prefixes {
+		for i, nb := range ft.neighbors {
+			pts := ft.shares[prefix][i]
+			if len(pts) == 0 {
+				continue
+			}
+			l := line(extend(pts, end), opts.MaxPoints, seriesColor(i), vg.Points(1.2), true)
+			l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+			p.Add(l)
+			if len(ft.prefixes) == 1 {
+				lg.Add("pcon share, "+nb, l)
+			} else if i == 0 {
+				lg.Add("pcon shares ("+prefix+", ...)", l)
+			}
+		}
+	}
+	if !math.IsInf(bucket, 1) {
+		lg.Add(fmt.Sprintf("(thin: per %.0f ms, bold: %.0f s mean)", bucket*1000, forwardingSmoothing))
+	}
+	p.X.Min, p.X.Max = 0, end
+	p.Y.Min, p.Y.Max = 0, 105
+	return &figure{panels: []panel{{plot: p, legend: lg, weight: 1}}}
 }
 
 func last(pts plotter.XYs) float64 {

@@ -26,8 +26,8 @@ func TestPlotRun(t *testing.T) {
 	if !reflect.DeepEqual(files, want) {
 		t.Fatalf("PlotRun wrote %v\nwant %v", files, want)
 	}
-	// 8 x 4 inches at 96 dpi; the queue chart with drops has a second panel.
-	sizes := map[string][2]int{"cwnd": {768, 384}, "rate": {768, 384}, "rtt-c1": {768, 384}, "queue-r1-r2": {768, 480}}
+	// 8 x 4 inches at 192 dpi; the queue chart with drops has a second panel.
+	sizes := map[string][2]int{"cwnd": {1536, 768}, "rate": {1536, 768}, "rtt-c1": {1536, 768}, "queue-r1-r2": {1536, 960}}
 	for name, size := range sizes {
 		w, h := pngSize(t, filepath.Join(dir, name+".png"))
 		if w != size[0] || h != size[1] {
@@ -73,8 +73,8 @@ func TestPlotRunOptions(t *testing.T) {
 	if !reflect.DeepEqual(files, want) {
 		t.Errorf("PlotRun wrote %v\nwant %v", files, want)
 	}
-	if w, h := pngSize(t, filepath.Join(dir, "queue-c1-r1.png")); w != 768 || h != 384 {
-		t.Errorf("queue without drops is %dx%d, want one panel, 768x384", w, h)
+	if w, h := pngSize(t, filepath.Join(dir, "queue-c1-r1.png")); w != 1536 || h != 768 {
+		t.Errorf("queue without drops is %dx%d, want one panel, 1536x768", w, h)
 	}
 
 	empty := t.TempDir()

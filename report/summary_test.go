@@ -48,8 +48,8 @@ func TestSummaryCharts(t *testing.T) {
 	if !reflect.DeepEqual(files, want) {
 		t.Errorf("SummaryCharts wrote %v\nwant %v", files, want)
 	}
-	if w, h := pngSize(t, files[0]); w != 768 || h != 384 {
-		t.Errorf("summary chart is %dx%d, want 768x384", w, h)
+	if w, h := pngSize(t, files[0]); w != 1536 || h != 768 {
+		t.Errorf("summary chart is %dx%d, want 1536x768", w, h)
 	}
 	if _, err := SummaryCharts(dir, nil, e.Columns); err == nil || err.Error() != "summary charts: no report" {
 		t.Errorf("nil report: error %v", err)

@@ -1,9 +1,12 @@
 package report
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,8 +19,23 @@ const (
 	rttPrefix   = "rtt-"   // time_s,segment,rtt_ms,srtt_ms,rttvar_ms,rto_ms
 	ratePrefix  = "rate-"  // time_s,goodput_kbps
 	queuePrefix = "queue-" // time_s,packets,bytes,drops,marks
-	csvSuffix   = ".csv"
+	// forwarding-NODE.csv: time_s, then per neighbour the percentage of
+	// the interval's Interests NODE sent to it ("" when it sent none);
+	// shares-NODE.csv: time_s, prefix, then per neighbour pcon's share.
+	forwardingPrefix = "forwarding-"
+	sharesPrefix     = "shares-"
+	csvSuffix        = ".csv"
 )
+
+// forwardingTraces is one multipath router's forwarding over time.
+type forwardingTraces struct {
+	node      string
+	neighbors []string
+	percent   []plotter.XYs // per neighbour: percent of the interval's Interests
+	// shares are pcon's forwarding shares, by prefix, per neighbour.
+	prefixes []string
+	shares   map[string][]plotter.XYs
+}
 
 // flowTraces is one consumer's time series.
 type flowTraces struct {
@@ -36,9 +54,10 @@ type queueTraces struct {
 
 // runTraces is everything one run directory holds.
 type runTraces struct {
-	flows  []*flowTraces // sorted by id
-	queues []*queueTraces
-	end    float64 // the latest time in any trace, in seconds
+	flows      []*flowTraces // sorted by id
+	queues     []*queueTraces
+	forwarding []*forwardingTraces // sorted by node
+	end        float64             // the latest time in any trace, in seconds
 }
 
 // loadRun reads every trace CSV in dir.
@@ -79,17 +98,98 @@ func loadRun(dir string) (*runTraces, error) {
 			if q != nil {
 				run.queues = append(run.queues, q)
 			}
+		case strings.HasPrefix(base, forwardingPrefix):
+			var ft *forwardingTraces
+			node := strings.TrimPrefix(base, forwardingPrefix)
+			ft, err = loadForwarding(path, node, run)
+			if err == nil {
+				err = loadShares(filepath.Join(dir, sharesPrefix+node+csvSuffix), ft)
+			}
+			if ft != nil {
+				run.forwarding = append(run.forwarding, ft)
+			}
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	if len(run.flows) == 0 && len(run.queues) == 0 {
+	if len(run.flows) == 0 && len(run.queues) == 0 && len(run.forwarding) == 0 {
 		return nil, fmt.Errorf("no traces in %s (want cwnd-ID.csv, rtt-ID.csv, rate-ID.csv or queue-FROM-TO.csv as `ndncc sim --out` writes)", dir)
 	}
 	sort.Slice(run.flows, func(i, j int) bool { return run.flows[i].id < run.flows[j].id })
 	sort.Slice(run.queues, func(i, j int) bool { return run.queues[i].link < run.queues[j].link })
+	sort.Slice(run.forwarding, func(i, j int) bool { return run.forwarding[i].node < run.forwarding[j].node })
 	return run, nil
+}
+
+// loadForwarding reads forwarding-NODE.csv.
+func loadForwarding(path, node string, run *runTraces) (*forwardingTraces, error) {
+	header, recs, err := readRecords(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(header) < 2 || header[0] != "time_s" {
+		return nil, fmt.Errorf("%s:1: header %q: want time_s and a column per neighbour", path, strings.Join(header, ","))
+	}
+	ft := &forwardingTraces{node: node, neighbors: header[1:], percent: make([]plotter.XYs, len(header)-1)}
+	for i, rec := range recs {
+		t, err := number(path, i+2, "time_s", rec[0])
+		if err != nil {
+			return nil, err
+		}
+		run.seeTimes([]float64{t})
+		for j := range ft.neighbors {
+			x, err := number(path, i+2, header[j+1], rec[j+1])
+			if err != nil {
+				return nil, err
+			}
+			if !math.IsNaN(x) {
+				ft.percent[j] = append(ft.percent[j], plotter.XY{X: t, Y: x})
+			}
+		}
+	}
+	return ft, nil
+}
+
+// loadShares reads shares-NODE.csv into ft, if the file exists (pcon).
+func loadShares(path string, ft *forwardingTraces) error {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	header, recs, err := readRecords(path)
+	if err != nil {
+		return err
+	}
+	if len(header) < 3 || header[0] != "time_s" || header[1] != "prefix" {
+		return fmt.Errorf("%s:1: header %q: want time_s, prefix and a column per neighbour", path, strings.Join(header, ","))
+	}
+	ft.shares = map[string][]plotter.XYs{}
+	neighbors := header[2:]
+	for i, rec := range recs {
+		t, err := number(path, i+2, "time_s", rec[0])
+		if err != nil {
+			return err
+		}
+		prefix := rec[1]
+		if _, ok := ft.shares[prefix]; !ok {
+			ft.prefixes = append(ft.prefixes, prefix)
+			ft.shares[prefix] = make([]plotter.XYs, len(ft.neighbors))
+		}
+		for j, nb := range neighbors {
+			k := slices.Index(ft.neighbors, nb)
+			if k < 0 {
+				continue // a neighbour with a share but no Interest: not plotted
+			}
+			x, err := number(path, i+2, nb, rec[j+2])
+			if err != nil {
+				return err
+			}
+			if !math.IsNaN(x) {
+				ft.shares[prefix][k] = append(ft.shares[prefix][k], plotter.XY{X: t, Y: x})
+			}
+		}
+	}
+	return nil
 }
 
 func (r *runTraces) seeTimes(ts []float64) {
@@ -101,7 +201,7 @@ func (r *runTraces) seeTimes(ts []float64) {
 }
 
 func loadCwnd(path string, f *flowTraces, run *runTraces) error {
-	c, err := readCSV(path, "time_s", "cwnd", "ssthresh")
+	c, err := readColumns(path, map[string]bool{"ssthresh": true}, "time_s", "cwnd", "ssthresh")
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -40,6 +41,22 @@ func readScenario(f fs.File, file string) ([]byte, error) {
 		return nil, &topology.Error{Pos: topology.Pos{File: file}, Err: err}
 	}
 	return data, nil
+}
+
+// LoadReader reads a scenario from r (standard input, for `ndncc sim -`),
+// at most MaxFileBytes; name names it in errors and as the scenario's
+// default name, and a relative topology file is looked up in the current
+// directory.
+func LoadReader(r io.Reader, name string) (*Scenario, error) {
+	data, err := readLimited(r, MaxFileBytes, "the scenario")
+	if err != nil {
+		return nil, &topology.Error{Pos: topology.Pos{File: name}, Err: err}
+	}
+	d := &decoder{file: name, open: func(file string) (fs.File, string, error) {
+		f, err := os.Open(file)
+		return f, file, err
+	}}
+	return d.parse(data)
 }
 
 // LoadFS reads the scenario file name (a slash-separated path) from fsys,

@@ -420,6 +420,7 @@ func (n *Network) Run() *Result {
 	wall := time.Now()
 	if n.trace != nil {
 		n.trace.startQueueSampler(n)
+		n.trace.startForwardingSampler(n)
 	}
 	n.Sched.RunUntil(n.Scenario.Duration, n.allDone)
 	return n.result(time.Since(wall))

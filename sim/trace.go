@@ -3,21 +3,178 @@ package sim
 import (
 	"bufio"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ndncc/ndncc/consumer"
+	"github.com/ndncc/ndncc/fw"
+	"github.com/ndncc/ndncc/ndn"
 )
 
 // QueueSampleInterval is how often queue lengths are sampled for traces.
 const QueueSampleInterval = 10 * time.Millisecond
 
+// ForwardingSampleInterval is the interval over which a multipath router's
+// forwarding percentages are measured for traces.
+const ForwardingSampleInterval = 100 * time.Millisecond
+
 // traceSet holds the time series of one run, in memory until written.
 type traceSet struct {
-	flows  []*flowTracer
-	queues map[*Channel]*queueTrace
-	order  []*Channel
+	flows      []*flowTracer
+	queues     map[*Channel]*queueTrace
+	order      []*Channel
+	forwarding []*forwardingTrace
+}
+
+// forwardingTrace is one multipath router's forwarding over time: per
+// interval, the Interests it sent to each neighbour, and (pcon) the
+// strategy's forwarding share of each prefix and neighbour.
+type forwardingTrace struct {
+	node      *Node
+	strategy  string
+	neighbors []string   // sorted
+	last      []uint64   // Interests sent to each neighbour so far
+	prefixes  []ndn.Name // the producers' prefixes (pcon's shares)
+	samples   []forwardingSample
+}
+
+type forwardingSample struct {
+	t         time.Duration
+	interests []uint64    // in the interval, per neighbour
+	shares    [][]float64 // per prefix, per neighbour (pcon; nil otherwise)
+}
+
+// multipathStrategies are the strategies whose forwarding split is traced.
+func multipathStrategies() []string {
+	return []string{fw.StrategyPCON, fw.StrategyPI, fw.StrategyCF}
+}
+
+// startForwardingSampler records the forwarding of every node that runs a
+// multipath strategy with more than one neighbour. Tracing reads counters
+// and shares only: it changes no result.
+func (ts *traceSet) startForwardingSampler(n *Network) {
+	var prefixes []ndn.Name
+	seen := map[string]bool{}
+	for _, p := range n.Scenario.Producers {
+		if name, err := ndn.ParseName(p.Prefix); err == nil && !seen[name.String()] {
+			seen[name.String()] = true
+			prefixes = append(prefixes, name)
+		}
+	}
+	for _, nd := range n.Scenario.Topology.Nodes {
+		st := n.Scenario.RouterFor(nd.Name).Strategy
+		node := n.Nodes[nd.Name]
+		if !slices.Contains(multipathStrategies(), st) || len(node.out) < 2 {
+			continue
+		}
+		ft := &forwardingTrace{node: node, strategy: st, neighbors: slices.Sorted(maps.Keys(node.out))}
+		ft.last = make([]uint64, len(ft.neighbors))
+		if st == fw.StrategyPCON {
+			ft.prefixes = prefixes
+		}
+		ts.forwarding = append(ts.forwarding, ft)
+	}
+	if len(ts.forwarding) == 0 {
+		return
+	}
+	var tick func()
+	tick = func() {
+		for _, ft := range ts.forwarding {
+			ft.sample(n.Sched.Now())
+		}
+		if !n.allDone() {
+			n.Sched.After(ForwardingSampleInterval, tick)
+		}
+	}
+	n.Sched.After(ForwardingSampleInterval, tick)
+}
+
+func (ft *forwardingTrace) sample(now time.Duration) {
+	s := forwardingSample{t: now, interests: make([]uint64, len(ft.neighbors))}
+	for i, nb := range ft.neighbors {
+		total := ft.node.out[nb].Stats().Interests
+		s.interests[i] = total - ft.last[i]
+		ft.last[i] = total
+	}
+	for _, p := range ft.prefixes {
+		shares := ft.node.FW.ForwardingShares(p)
+		row := make([]float64, len(ft.neighbors))
+		for i, nb := range ft.neighbors {
+			row[i] = shares[ft.node.faces[nb]]
+		}
+		s.shares = append(s.shares, row)
+	}
+	ft.samples = append(ft.samples, s)
+}
+
+// used returns the indexes of the neighbours the node ever sent an
+// Interest to, or gave a forwarding share: the columns worth writing.
+func (ft *forwardingTrace) used() []int {
+	var out []int
+	for i := range ft.neighbors {
+		for _, s := range ft.samples {
+			hit := s.interests[i] > 0
+			for _, row := range s.shares {
+				hit = hit || row[i] > 0
+			}
+			if hit {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// write writes forwarding-NODE.csv (time_s, then per neighbour
+// the percentage of the interval's Interests sent to it; empty when the
+// node sent none) and, for pcon, shares-NODE.csv (time_s, prefix, then per
+// neighbour pcon's forwarding share in percent).
+func (ft *forwardingTrace) write(dir string) error {
+	name := ft.node.Name
+	used := ft.used()
+	var names []string
+	for _, i := range used {
+		names = append(names, ft.neighbors[i])
+	}
+	header := "time_s," + strings.Join(names, ",")
+	if err := writeCSV(filepath.Join(dir, "forwarding-"+name+".csv"), header, func(w *bufio.Writer) {
+		for _, s := range ft.samples {
+			var sum uint64
+			for _, x := range s.interests {
+				sum += x
+			}
+			fmt.Fprintf(w, "%.3f", s.t.Seconds())
+			for _, i := range used {
+				if sum == 0 {
+					w.WriteString(",")
+					continue
+				}
+				fmt.Fprintf(w, ",%.2f", float64(s.interests[i])*100/float64(sum))
+			}
+			w.WriteString("\n")
+		}
+	}); err != nil {
+		return err
+	}
+	if len(ft.prefixes) == 0 {
+		return nil
+	}
+	return writeCSV(filepath.Join(dir, "shares-"+name+".csv"), "time_s,prefix,"+strings.Join(names, ","), func(w *bufio.Writer) {
+		for _, s := range ft.samples {
+			for i, p := range ft.prefixes {
+				fmt.Fprintf(w, "%.3f,%s", s.t.Seconds(), p)
+				for _, j := range used {
+					fmt.Fprintf(w, ",%.2f", s.shares[i][j]*100)
+				}
+				w.WriteString("\n")
+			}
+		}
+	})
 }
 
 func newTraceSet() *traceSet { return &traceSet{queues: map[*Channel]*queueTrace{}} }
@@ -99,8 +256,9 @@ func (ts *traceSet) startQueueSampler(n *Network) {
 func (n *Network) HasTraces() bool { return n.trace != nil }
 
 // WriteTraces writes the run's time series as CSV files under dir:
-// cwnd-ID.csv, rtt-ID.csv, rate-ID.csv per flow and queue-FROM-TO.csv per
-// link direction that ever queued a packet.
+// cwnd-ID.csv, rtt-ID.csv, rate-ID.csv per flow, queue-FROM-TO.csv per
+// link direction that ever queued a packet, and forwarding-NODE.csv (and
+// shares-NODE.csv for pcon) per router running a multipath strategy.
 func (n *Network) WriteTraces(dir string) error {
 	if n.trace == nil {
 		return fmt.Errorf("run was not traced")
@@ -141,6 +299,11 @@ func (n *Network) WriteTraces(dir string) error {
 				fmt.Fprintf(w, "%.3f,%d,%d,%d,%d\n", s.t.Seconds(), s.packets, s.bytes, s.drops, s.marks)
 			}
 		}); err != nil {
+			return err
+		}
+	}
+	for _, ft := range n.trace.forwarding {
+		if err := ft.write(dir); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -18,7 +19,7 @@ import (
 
 	"github.com/ndncc/ndncc/experiment"
 	"github.com/ndncc/ndncc/report"
-	"github.com/ndncc/ndncc/scenario"
+
 	"github.com/ndncc/ndncc/sim"
 )
 
@@ -213,6 +214,23 @@ func writeExperimentPage(out string, e *experiment.Experiment, rep *experiment.R
 		return fmt.Errorf("summary charts: %w", err)
 	}
 	page.Summary = sum
+	if err := addVariantPages(&page, out, e, rep, report.PlotOptions{}); err != nil {
+		return err
+	}
+	return report.WriteHTML(out, page)
+}
+
+// addVariantPages adds to page, for every variant of rep: its scenario's
+// parameters (those all variants share once, the others per variant), the
+// drawings of the networks, and the plots of its first run, traced into
+// out/VARIANT (simulated again here when the directory is missing, as for
+// merged shards). Every variant plots the same queues: those that
+// queued in any variant, or opts.Links.
+func addVariantPages(page *report.Page, out string, e *experiment.Experiment, rep *experiment.Report, opts report.PlotOptions) error {
+	var names []string
+	var params [][]report.Param
+	drawings := map[string]int{} // drawing text -> index in page.Topologies
+	var captions [][]string
 	for _, vr := range rep.Variants {
 		v, ok := e.Variant(vr.Name)
 		if !ok {
@@ -222,14 +240,10 @@ func writeExperimentPage(out string, e *experiment.Experiment, rep *experiment.R
 		if err != nil {
 			return err
 		}
-		if len(page.Parameters) == 0 {
-			page.Parameters = append([]report.Param{{Key: "scenario of", Value: vr.Name + " (variants differ as their descriptions say)"}},
-				scenarioParams(sc)...)
-		}
+		names = append(names, vr.Name)
+		params = append(params, report.ScenarioParams(sc))
 		dir := filepath.Join(out, vr.Name)
 		if _, err := os.Stat(dir); err != nil {
-			// Not traced during the sweep (merged shards): run the
-			// variant's first seed again, traced.
 			net, err := sim.Build(sc, sim.Options{Seed: rep.BaseSeed, Trace: true})
 			if err != nil {
 				return err
@@ -239,26 +253,57 @@ func writeExperimentPage(out string, e *experiment.Experiment, rep *experiment.R
 				return err
 			}
 		}
-		files, err := report.PlotRun(dir, report.PlotOptions{Title: vr.Name})
-		if err != nil {
-			return fmt.Errorf("plots of %s: %w", vr.Name, err)
+		drawing := filepath.Join(dir, "topology.svg")
+		if err := report.DrawTopology(drawing, sc); err != nil {
+			return err
 		}
-		page.Variants = append(page.Variants, report.VariantPlots{Name: vr.Name, Files: files})
+		b, err := os.ReadFile(drawing)
+		if err != nil {
+			return err
+		}
+		if i, ok := drawings[string(b)]; ok {
+			captions[i] = append(captions[i], vr.Name)
+		} else {
+			drawings[string(b)] = len(page.Topologies)
+			page.Topologies = append(page.Topologies, report.Drawing{File: drawing})
+			captions = append(captions, []string{vr.Name})
+		}
 	}
-	return report.WriteHTML(out, page)
-}
-
-// scenarioParams summarises a scenario for the report page.
-func scenarioParams(sc *scenario.Scenario) []report.Param {
-	ps := []report.Param{{Key: "header overhead", Value: fmt.Sprintf("%d bytes", sc.HeaderOverhead)}}
-	for _, l := range sc.Topology.Links {
-		ps = append(ps, report.Param{Key: "link " + l.A + "—" + l.B,
-			Value: fmt.Sprintf("%.3g Mbit/s, %v, queue %d packets, loss %.3g%%", l.Bandwidth/1e6, l.Delay, l.QueuePackets, l.Loss*100)})
+	for i := range page.Topologies {
+		page.Topologies[i].Caption = "The network of " + strings.Join(captions[i], ", ") + ": link rate, one-way delay, queue limit (packets), and the queue discipline where it is not drop-tail"
+		if len(page.Topologies) == 1 {
+			page.Topologies[i].Caption = "The network of every variant: link rate, one-way delay, queue limit (packets), and the queue discipline where it is not drop-tail"
+		}
 	}
-	for _, p := range sc.Producers {
-		ps = append(ps, report.Param{Key: "producer " + p.Node, Value: fmt.Sprintf("%s, %d bytes in %d-byte segments, %s", p.Prefix, p.FileSize, p.SegmentSize, p.Signature)})
+	page.Parameters, page.VariantParameters = report.SplitParams(names, params)
+	if len(opts.Links) == 0 {
+		seen := map[string]bool{}
+		for _, name := range names {
+			busy, err := report.BusyQueues(filepath.Join(out, name))
+			if err != nil {
+				return err
+			}
+			for _, l := range busy {
+				if !seen[l] {
+					seen[l] = true
+					opts.Links = append(opts.Links, l)
+				}
+			}
+		}
+		slices.Sort(opts.Links)
+		opts.SkipMissing = true
 	}
-	return ps
+	for _, name := range names {
+		o := opts
+		o.Title = name
+		files, err := report.PlotRun(filepath.Join(out, name), o)
+		if err != nil {
+			return fmt.Errorf("plots of %s: %w", name, err)
+		}
+		page.Variants = append(page.Variants, report.VariantPlots{Name: name, Files: files,
+			Run: fmt.Sprintf("Plots of one run: seed %d, the first of the variant's %d.", rep.BaseSeed, rep.Runs)})
+	}
+	return nil
 }
 
 // runBar is a progress bar on standard error when it is a terminal.

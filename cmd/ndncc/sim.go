@@ -8,74 +8,223 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ndncc/ndncc/consumer"
+	"github.com/ndncc/ndncc/experiment"
 	"github.com/ndncc/ndncc/internal/atomicfile"
 	"github.com/ndncc/ndncc/report"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
+	"github.com/ndncc/ndncc/topology"
 )
 
+// simFlags are sim's flags.
+type simFlags struct {
+	asJSON  bool
+	out     string
+	seed    uint64
+	links   []string
+	sets    []string
+	sweeps  []string
+	runs    int
+	jobs    int
+	profile string
+}
+
 func newSimCmd() *cobra.Command {
-	var (
-		asJSON bool
-		out    string
-		seed   uint64
-		links  []string
-	)
+	var sf simFlags
 	cmd := &cobra.Command{
-		Use:   "sim SCENARIO.toml",
-		Short: "Run one simulated scenario and print its per-flow results",
-		Long: `Run one scenario file in the deterministic simulator.
+		Use:   "sim SCENARIO.toml|-",
+		Short: "Run a simulated scenario, or a sweep of it, and print its per-flow results",
+		Long: `Run one scenario file (- reads it from standard input) in the deterministic
+simulator.
 
 Prints a table of flows and links, or with --json one JSON document (schema in
 docs/results.md). With --out DIR, time series (cwnd, RTT/RTO, receive rate,
-queue lengths) are written there as CSV and plotted as PNG and SVG; the JSON
-result goes to DIR/result.json and the plots are gathered in DIR/index.html. The same scenario and seed always give
-the same results (except the "timing" section).`,
+queue lengths, the forwarding split of multipath routers) are written there
+as CSV and plotted as PNG and SVG; the JSON result goes to DIR/result.json,
+and DIR/index.html shows the flows, the links, the network drawn and every
+plot. The same scenario and seed always give the same results (except the
+"timing" section).
+
+--set KEY=VALUE sets any scenario key by its dotted path (docs/scenario.md,
+"Setting keys"), such as links.router1-router2.max-queue-size=64,
+consumer.*.params.window=16 or routers.node.r1.strategy=pi. --sweep
+KEY=V1,V2,... runs the scenario at each value (several --sweep flags make a
+grid), --runs N repeats each point with seeds S..S+N-1 (S: --seed or the
+scenario's), --jobs runs them in parallel; the table then has one row per
+point and flow, each cell "mean (min–max)", and --json prints
+{"points": [{"set": {...}, "flows": [...], ...}]}; with --out, each metric
+is plotted against the swept key, and DIR/pointN/ holds each point's first
+run.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, err := scenario.Load(args[0])
-			if err != nil {
-				return &exitError{2, err}
-			}
-			net, err := sim.Build(sc, sim.Options{Seed: seed, Trace: out != ""})
-			if err != nil {
-				return &exitError{2, err}
-			}
-			res := net.Run()
-			if out != "" {
-				if err := net.WriteTraces(out); err != nil {
-					return err
-				}
-				if err := writeJSONFile(filepath.Join(out, "result.json"), res); err != nil {
-					return err
-				}
-				files, err := report.PlotRun(out, report.PlotOptions{Title: sc.Name, Links: links})
-				if err != nil {
-					return fmt.Errorf("plots: %w", err)
-				}
-				page := report.Page{Title: sc.Name, Description: sc.Description, Version: version(), GoVersion: runtime.Version(),
-					Parameters: []report.Param{{Key: "scenario", Value: args[0]}, {Key: "seed", Value: fmt.Sprint(res.Seed)}},
-					Variants:   []report.VariantPlots{{Name: sc.Name, Files: files}}}
-				if err := report.WriteHTML(out, page); err != nil {
-					return err
-				}
-			}
-			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), res)
-			}
-			printResult(cmd.OutOrStdout(), res)
-			return nil
+			return runSim(cmd, &sf, args[0])
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document instead of a table")
-	cmd.Flags().StringVar(&out, "out", "", "write traces (CSV), plots (PNG, SVG), result.json and index.html into this directory")
-	cmd.Flags().Uint64Var(&seed, "seed", 0, "override the scenario's random seed (0: keep it)")
-	cmd.Flags().StringSliceVar(&links, "links", nil, "with --out, plot the queues of these link directions (FROM-TO; default: every link that queued)")
+	fs := cmd.Flags()
+	fs.BoolVar(&sf.asJSON, "json", false, "print one JSON document instead of a table")
+	fs.StringVar(&sf.out, "out", "", "write traces (CSV), plots (PNG, SVG), result.json and index.html into this `directory`")
+	fs.Uint64Var(&sf.seed, "seed", 0, "override the scenario's random seed (0: keep it); the first of --runs")
+	fs.StringSliceVar(&sf.links, "links", nil, "with --out, plot the queues of these link directions (FROM-TO; default: every link that queued)")
+	fs.StringArrayVar(&sf.sets, "set", nil, "set a scenario key: `KEY=VALUE` (repeatable; docs/scenario.md, \"Setting keys\")")
+	fs.StringArrayVar(&sf.sweeps, "sweep", nil, "run the scenario at each value of a key: `KEY=V1,V2,...` (repeatable: a grid)")
+	fs.IntVar(&sf.runs, "runs", 1, "runs per point, with consecutive seeds")
+	fs.IntVar(&sf.jobs, "jobs", 0, "runs simulated in parallel (default: number of CPUs); results do not depend on it")
+	fs.StringVar(&sf.profile, "profile", "", "parameter `profile` of every consumer (as --set profile=NAME): "+strings.Join(consumer.ProfileNames(), ", "))
 	return cmd
+}
+
+// loadScenarioArg loads the scenario file named on the command line, or
+// standard input for "-".
+func loadScenarioArg(arg string, stdin io.Reader) (*scenario.Scenario, error) {
+	if arg == "-" {
+		return scenario.LoadReader(stdin, "stdin")
+	}
+	return scenario.Load(arg)
+}
+
+func runSim(cmd *cobra.Command, sf *simFlags, arg string) error {
+	sc, err := loadScenarioArg(arg, cmd.InOrStdin())
+	if err != nil {
+		return &exitError{2, err}
+	}
+	var sets []scenario.Assignment
+	if sf.profile != "" {
+		sets = append(sets, scenario.Assignment{Key: "profile", Value: sf.profile, Pos: topology.Pos{File: "--profile"}})
+	}
+	for _, s := range sf.sets {
+		a, err := scenario.ParseAssignment(s, "--set")
+		if err != nil {
+			return &exitError{2, err}
+		}
+		sets = append(sets, a)
+	}
+	var axes []experiment.Axis
+	for _, s := range sf.sweeps {
+		a, err := experiment.ParseAxis(s)
+		if err != nil {
+			return &exitError{2, err}
+		}
+		axes = append(axes, a)
+	}
+	if sf.runs < 1 || sf.jobs < 0 {
+		return &exitError{2, fmt.Errorf("--runs %d, --jobs %d: want at least one run, and 0 (all CPUs) or more jobs", sf.runs, sf.jobs)}
+	}
+	if len(axes) > 0 || sf.runs > 1 {
+		return runSweep(cmd, sf, sc, sets, axes)
+	}
+	if err := sc.Apply(sets); err != nil {
+		return &exitError{2, err}
+	}
+	net, err := sim.Build(sc, sim.Options{Seed: sf.seed, Trace: sf.out != ""})
+	if err != nil {
+		return &exitError{2, err}
+	}
+	res := net.Run()
+	if sf.out != "" {
+		if err := writeSimReport(sf, sc, net, res, arg); err != nil {
+			return err
+		}
+	}
+	if sf.asJSON {
+		return writeJSON(cmd.OutOrStdout(), res)
+	}
+	printResult(cmd.OutOrStdout(), res)
+	return nil
+}
+
+// writeSimReport writes one run's traces, result.json, plots, the network
+// drawing and index.html into sf.out.
+func writeSimReport(sf *simFlags, sc *scenario.Scenario, net *sim.Network, res *sim.Result, arg string) error {
+	if err := net.WriteTraces(sf.out); err != nil {
+		return err
+	}
+	if err := writeJSONFile(filepath.Join(sf.out, "result.json"), res); err != nil {
+		return err
+	}
+	files, err := report.PlotRun(sf.out, report.PlotOptions{Title: sc.Name, Links: sf.links})
+	if err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	drawing := filepath.Join(sf.out, "topology.svg")
+	if err := report.DrawTopology(drawing, sc); err != nil {
+		return err
+	}
+	page := report.Page{Title: sc.Name, Description: sc.Description, Version: version(), GoVersion: runtime.Version(),
+		Parameters: append([]report.Param{{Key: "scenario", Value: arg}, {Key: "seed", Value: fmt.Sprint(res.Seed)}},
+			report.ScenarioParams(sc)...),
+		Topologies: []report.Drawing{{File: drawing, Caption: "The network: link rate, one-way delay, queue limit (packets), and the queue discipline where it is not drop-tail"}},
+		Tables:     report.ResultTables(res),
+		Variants:   []report.VariantPlots{{Name: "Plots", Run: fmt.Sprintf("The run above, seed %d.", res.Seed), Files: files}}}
+	return report.WriteHTML(sf.out, page)
+}
+
+// runSweep runs the scenario at every point of the grid, sf.runs times
+// each, and prints (or writes) the points.
+func runSweep(cmd *cobra.Command, sf *simFlags, sc *scenario.Scenario, sets []scenario.Assignment, axes []experiment.Axis) error {
+	sw := &experiment.Sweep{Base: sc, Set: sets, Axes: axes}
+	e, err := sw.Experiment()
+	if err != nil {
+		return &exitError{2, err}
+	}
+	base := sf.seed
+	if base == 0 {
+		first, err := e.Scenario(e.Variants[0])
+		if err != nil {
+			return &exitError{2, err}
+		}
+		base = first.Seed
+	}
+	opt := experiment.Options{Runs: sf.runs, BaseSeed: base, Jobs: sf.jobs}
+	bar := newRunBar(cmd.ErrOrStderr(), !sf.asJSON, e.PlannedRuns(opt), sc.Name)
+	opt.OnRun = func(string, int) { bar.Add(1) }
+	if sf.out != "" {
+		opt.TraceDir = sf.out
+	}
+	rep, err := e.Run(opt)
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	srep := sw.NewSweepReport(rep)
+	if sf.out != "" {
+		if err := writeSweepReport(sf, sw, e, rep, srep); err != nil {
+			return err
+		}
+	}
+	if sf.asJSON {
+		return srep.WriteJSON(cmd.OutOrStdout())
+	}
+	srep.PrintTable(cmd.OutOrStdout(), e.Columns)
+	return nil
+}
+
+// writeSweepReport writes report.json, a chart per metric against the
+// swept key, each point's plots and index.html into sf.out.
+func writeSweepReport(sf *simFlags, sw *experiment.Sweep, e *experiment.Experiment, rep *experiment.Report, srep *experiment.SweepReport) error {
+	if err := writeJSONFile(filepath.Join(sf.out, "report.json"), srep); err != nil {
+		return err
+	}
+	page := report.NewPage(e, rep)
+	page.Title = "Sweep of " + sw.Base.Name
+	page.Version, page.GoVersion = version(), runtime.Version()
+	charts, err := report.SweepCharts(sf.out, srep, e.Columns)
+	if err != nil {
+		return fmt.Errorf("sweep charts: %w", err)
+	}
+	page.Summary = charts
+	if err := addVariantPages(&page, sf.out, e, rep, report.PlotOptions{Links: sf.links}); err != nil {
+		return err
+	}
+	for _, a := range sw.Set {
+		page.Parameters = append([]report.Param{{Key: "--set " + a.Key, Value: fmt.Sprint(a.Value)}}, page.Parameters...)
+	}
+	return report.WriteHTML(sf.out, page)
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ndncc/ndncc/internal/browsertest"
+)
+
+// sweepDoc is the part of `sim --sweep --json` the tests read.
+type sweepDoc struct {
+	Runs   int      `json:"runs"`
+	Swept  []string `json:"swept"`
+	Points []struct {
+		Set      map[string]any   `json:"set"`
+		Flows    []map[string]any `json:"flows"`
+		FlowsMin []map[string]any `json:"flows_min"`
+		FlowsMax []map[string]any `json:"flows_max"`
+		Runs     []struct {
+			Seed uint64 `json:"seed"`
+		} `json:"runs"`
+	} `json:"points"`
+}
+
+// TestSimSweep is issue 14's first "Done when": the bottleneck queue of
+// the linear example swept over four sizes, three runs each, gives four
+// points with mean, min and max; with --out, a chart per metric against
+// the queue size.
+func TestSimSweep(t *testing.T) {
+	const key = "links.router1-router2.max-queue-size"
+	out, err := run(t, "sim", linearExample, "--sweep", key+"=8,16,32,64", "--runs", "3", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc sweepDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not one JSON document: %v\n%s", err, out)
+	}
+	if len(doc.Points) != 4 || doc.Runs != 3 || len(doc.Swept) != 1 || doc.Swept[0] != key {
+		t.Fatalf("%d points, %d runs, swept %v; want 4, 3, [%s]", len(doc.Points), doc.Runs, doc.Swept, key)
+	}
+	for i, want := range []float64{8, 16, 32, 64} {
+		p := doc.Points[i]
+		if p.Set[key] != want || len(p.Flows) != 1 || len(p.Runs) != 3 || p.Runs[0].Seed != 1 || p.Runs[2].Seed != 3 {
+			t.Errorf("point %d: set %v, %d flows, %d runs; want %s=%v, one flow, seeds 1..3", i, p.Set, len(p.Flows), len(p.Runs), key, want)
+			continue
+		}
+		lo, mean, hi := p.FlowsMin[0]["throughput_kbps"].(float64), p.Flows[0]["throughput_kbps"].(float64), p.FlowsMax[0]["throughput_kbps"].(float64)
+		if !(lo <= mean && mean <= hi && lo > 0) {
+			t.Errorf("point %d: throughput min %v mean %v max %v", i, lo, mean, hi)
+		}
+	}
+	// An 8-packet queue drops Data a 32-packet window puts in flight; 64 does not.
+	if r8, r64 := doc.Points[0].Flows[0]["retransmissions"].(float64), doc.Points[3].Flows[0]["retransmissions"].(float64); r8 == 0 || r64 != 0 {
+		t.Errorf("retransmissions %v at queue 8 and %v at 64, want some and none", r8, r64)
+	}
+
+	table, err := run(t, "sim", linearExample, "--sweep", key+"=8,64", "--runs", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table, key) || !regexp.MustCompile(`(?m)^8 +consumer1 +[0-9.]+ \([0-9.]+–[0-9.]+\)`).MatchString(table) {
+		t.Errorf("table lacks a row for queue 8 with a range:\n%s", table)
+	}
+
+	dir := t.TempDir()
+	if _, err := run(t, "sim", linearExample, "--sweep", key+"=8,64", "--out", dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"download_time_s", "goodput_kbps", "throughput_kbps", "timeouts", "retransmissions", "rtt_avg_ms"} {
+		if _, err := os.Stat(filepath.Join(dir, "sweep-"+m+".png")); err != nil {
+			t.Errorf("no chart of %s against the queue size: %v", m, err)
+		}
+	}
+	for _, f := range []string{"report.json", "index.html", "point0/cwnd.png", "point1/topology.svg"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("--out wrote no %s: %v", f, err)
+		}
+	}
+}
+
+func TestSimGrid(t *testing.T) {
+	out, err := run(t, "sim", linearExample, "--sweep", "consumer.*.params.window=8,16", "--sweep", "links.router1-router2.bw=2.5,5",
+		"--set", "producer.*.file-size=1MiB", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc sweepDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Points) != 4 {
+		t.Fatalf("%d points, want 2 x 2", len(doc.Points))
+	}
+	if doc.Points[1].Set["consumer.*.params.window"] != 8.0 || doc.Points[1].Set["links.router1-router2.bw"] != 5.0 {
+		t.Errorf("point 1 set %v: want the first key slowest", doc.Points[1].Set)
+	}
+	if b := doc.Points[0].Flows[0]["bytes"]; b != float64(1<<20) {
+		t.Errorf("--set producer.*.file-size=1MiB: %v bytes", b)
+	}
+}
+
+func TestSimSetAndStdin(t *testing.T) {
+	file, err := os.ReadFile(linearExample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A scenario from stdin finds its topology file in the current
+	// directory.
+	t.Chdir("../../examples")
+	root := newRoot()
+	var out strings.Builder
+	root.SetOut(&out)
+	root.SetIn(strings.NewReader(string(file)))
+	root.SetArgs([]string{"sim", "-", "--set", "consumer.consumer1.params.window=8", "--json"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Scenario string
+		Flows    []struct {
+			Complete bool    `json:"complete"`
+			Time     float64 `json:"download_time_s"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out.String()), &doc); err != nil {
+		t.Fatal(err)
+	}
+	// A window of 8 cannot fill the 28-packet path: much slower than 32's 23.9 s.
+	if doc.Scenario != "linear-fixed32" || len(doc.Flows) != 1 || !doc.Flows[0].Complete || doc.Flows[0].Time < 60 {
+		t.Errorf("result %+v: want linear-fixed32 read from stdin, its window set to 8 (over 60 s)", doc)
+	}
+}
+
+func TestSimSetErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--set", "links.router1-router9.bw=5"}, "--set: links.router1-router9.bw: no link of the topology matches"},
+		{[]string{"--set", "seed"}, "want KEY=VALUE"},
+		{[]string{"--set", "consumer.consumer1.node=nowhere"}, `--set: consumer[0].node: no node "nowhere"`},
+		{[]string{"--sweep", "links.router1-router2.max-queue-size=8,0"}, "--sweep: links.router1-router2.max-queue-size: must be at least 1 packet, got 0"},
+		{[]string{"--sweep", "seed"}, "want KEY=V1,V2"},
+		{[]string{"--runs", "0"}, "--runs 0"},
+		{[]string{"--profile", "ndnput"}, `no profile "ndnput"`},
+	} {
+		_, err := run(t, append([]string{"sim", linearExample}, tt.args...)...)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || exitCode(err) != 2 {
+			t.Errorf("sim %v: %v (exit %d), want %q, exit 2", tt.args, err, exitCode(err), tt.want)
+		}
+	}
+}
+
+// TestSimReportInChromium is issue 14's third "Done when": `ndncc sim
+// examples/multipath-pcon.toml --out DIR` writes an index.html with the
+// flows and links tables, the network drawn and the forwarding
+// percentages of the pcon router over time, and headless Chromium renders
+// every image of it.
+func TestSimReportInChromium(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := run(t, "sim", "../../examples/multipath-pcon.toml", "--out", dir); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<h2>Flows</h2>", "<h2>Links</h2>", "<h2>Network</h2>", "forwarding-r1", "r1 → a", `alt="topology"`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	body := browsertest.Body(t, browsertest.Chromium(t), "file://"+filepath.Join(dir, "index.html"))
+	m := regexp.MustCompile(`data-images-ok="(\d+)/(\d+)"`).FindStringSubmatch(body)
+	if m == nil || m[1] != m[2] || m[1] == "0" {
+		t.Errorf("chromium rendered %s: want every image loaded", body)
+	}
+	for _, want := range []string{`data-data-tables="Flows:1;Links:10"`, `data-drawings="1"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("chromium rendered %s: want %s (one flow, ten link directions, the network)", body, want)
+		}
+	}
+}
