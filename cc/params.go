@@ -245,7 +245,7 @@ func boolField[C any](name, doc string, ptr func(*C) *bool) field[C] {
 
 func initFields[C any](cwnd, ssthresh func(*C) *float64) []field[C] {
 	return []field[C]{
-		floatField("init-cwnd", "initial congestion window, segments (seed 003)", cwnd, windowSize()),
+		floatField("init-cwnd", "initial congestion window, segments (paper 003)", cwnd, windowSize()),
 		floatField("init-ssthresh", "initial slow-start threshold, segments; inf: slow start until the first decrease", ssthresh, atLeast1OrInf()),
 	}
 }
@@ -255,23 +255,23 @@ type fixedConfig struct{ window float64 }
 
 func specs() []pipelineSpec {
 	return []pipelineSpec{
-		spec("fixed", "constant window (seed 000 Design #0, seed 003)",
+		spec("fixed", "constant window (paper 000 Design #0, paper 003)",
 			func() fixedConfig { return fixedConfig{window: DefaultFixedWindow} },
 			[]field[fixedConfig]{
-				floatField("window", "window size, segments (seed 000: 32 linear, 16 dumbbell)", func(c *fixedConfig) *float64 { return &c.window }, windowSize()),
+				floatField("window", "window size, segments (paper 000: 32 linear, 16 dumbbell)", func(c *fixedConfig) *float64 { return &c.window }, windowSize()),
 			},
 			func(c fixedConfig) (Algorithm, error) { return algorithm(NewFixed(c.window)) }),
 
-		spec("aimd", "Reno AIMD (seeds 000, 003)", DefaultAIMDConfig,
+		spec("aimd", "Reno AIMD (papers 000, 003)", DefaultAIMDConfig,
 			append(initFields(func(c *AIMDConfig) *float64 { return &c.InitCwnd }, func(c *AIMDConfig) *float64 { return &c.InitSsthresh }),
 				floatField("aimd-step", "additive increase per RTT in congestion avoidance, segments", func(c *AIMDConfig) *float64 { return &c.Step }, positive()),
 				floatField("aimd-beta", "multiplicative decrease factor: ssthresh = cwnd*beta", func(c *AIMDConfig) *float64 { return &c.Beta }, fraction()),
 				floatField("aimd-mark-beta", "decrease factor on a congestion mark (RFC 8511 suggests 0.8); 0 means aimd-beta", func(c *AIMDConfig) *float64 { return &c.MarkBeta }, fractionOrZero()),
-				boolField("reset-cwnd-to-init", "after a decrease set cwnd to init-cwnd (seed 003) instead of ssthresh (seed 000)", func(c *AIMDConfig) *bool { return &c.ResetToInit }),
+				boolField("reset-cwnd-to-init", "after a decrease set cwnd to init-cwnd (paper 003) instead of ssthresh (paper 000)", func(c *AIMDConfig) *bool { return &c.ResetToInit }),
 			),
 			func(c AIMDConfig) (Algorithm, error) { return algorithm(NewAIMD(c)) }),
 
-		spec("cubic", "CUBIC, RFC 9438 (seed 001)", DefaultCubicConfig,
+		spec("cubic", "CUBIC, RFC 9438 (paper 001)", DefaultCubicConfig,
 			append(initFields(func(c *CubicConfig) *float64 { return &c.InitCwnd }, func(c *CubicConfig) *float64 { return &c.InitSsthresh }),
 				floatField("cubic-c", "CUBIC's C, segments/s^3", func(c *CubicConfig) *float64 { return &c.C }, positive()),
 				floatField("cubic-beta", "multiplicative decrease factor beta_cubic", func(c *CubicConfig) *float64 { return &c.Beta }, fraction()),
@@ -280,7 +280,7 @@ func specs() []pipelineSpec {
 			),
 			func(c CubicConfig) (Algorithm, error) { return algorithm(NewCubic(c)) }),
 
-		spec("bic", "BIC, as PCON's consumer (seed 004)", DefaultBICConfig,
+		spec("bic", "BIC, as PCON's consumer (paper 004)", DefaultBICConfig,
 			append(initFields(func(c *BICConfig) *float64 { return &c.InitCwnd }, func(c *BICConfig) *float64 { return &c.InitSsthresh }),
 				floatField("bic-max-increment", "largest growth per RTT (S_max), segments", func(c *BICConfig) *float64 { return &c.MaxIncrement }, positive()),
 				floatField("bic-min-increment", "least growth per RTT below W_max (S_min), segments", func(c *BICConfig) *float64 { return &c.MinIncrement }, positive()),
@@ -290,10 +290,10 @@ func specs() []pipelineSpec {
 			),
 			func(c BICConfig) (Algorithm, error) { return algorithm(NewBIC(c)) }),
 
-		spec("vegas", "TCP Vegas (seed 001)", DefaultVegasConfig, vegasFields(),
+		spec("vegas", "TCP Vegas (paper 001)", DefaultVegasConfig, vegasFields(),
 			func(c VegasConfig) (Algorithm, error) { return algorithm(NewVegas(c)) }),
 
-		spec("ndn-vegas", "NDN-Vegas: Vegas with baseRTT adaptation (seed 001)", DefaultNDNVegasConfig,
+		spec("ndn-vegas", "NDN-Vegas: Vegas with baseRTT adaptation (paper 001)", DefaultNDNVegasConfig,
 			append(lift(vegasFields(), func(c *NDNVegasConfig) *VegasConfig { return &c.VegasConfig }),
 				floatField("vegas-gamma", "diff above it means a farther source: baseRTT = latest RTT (inf: never)", func(c *NDNVegasConfig) *float64 { return &c.Gamma }, positiveOrInf()),
 				field[NDNVegasConfig]{
@@ -311,7 +311,7 @@ func specs() []pipelineSpec {
 			),
 			func(c NDNVegasConfig) (Algorithm, error) { return algorithm(NewNDNVegas(c)) }),
 
-		spec("raaqm", "ICP's RAAQM: delay-driven probabilistic decrease (seed 004's baseline)", DefaultRAAQMConfig,
+		spec("raaqm", "ICP's RAAQM: delay-driven probabilistic decrease (paper 004's baseline)", DefaultRAAQMConfig,
 			[]field[RAAQMConfig]{
 				floatField("init-cwnd", "initial congestion window, segments", func(c *RAAQMConfig) *float64 { return &c.InitCwnd }, windowSize()),
 				floatField("raaqm-step", "additive increase per RTT, segments", func(c *RAAQMConfig) *float64 { return &c.Step }, positive()),

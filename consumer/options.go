@@ -21,14 +21,14 @@ type Options struct {
 	Pipeline string
 	// AlgParams are the algorithm's own parameters (see package cc).
 	AlgParams cc.Params
-	// Conservative enables seed 000's conservative window adaptation: at
+	// Conservative enables paper 000's conservative window adaptation: at
 	// most one window decrease per RTT (recPoint). Default true.
 	Conservative bool
-	// RTTSampling selects the RTO estimator's sampling (seed 000's
+	// RTTSampling selects the RTO estimator's sampling (paper 000's
 	// Designs #1-#2 sample every Data, #3 once per RTT). Default
 	// every-data.
 	RTTSampling cc.SampleMode
-	// HoleDetection enables seed 003's sequence-hole detection.
+	// HoleDetection enables paper 003's sequence-hole detection.
 	HoleDetection bool
 	// HoleThreshold is the out-of-order count above which the window is
 	// halved. Default 5.
@@ -61,7 +61,7 @@ type Options struct {
 	// every Congestion Nack is congestion, as ndn-tools' consumers treat it.
 	LinkLossNacks bool
 	// PostponeRetx holds retransmissions back until no new segment is
-	// left to send or the lost Interest's lifetime has run out (seed 001's
+	// left to send or the lost Interest's lifetime has run out (paper 001's
 	// NDN-Vegas). Default true for ndn-vegas, false otherwise.
 	PostponeRetx bool
 	// SpanWindows bounds the segments between the oldest missing one and
@@ -70,7 +70,7 @@ type Options struct {
 	// requests no new segment past that span, as a TCP sender stops at
 	// the receive window. It bounds per-flow state by the window, and it
 	// releases a postponed retransmission once the span is full.
-	// Default 64 (seed 003's fixed windows with a 1 s RTO floor need
+	// Default 64 (paper 003's fixed windows with a 1 s RTO floor need
 	// about 30: a lost segment stays missing for 1-3 s).
 	SpanWindows int
 }
@@ -164,13 +164,13 @@ func intParam(name, def, doc string, f func(o *Options) *int) param {
 // than to the window algorithm.
 func pipelineParams() []param {
 	return []param{
-		boolParam("conservative", "true", "at most one window decrease per RTT (seed 000's recPoint)", func(o *Options) *bool { return &o.Conservative }),
+		boolParam("conservative", "true", "at most one window decrease per RTT (paper 000's recPoint)", func(o *Options) *bool { return &o.Conservative }),
 		{"rtt-sampling", "every-data", "RTO estimator samples: every-data or once-per-rtt", func(o *Options, v string) error {
 			m, err := cc.ParseSampleMode(v)
 			o.RTTSampling = m
 			return err
 		}},
-		boolParam("hole-detection", "false", "halve the window after too many out-of-order Data (seed 003)", func(o *Options) *bool { return &o.HoleDetection }),
+		boolParam("hole-detection", "false", "halve the window after too many out-of-order Data (paper 003)", func(o *Options) *bool { return &o.HoleDetection }),
 		intParam("hole-threshold", "5", "out-of-order Data tolerated before hole detection fires", func(o *Options) *int { return &o.HoleThreshold }),
 		boolParam("ignore-marks", "false", "count congestion marks but do not react to them", func(o *Options) *bool { return &o.IgnoreMarks }),
 		floatParam("rto-alpha", "0.125", "RFC 6298 SRTT gain", func(o *Options) *float64 { return &o.RTT.Alpha }),
@@ -187,7 +187,7 @@ func pipelineParams() []param {
 		durationParam("lifetime", "4s", "InterestLifetime", func(o *Options) *time.Duration { return &o.Lifetime }),
 		boolParam("must-be-fresh", "false", "set MustBeFresh on Interests", func(o *Options) *bool { return &o.MustBeFresh }),
 		boolParam("link-loss-nacks", "false", "unmarked Congestion Nacks report link losses: retransmit without a decrease (PCON)", func(o *Options) *bool { return &o.LinkLossNacks }),
-		boolParam("postpone-retx", "false (true for ndn-vegas)", "send new segments before retransmissions (seed 001)", func(o *Options) *bool { return &o.PostponeRetx }),
+		boolParam("postpone-retx", "false (true for ndn-vegas)", "send new segments before retransmissions (paper 001)", func(o *Options) *bool { return &o.PostponeRetx }),
 		intParam("span-windows", "64", "request no segment more than this many windows (and 64 segments) past the oldest missing one", func(o *Options) *int { return &o.SpanWindows }),
 	}
 }

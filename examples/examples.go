@@ -5,7 +5,8 @@ package examples
 
 import "embed"
 
-// FS holds every *.conf and *.toml file of this directory.
+// FS holds every *.conf and *.toml file of this directory and the
+// experiment files of experiments/.
 //
-//go:embed *.conf *.toml
+//go:embed *.conf *.toml experiments/*.toml
 var FS embed.FS

@@ -95,7 +95,7 @@ func graph(links ...topology.Link) *topology.Topology {
 	return t
 }
 
-// linear is seed 000's linear topology with one 10 MiB transfer.
+// linear is paper 000's linear topology with one 10 MiB transfer.
 func linear(name, pipeline string, params map[string]string) func() (*scenario.Scenario, error) {
 	return func() (*scenario.Scenario, error) {
 		return transfer(name, "linear.conf", 600*time.Second, flowSpec{
@@ -105,7 +105,7 @@ func linear(name, pipeline string, params map[string]string) func() (*scenario.S
 	}
 }
 
-// dumbbell is seed 000's dumbbell: consumer1<-producer1 and
+// dumbbell is paper 000's dumbbell: consumer1<-producer1 and
 // consumer2<-producer2 share the router1-router2 bottleneck.
 func dumbbell(name, pipeline string, params map[string]string) func() (*scenario.Scenario, error) {
 	return func() (*scenario.Scenario, error) {
@@ -117,3 +117,18 @@ func dumbbell(name, pipeline string, params map[string]string) func() (*scenario
 		)
 	}
 }
+
+// withParams returns base's parameters with the key-value pairs kv set.
+func withParams(base map[string]string, kv ...string) map[string]string {
+	out := maps.Clone(base)
+	if out == nil {
+		out = map[string]string{}
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i]] = kv[i+1]
+	}
+	return out
+}
+
+// markAIMD is AIMD with a milder backoff on marks (RFC 8511's idea).
+func markAIMD() map[string]string { return map[string]string{"aimd-mark-beta": "0.85"} }

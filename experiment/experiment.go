@@ -1,7 +1,9 @@
 // Package experiment is ndncc's catalog of named experiments: each is a set
 // of variants (a scenario plus overrides) that are simulated several times
-// with distinct seeds, aggregated (mean, min, max) and printed as the seed
-// document printed it, with the seed's own figures beside ours.
+// with distinct random seeds, aggregated (mean, min, max) and printed as
+// the paper printed it, with the paper's own figures beside ours. (The
+// papers are the seed documents of the project; Experiment.Seed and
+// Variant.SeedFigures name the paper, never a random seed.)
 //
 // It builds on package sim and must not be imported by the protocol core.
 package experiment
@@ -17,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ndncc/ndncc/examples"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
 )
@@ -24,7 +27,7 @@ import (
 // Experiment is one named entry of the catalog.
 type Experiment struct {
 	Name  string
-	Seed  string // the seed document it reproduces, e.g. "000"
+	Seed  string // the paper it reproduces, e.g. "000"
 	Title string
 	// Description says what is run and what to look for.
 	Description string
@@ -37,9 +40,12 @@ type Experiment struct {
 	// consumers of every variant whose scenario names none: the paper's
 	// settings where they differ from the defaults, which are ndnget's.
 	Profile string
-	// Notes explain where our figures and the seed's differ, and why
+	// Notes explain where our figures and the paper's differ, and why
 	// (docs/reproduction.md).
 	Notes string
+	// Source is the experiment file it was read from (LoadFile, LoadFS);
+	// "" for an experiment built in Go.
+	Source string
 }
 
 // Variant is one configuration of an experiment.
@@ -51,8 +57,8 @@ type Variant struct {
 	// Extra computes variant-level metrics from a finished run (for
 	// example a split ratio); they are averaged over runs.
 	Extra func(net *sim.Network, r *sim.Result) map[string]float64
-	// SeedFigures are the seed document's numbers for this variant, by
-	// column key and flow index ("" when the seed gives none).
+	// SeedFigures are the paper's numbers for this variant, by
+	// column key and flow index ("" when the paper gives none).
 	SeedFigures map[string][]string
 }
 
@@ -71,22 +77,37 @@ func (c Column) Fmt() string {
 	return c.Format
 }
 
-// Catalog returns every built-in experiment, sorted by name.
+// catalogFiles are the catalog's experiments written as experiment files
+// (examples/experiments): those a file states more simply than Go.
+var catalogFiles = []string{
+	"experiments/seed000-linear-marks.toml",
+	"experiments/seed002-marking.toml",
+	"experiments/seed003-aimd.toml",
+	"experiments/seed003-fixed.toml",
+	"experiments/seed004-caching.toml",
+	"experiments/seed004-wireless.toml",
+}
+
+// Catalog returns every built-in experiment, sorted by name: those built
+// in Go and those read from the embedded catalog files.
 func Catalog() []*Experiment {
 	all := []*Experiment{
-		seed003Fixed(),
 		seed000Linear(),
 		seed000Dumbbell(),
-		seed003AIMD(),
 		seed001Vegas(),
 		pipelines(),
-		seed000LinearMarks(),
-		seed002Marking(),
 		seed003TCP(),
-		seed004Wireless(),
 		seed004Multipath(),
-		seed004Caching(),
 		seed004ICP(),
+	}
+	for _, f := range catalogFiles {
+		e, err := LoadFS(examples.FS, f)
+		if err != nil {
+			// The files are embedded: a test loads every one.
+			panic(fmt.Sprintf("experiment catalog: %v", err))
+		}
+		e.Source = "examples/" + f
+		all = append(all, e)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
@@ -248,7 +269,7 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 		}()
 	}
 	wg.Wait()
-	rep := &Report{Experiment: e.Name, Seed: e.Seed, Title: e.Title, Runs: runs, BaseSeed: base, Shard: opt.Shard}
+	rep := &Report{Experiment: e.Name, Source: e.Source, Seed: e.Seed, Title: e.Title, Runs: runs, BaseSeed: base, Shard: opt.Shard}
 	byVariant := make([]*VariantResult, len(variants))
 	for _, j := range jobs {
 		if j.err != nil {

@@ -7,11 +7,11 @@ import (
 )
 
 // WriteMarkdown writes the experiment's table as Markdown: one row per
-// variant and flow, each column "ours (min–max)" beside the seed's figure.
+// variant and flow, each column "ours (min–max)" beside the paper's figure.
 func (r *Report) WriteMarkdown(w io.Writer, e *Experiment) {
 	hdr := []string{"variant", "flow"}
 	for _, c := range e.Columns {
-		hdr = append(hdr, c.Header, "seed")
+		hdr = append(hdr, c.Header, "paper")
 	}
 	fmt.Fprintf(w, "| %s |\n", strings.Join(hdr, " | "))
 	fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(hdr)))

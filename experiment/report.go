@@ -16,7 +16,8 @@ import (
 // Report is an experiment's aggregated outcome.
 type Report struct {
 	Experiment string          `json:"experiment"`
-	Seed       string          `json:"seed_document"`
+	Source     string          `json:"source,omitempty"` // the experiment file, if not a catalog entry
+	Seed       string          `json:"paper"` // the paper reproduced, e.g. "000" (Experiment.Seed)
 	Title      string          `json:"title"`
 	Runs       int             `json:"runs"`
 	BaseSeed   uint64          `json:"base_seed"`
@@ -39,7 +40,7 @@ type VariantResult struct {
 	Extra       map[string]float64  `json:"-"` // means, inlined into the JSON object
 	ExtraMin    map[string]float64  `json:"extra_min,omitempty"`
 	ExtraMax    map[string]float64  `json:"extra_max,omitempty"`
-	SeedFigures map[string][]string `json:"seed_figures,omitempty"`
+	SeedFigures map[string][]string `json:"paper_figures,omitempty"`
 }
 
 // RunResult is one run of a variant.
@@ -239,7 +240,7 @@ func Merge(parts []*Report) (*Report, error) {
 		return nil, fmt.Errorf("merge: no reports")
 	}
 	first := parts[0]
-	out := &Report{Experiment: first.Experiment, Seed: first.Seed, Title: first.Title, Runs: first.Runs, BaseSeed: first.BaseSeed}
+	out := &Report{Experiment: first.Experiment, Source: first.Source, Seed: first.Seed, Title: first.Title, Runs: first.Runs, BaseSeed: first.BaseSeed}
 	byName := map[string]*VariantResult{}
 	var order []string
 	seen := map[int]bool{}
@@ -295,13 +296,17 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 // PrintTable writes the experiment's table: one row per variant and flow,
-// each column as "ours (min-max)" with the seed's figure beside it.
+// each column as "ours (min-max)" with the paper's figure beside it.
 func (r *Report) PrintTable(w io.Writer, e *Experiment) {
-	fmt.Fprintf(w, "%s — %s (seed %s), %d run(s) per variant, seeds %d..%d\n\n", e.Name, e.Title, e.Seed, r.Runs, r.BaseSeed, r.BaseSeed+uint64(r.Runs)-1)
+	paper := ""
+	if e.Seed != "" {
+		paper = " (paper " + e.Seed + ")"
+	}
+	fmt.Fprintf(w, "%s — %s%s, %d run(s) per variant, seeds %d..%d\n\n", e.Name, e.Title, paper, r.Runs, r.BaseSeed, r.BaseSeed+uint64(r.Runs)-1)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	hdr := []string{"variant", "flow"}
 	for _, c := range e.Columns {
-		hdr = append(hdr, c.Header, "seed")
+		hdr = append(hdr, c.Header, "paper")
 	}
 	fmt.Fprintln(tw, strings.Join(hdr, "\t")+"\t")
 	for _, v := range r.Variants {
@@ -347,7 +352,7 @@ func withRange(format string, mean, lo, hi float64, runs int) string {
 	return s
 }
 
-// SeedFigure is the seed document's figure for column key of flow, or "-".
+// SeedFigure is the paper's figure for column key of flow, or "-".
 func (v *VariantResult) SeedFigure(key string, flow int) string {
 	figs := v.SeedFigures[key]
 	if flow < len(figs) && figs[flow] != "" {

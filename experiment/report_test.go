@@ -205,10 +205,10 @@ func TestReportTable(t *testing.T) {
 	var b bytes.Buffer
 	rep.PrintTable(&b, e)
 	lines := strings.Split(b.String(), "\n")
-	if !strings.HasPrefix(lines[0], "tiny — tiny test experiment (seed 000), 1 run(s) per variant, seeds 1..1") {
+	if !strings.HasPrefix(lines[0], "tiny — tiny test experiment (paper 000), 1 run(s) per variant, seeds 1..1") {
 		t.Errorf("title line %q", lines[0])
 	}
-	if h := strings.Fields(lines[2]); !reflect.DeepEqual(h, []string{"variant", "flow", "time", "(s)", "seed", "Jain", "seed"}) {
+	if h := strings.Fields(lines[2]); !reflect.DeepEqual(h, []string{"variant", "flow", "time", "(s)", "paper", "Jain", "paper"}) {
 		t.Errorf("header %q", lines[2])
 	}
 	row := strings.Fields(lines[3])

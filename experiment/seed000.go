@@ -1,23 +1,23 @@
 package experiment
 
-// seed000MinRTO is the RTO floor of seed 000's AIMD designs. The seed's
+// seed000MinRTO is the RTO floor of paper 000's AIMD designs. The paper's
 // RFC 6298 estimator states alpha, beta, K and the 10 s maximum but no
 // floor. With ndn-tools' later 200 ms floor (our default) the RTO never
 // drops below the path's worst RTT (~140 ms with a full queue), per-Data
 // and once-per-RTT sampling behave identically, and Design #2 would be as
-// fast as Design #3 (24.2 s both, measured). The seed's Design #2 is 30 s
+// fast as Design #3 (24.2 s both, measured). The paper's Design #2 is 30 s
 // because per-Data samples shrink RTTVAR until small queueing-delay rises
 // fire spurious timeouts, which needs a floor below the ~66 ms base RTT.
 // 20 ms and 50 ms give identical runs (measured); we use 50 ms.
 const seed000MinRTO = "50ms"
 
-// design is one of seed 000's four consumer designs.
+// design is one of paper 000's four consumer designs.
 type design struct {
 	name, desc, pipeline string
 	params               map[string]string
 }
 
-// seed000Designs returns Designs #0–#3 as seed 000 defines them; window is
+// seed000Designs returns Designs #0–#3 as paper 000 defines them; window is
 // Design #0's fixed window (32 linear, 16 dumbbell).
 func seed000Designs(window string) []design {
 	return []design{
@@ -27,12 +27,12 @@ func seed000Designs(window string) []design {
 			map[string]string{"conservative": "false", "rtt-sampling": "every-data", "min-rto": seed000MinRTO}},
 		{"design2", "AIMD; one loss event per RTT; RTT sample from every Data", "aimd",
 			map[string]string{"conservative": "true", "rtt-sampling": "every-data", "min-rto": seed000MinRTO}},
-		{"design3", "AIMD; one loss event per RTT; one RTT sample per RTT (seed 000's design)", "aimd",
+		{"design3", "AIMD; one loss event per RTT; one RTT sample per RTT (paper 000's design)", "aimd",
 			map[string]string{"conservative": "true", "rtt-sampling": "once-per-rtt", "min-rto": seed000MinRTO}},
 	}
 }
 
-// seed000Columns are seed 000's table columns.
+// seed000Columns are paper 000's table columns.
 func seed000Columns() []Column {
 	return []Column{
 		{Key: "download_time_s", Header: "time (s)", Format: "%.1f"},
@@ -53,17 +53,17 @@ func seed000Linear() *Experiment {
 		Seed:  "000",
 		Title: "conservative loss recovery, Designs #0–#3, linear topology (10 MiB)",
 		Description: `Design #0 is the fixed-window baseline; #1 is AIMD reacting to every timeout; #2 reacts to one
-loss event per RTT (recPoint); #3 also takes one RTT sample per RTT. Timeout % is the seed's: loss events detected by
+loss event per RTT (recPoint); #3 also takes one RTT sample per RTT. Timeout % is the paper's: loss events detected by
 timeout per 100 segments. Seed order: #0 fastest, then #3, #2, #1.`,
 		Columns: seed000Columns(),
-		Runs:    3, // the seed ran each design three times
+		Runs:    3, // the paper ran each design three times
 		Profile: "seed000",
 		Notes: `Our Design #0 runs at the ideal rate: 10,240 Data of 1449 bytes through 5 Mbit/s take 23.74 s,
-plus one RTT. The seed measured a one-packet RTT of 73.2 ms on Mini-NDN; our minimum is 65.6 ms,
+plus one RTT. The paper measured a one-packet RTT of 73.2 ms on Mini-NDN; our minimum is 65.6 ms,
 because we model NFD's per-packet processing only as 0-200 µs of jitter. Design #2 is slower
-than Design #3 only when the RTO floor sits below the base RTT. The seed does not state its
+than Design #3 only when the RTO floor sits below the base RTT. The paper does not state its
 floor: with 200 ms, Designs #2 and #3 are identical (24.2 s), so we run all AIMD designs with
-min-rto 50 ms. The seed's "timeout percentage" counts loss events found by timeout (seed 000
+min-rto 50 ms. The paper's "timeout percentage" counts loss events found by timeout (paper 000
 calls it the packet loss rate, loss bursts per packet). Every RTO expiry is in
 timeouts_per_segment_pct: with conservative adaptation one burst holds several.`,
 	}
@@ -91,11 +91,11 @@ func seed000Dumbbell() *Experiment {
 Design #0 uses a fixed window of 16 per flow. Jain's fairness index of the two throughputs is
 reported as "fairness".`,
 		Columns: append(seed000Columns(), Column{Key: "fairness", Header: "Jain fairness", Format: "%.3f"}),
-		Runs:    3, // the seed ran each design three times
+		Runs:    3, // the paper ran each design three times
 		Profile: "seed000",
 		Notes: `The two flows start within 10 ms of each other (start jitter) and share the 32-packet queue.
 Both take the same path through router1-router2, so they see the same drops. Fairness stays
-near 1, as the seed observed ("the two consumers share the bottleneck evenly most of the
+near 1, as the paper observed ("the two consumers share the bottleneck evenly most of the
 time"). The RTO floor is the same choice as in seed000-linear.`,
 	}
 	for _, d := range seed000Designs("16") {

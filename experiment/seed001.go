@@ -8,8 +8,8 @@ import (
 	"github.com/ndncc/ndncc/scenario"
 )
 
-// Seed 001's testbed was two VMs joined by a UDP tunnel whose RTT netem
-// set to 50, 100 or 200 ms; the seed does not give the tunnel's rate. We
+// Paper 001's testbed was two VMs joined by a UDP tunnel whose RTT netem
+// set to 50, 100 or 200 ms; the paper does not give the tunnel's rate. We
 // model it as one link of Seed001Bandwidth with netem's default queue of
 // 1000 packets, the propagation delay in each direction being half the RTT.
 const (
@@ -18,14 +18,14 @@ const (
 	Seed001FileSize  = 100 * 1000 * 1000
 )
 
-// seed001RTO is ndncatchunks' estimator, which seed 001's pipelines ran
-// with: RTTVAR multiplier 8 (RFC 6298's 4 is the seeds 000/003 value),
+// seed001RTO is ndncatchunks' estimator, which paper 001's pipelines ran
+// with: RTTVAR multiplier 8 (RFC 6298's 4 is the papers 000/003 value),
 // 200 ms floor, 60 s ceiling.
 func seed001RTO() map[string]string {
 	return map[string]string{"rto-k": "8", "min-rto": "200ms", "max-rto": "60s"}
 }
 
-// seed001Window is the initial window and threshold of seed 001's AIMD
+// seed001Window is the initial window and threshold of paper 001's AIMD
 // and CUBIC runs: paper 001 states none, and these (papers 000 and 003's)
 // are what the runs were first made with; CUBIC ran with RFC 9438's fast
 // convergence.
@@ -49,8 +49,8 @@ func twoNode(name string, rtt time.Duration, pipeline string, params map[string]
 	}
 }
 
-// seed001Vegas is seed 001's evaluation: 100 MB transfers at 50, 100 and
-// 200 ms RTT with Vegas for the seed's alpha/beta pairs, NDN-Vegas,
+// seed001Vegas is paper 001's evaluation: 100 MB transfers at 50, 100 and
+// 200 ms RTT with Vegas for the paper's alpha/beta pairs, NDN-Vegas,
 // AIMD and CUBIC; completion time, retransmitted Interests, goodput.
 func seed001Vegas() *Experiment {
 	e := &Experiment{
@@ -59,8 +59,8 @@ func seed001Vegas() *Experiment {
 		Title: "TCP Vegas and NDN-Vegas vs AIMD and CUBIC, 100 MB at 50/100/200 ms RTT",
 		Description: fmt.Sprintf(`One link consumer1--producer1 of %.0f Mbit/s with a %d-packet queue (netem's default) and the
 given RTT; 100 MB (10^8 bytes) in 1024-byte segments. Vegas variants are named by alpha/beta
-(segments of queue the flow aims for); NDN-Vegas adds gamma (infinite here, as in the seed) and
-postponed retransmission. The seed reports these runs as plots only (no table): its findings are
+(segments of queue the flow aims for); NDN-Vegas adds gamma (infinite here, as in the paper) and
+postponed retransmission. The paper reports these runs as plots only (no table): its findings are
 that Vegas with suitable alpha/beta completes fastest with the fewest retransmissions, that
 alpha=5/beta=10 underuses a 50 ms path, and that AIMD degrades as the RTT grows.`, Seed001Bandwidth/1e6, Seed001Queue),
 		Columns: []Column{
@@ -71,7 +71,7 @@ alpha=5/beta=10 underuses a 50 ms path, and that AIMD degrades as the RTT grows.
 			{Key: "timeouts", Header: "timeouts", Format: "%.0f"},
 		},
 		Runs: 1,
-		Notes: `Seed 001 reports plots, not tables, and does not give the tunnel's rate: we use 20 Mbit/s
+		Notes: `Paper 001 reports plots, not tables, and does not give the tunnel's rate: we use 20 Mbit/s
 with netem's 1000-packet queue. Its qualitative findings hold:
 - Vegas with a suitable alpha/beta has no timeouts and keeps the RTT near the base RTT, where
   AIMD and CUBIC fill the queue.
@@ -83,7 +83,7 @@ Where we differ:
 - At 200 ms RTT, Vegas leaves slow start early and grows by one segment per RTT towards a
   345-packet window, which takes over a minute: 129 s against AIMD's 84 s.
 - All pipelines run with ndncatchunks' RTO settings (RTTVAR multiplier 8, 200 ms floor),
-  which seed 001 used. With RFC 6298's multiplier of 4, the RTO sits just above a 200 ms
+  which paper 001 used. With RFC 6298's multiplier of 4, the RTO sits just above a 200 ms
   RTT; spurious timeouts then cost AIMD 343 s.`,
 	}
 	pairs := map[int][][2]int{
@@ -113,7 +113,7 @@ Where we differ:
 	return e
 }
 
-// pipelines runs every pipeline on seed 000's linear and dumbbell
+// pipelines runs every pipeline on paper 000's linear and dumbbell
 // topologies: a completeness check of the whole suite.
 func pipelines() *Experiment {
 	e := &Experiment{
@@ -121,7 +121,7 @@ func pipelines() *Experiment {
 		Seed:  "",
 		Title: "every pipeline on the linear and dumbbell topologies (10 MiB per flow)",
 		Description: `Each of fixed (window 32; 16 per flow on the dumbbell), aimd, cubic, bic, vegas (alpha 5, beta 10), ndn-vegas and raaqm fetches
-10 MiB on seed 000's linear topology and, two flows at a time, on its dumbbell.`,
+10 MiB on paper 000's linear topology and, two flows at a time, on its dumbbell.`,
 		Columns: []Column{
 			{Key: "complete", Header: "complete", Format: "%.0f"},
 			{Key: "download_time_s", Header: "time (s)", Format: "%.1f"},
@@ -143,7 +143,7 @@ func pipelines() *Experiment {
 			if topo == "dumbbell" {
 				pp := params[p]
 				if p == "fixed" {
-					pp = map[string]string{"window": "16"} // seed 000's optimum for two flows
+					pp = map[string]string{"window": "16"} // paper 000's optimum for two flows
 				}
 				build = dumbbell(name, p, pp)
 			}

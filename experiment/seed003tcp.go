@@ -8,7 +8,7 @@ import (
 	"github.com/ndncc/ndncc/sim"
 )
 
-// The bottleneck of seed 000's linear and dumbbell topologies.
+// The bottleneck of paper 000's linear and dumbbell topologies.
 const (
 	bottleneckA = "router1"
 	bottleneckB = "router2"
@@ -71,8 +71,8 @@ func competingShares(net *sim.Network, _ *sim.Result) map[string]float64 {
 	return out
 }
 
-// seed003TCP is seed 003's "FTP based on TCP/IP" row and a TCP-friendliness
-// check of seed 000's Design #3.
+// seed003TCP is paper 003's "FTP based on TCP/IP" row and a TCP-friendliness
+// check of paper 000's Design #3.
 func seed003TCP() *Experiment {
 	design3 := seed000Designs("16")[3]
 	seedFTP := map[string][]string{"download_time_s": {"17.58–17.59"}, "goodput_kbps": {"4653.6–4656.8"}}
@@ -86,7 +86,7 @@ drop-tail queues with NDN. tcp-reno-linear and tcp-cubic-linear: one 10 MiB tran
 producer1->consumer1 on the linear topology (5 Mbit/s bottleneck, 32-packet queue); "share alone"
 is its throughput (wire bytes with headers) over 5 Mbit/s. A loss-free transfer would reach
 5000 x 1448/1516 = 4776 kbit/s of goodput, 17.57 s. dumbbell-ndn-vs-tcp(-cubic): on the dumbbell,
-consumer1<-producer1 is an NDN flow with seed 000's Design #3 (AIMD, one loss event per RTT, one
+consumer1<-producer1 is an NDN flow with paper 000's Design #3 (AIMD, one loss event per RTT, one
 RTT sample per RTT, min RTO 50 ms) and producer2->consumer2 a TCP flow, 10 MiB each from time 0,
 through the same router2->router1 queue. "NDN share" and "TCP share" are each flow's wire bytes
 received until the first of the two finished, over capacity x that time ("both active"). Look
@@ -113,13 +113,13 @@ compare the NDN/TCP split with that spread rather than with an even split.`,
 		},
 		Runs:    1,
 		Profile: "seed000", // the NDN flow is paper 000's Design #3
-		Notes: `The seed's row is Linux's own TCP of 2015 (CUBIC by default, with SACK, HyStart and an initial
+		Notes: `The paper's row is Linux's own TCP of 2015 (CUBIC by default, with SACK, HyStart and an initial
 window of 10): 17.58 s is the ideal transfer time, which needs a start without loss. Ours starts
-with a window of 1 and an initial ssthresh of 200 (the seeds' NDN parameters), overshoots the
+with a window of 1 and an initial ssthresh of 200 (the papers' NDN parameters), overshoots the
 32-packet queue in slow start and, without SACK, needs a second or so (and a few RTOs) to repair
 the burst: 18.9 s for Reno, 19.3 s for CUBIC; in congestion avoidance both keep the link full.
-The seed's 4654 kbit/s is shown beside our goodput: 10 MiB in 17.58 s is 4772 kbit/s of payload
-and about 5000 kbit/s on the wire, so the seed's figure is probably payload counted in kilobits
+The paper's 4654 kbit/s is shown beside our goodput: 10 MiB in 17.58 s is 4772 kbit/s of payload
+and about 5000 kbit/s on the wire, so the paper's figure is probably payload counted in kilobits
 of 1024 bits (4660). TCP frames take no forwarding time in the model (NDN packets take 0-200 us
 of jitter), so a TCP flow alone gives the same figures for every seed.`,
 	}

@@ -16,72 +16,8 @@ func pconConsumer(extra ...string) map[string]string {
 	return withParams(markAIMD(), extra...)
 }
 
-// Seed004 wireless scenario: a lossy access link in front of a 10 Mbit/s
-// bottleneck that CoDel marks.
-const (
-	Seed004WirelessLoss = 0.01
-	Seed004FileSize     = 20 * MiB
-)
-
-func wireless(name string, detection bool) func() (*scenario.Scenario, error) {
-	return func() (*scenario.Scenario, error) {
-		sc := newScenario(name, graph(
-			link("consumer1", "ap", 20, 2*time.Millisecond, 100, Seed004WirelessLoss),
-			link("ap", "producer1", 10, 10*time.Millisecond, 100, 0),
-		), 600*time.Second)
-		sc.LinkQueues = []scenario.LinkQueue{
-			{From: "ap", To: "producer1", Both: true, Queue: "codel-mark"},
-		}
-		params := pconConsumer()
-		if detection {
-			sc.LinkQueues = append(sc.LinkQueues, scenario.LinkQueue{From: "consumer1", To: "ap", Both: true, LossDetection: true})
-			params["link-loss-nacks"] = "true"
-		}
-		addFlows(sc, flowSpec{id: "c1", consumer: "consumer1", producer: "producer1", prefix: "/example/file",
-			size: Seed004FileSize, pipeline: "aimd", params: params})
-		return sc, nil
-	}
-}
-
-// seed004Wireless is PCON's local link-loss detection: with it, losses on
-// a wireless hop come back as unmarked Nacks within a link round trip and
-// the consumer retransmits without cutting its window; without it each
-// loss costs an RTO and a window decrease.
-func seed004Wireless() *Experiment {
-	return &Experiment{
-		Name:  "seed004-wireless",
-		Seed:  "004",
-		Title: "PCON local link-loss detection on a lossy access link (20 MiB)",
-		Description: fmt.Sprintf(`consumer1 --(20 Mbit/s, 2 ms, %.0f%% random loss each way)-- ap --(10 Mbit/s, 10 ms, CoDel marking)-- producer1.
-The consumer is PCON's: AIMD reacting to marks (x0.85), Nacks and timeouts, at most once per RTT.
-link-loss-nack runs the NDNLPv2-style sequence/ack shim on the lossy link, so a lost Interest or
-Data becomes an unmarked Congestion Nack the consumer answers with a retransmission only;
-plain has no shim, so every loss is found by the consumer's RTO and cuts its window.`, Seed004WirelessLoss*100),
-		Columns: []Column{
-			{Key: "download_time_s", Header: "time (s)", Format: "%.1f"},
-			{Key: "goodput_kbps", Header: "goodput (kbps)", Format: "%.0f"},
-			{Key: "timeouts", Header: "timeouts", Format: "%.0f"},
-			{Key: "nacks", Header: "nacks", Format: "%.0f"},
-			{Key: "retransmissions", Header: "retx", Format: "%.0f"},
-			{Key: "loss_events", Header: "decreases", Format: "%.0f"},
-		},
-		Runs: 1,
-		// Paper 004 states no consumer parameters besides PCON's fixed
-		// RTO: the ones papers 000 and 003 state.
-		Profile: "seed000",
-		Notes: `PCON's talk shows this scenario (IP overlay and wireless links, against hop-by-hop Interest
-shaping) only as plots. We reproduce its claim: local loss detection avoids the timeouts and
-window cuts that random loss otherwise causes. The shim is NDNLPv2-like: sequence numbers,
-piggybacked acks, and a loss declared after 3 later frames are acked or after an RTO. The
-hop-by-hop shaper baselines are not implemented.`,
-		Variants: []Variant{
-			{Name: "link-loss-nack", Description: "link-loss shim on the lossy link; unmarked Nacks retransmit without a decrease",
-				Scenario: wireless("link-loss-nack", true)},
-			{Name: "plain", Description: "no shim: losses are found by timeout",
-				Scenario: wireless("plain", false)},
-		},
-	}
-}
+// Seed004FileSize is the object of PCON's multipath runs.
+const Seed004FileSize = 20 * MiB
 
 // multipathCase is one of PCON's multipath scenarios: two paths from the
 // branching router r1 to the producer.
@@ -163,7 +99,7 @@ router queue marks with CoDel; the consumer is PCON's AIMD. r1 runs the strategy
 split_ratio is the share of r1's Interests sent on path a, optimal_split_ratio the share of
 path a in the total capacity, split_error_pp their difference in percentage points and
 capacity_fraction the flow's throughput (wire bytes) over the sum of the path capacities.
-The seed shows these as plots only: PCON reaches the optimal split, PI and CF are biased
+The paper shows these as plots only: PCON reaches the optimal split, PI and CF are biased
 against the longer and the faster path.`,
 		Columns: []Column{
 			{Key: "split_ratio", Header: "split ratio", Format: "%.3f"},
@@ -194,75 +130,11 @@ PI sends too much on the short path.`,
 	return e
 }
 
-// caching is PCON's caching scenario: consumer2 starts 5 s after
-// consumer1 and fetches the same object, first from router1's cache
-// (short RTTs) then from the producer (long RTTs).
-func caching(name string, pcon bool) func() (*scenario.Scenario, error) {
-	return func() (*scenario.Scenario, error) {
-		sc := newScenario(name, graph(
-			link("consumer1", "router1", 10, 2*time.Millisecond, 100, 0),
-			link("consumer2", "router1", 10, 2*time.Millisecond, 100, 0),
-			link("router1", "router2", 5, 10*time.Millisecond, 100, 0),
-			link("router2", "producer1", 10, 10*time.Millisecond, 100, 0),
-		), 600*time.Second)
-		sc.Routers.CSCapacity = 65536 // NFD's default
-		params := map[string]string{}
-		if pcon {
-			sc.Routers.Queue = "codel-mark"
-			params = pconConsumer("fixed-rto", Seed004FixedRTO.String())
-		} else {
-			sc.Routers.Queue = "codel-drop"
-		}
-		for i, node := range []string{"consumer1", "consumer2"} {
-			addFlows(sc, flowSpec{id: fmt.Sprintf("c%d", i+1), consumer: node, producer: "producer1", prefix: "/example/file",
-				start: time.Duration(i) * 5 * time.Second, size: 10 * MiB, pipeline: "aimd", params: params})
-		}
-		return sc, nil
-	}
-}
-
 // Seed004FixedRTO is PCON's fixed, higher RTO: with marks instead of
 // drops, timeouts only mean real loss, so the RTO need not chase the RTT.
 const Seed004FixedRTO = time.Second
 
-// seed004Caching compares PCON with CoDel dropping when a second consumer
-// fetches cached data: the standard RTO, trained on cache hits, fires
-// spuriously when the Data start coming from the producer.
-func seed004Caching() *Experiment {
-	return &Experiment{
-		Name:  "seed004-caching",
-		Seed:  "004",
-		Title: "caching: PCON (marks, fixed 1 s RTO) vs CoDel dropping (standard RTO), 2 x 10 MiB",
-		Description: `consumer1 and consumer2 share router1 (Content Store on) and the 5 Mbit/s router1-router2 link;
-consumer2 starts 5 s later and fetches the same object. "late Data" counts Data that arrived
-after their segment timed out but before it was retransmitted: timeouts that were certainly
-spurious (a late Data after the retransmission cannot be told from the retransmission's answer). With CoDel dropping the consumer's RTO, learnt from short cache-hit
-RTTs, fires while the Data come from the producer; PCON marks instead of dropping and so
-can use a fixed RTO of 1 s.`,
-		Columns: []Column{
-			{Key: "download_time_s", Header: "time (s)", Format: "%.1f"},
-			{Key: "goodput_kbps", Header: "goodput (kbps)", Format: "%.0f"},
-			{Key: "timeouts", Header: "timeouts", Format: "%.0f"},
-			{Key: "retransmissions", Header: "retx", Format: "%.0f"},
-			{Key: "late_data", Header: "late Data", Format: "%.0f"},
-		},
-		Runs: 1,
-		// Paper 004 states no consumer parameters besides PCON's fixed
-		// RTO: the ones papers 000 and 003 state.
-		Profile: "seed000",
-		Notes: `PCON's talk shows this only as plots: TCP-style timers cause spurious retransmissions when
-RTTs mix cache hits and producer fetches. We count the timeouts that were certainly spurious
-(Data that arrived before the retransmission left). With CoDel dropping and RFC 6298 there
-are tens of them; PCON, with marks and a fixed 1 s RTO, has none. The talk's Table 1 (PCON vs
-ICP) is the experiment seed004-icp.`,
-		Variants: []Variant{
-			{Name: "pcon", Description: "CoDel marking, PCON consumer with a fixed 1 s RTO", Scenario: caching("pcon", true)},
-			{Name: "codel-drop", Description: "CoDel dropping, AIMD with the RFC 6298 RTO", Scenario: caching("codel-drop", false)},
-		},
-	}
-}
-
-// Seed 004's Table 1 compares PCON with ICP on five consumers whose
+// Paper 004's Table 1 compares PCON with ICP on five consumers whose
 // round-trip times differ by 20 ms; the topology figure is lost, so we
 // build one that matches the table's RTTs: consumer i reaches r1 over a
 // link of delay seed004ICPDelays[i], and r1 reaches the producer over two
@@ -310,7 +182,7 @@ func icpVsPCON(name string, pcon bool) func() (*scenario.Scenario, error) {
 	}
 }
 
-// seed004ICP is seed 004's Table 1: mean RTT and rate per consumer under
+// seed004ICP is paper 004's Table 1: mean RTT and rate per consumer under
 // PCON and under ICP (RAAQM consumers, CF forwarding).
 func seed004ICP() *Experiment {
 	return &Experiment{
@@ -332,11 +204,11 @@ drop-tail queues. pcon: BIC consumers reacting to marks, Nacks and timeouts with
 		// Paper 004 states no consumer parameters besides PCON's fixed
 		// RTO: the ones papers 000 and 003 state.
 		Profile: "seed000",
-		Notes: `The seed's topology figure is lost. Ours matches the table's base RTTs and has two paths
+		Notes: `The paper's topology figure is lost. Ours matches the table's base RTTs and has two paths
 PCON can split over.
 
 The trend holds:
-- PCON gives every consumer a higher rate than ICP; in total 37 vs 22 Mbit/s, where the seed
+- PCON gives every consumer a higher rate than ICP; in total 37 vs 22 Mbit/s, where the paper
   has 55 vs 36.
 - Both favour short RTTs.
 
@@ -345,7 +217,7 @@ The differences:
   Interests over both paths, and RAAQM's decrease probability then also follows the delay
   difference between the paths, which costs ICP rate. We run RAAQM with beta 0.8 and pmax
   0.005, the best of beta {0.5, 0.8} x pmax {0.005, 0.01} in our runs.
-- PCON's mean RTTs are 20-30 ms above ICP's, where the seed's are 4 ms above. Part of PCON's
+- PCON's mean RTTs are 20-30 ms above ICP's, where the paper's are 4 ms above. Part of PCON's
   traffic takes the longer path, and CoDel keeps a few milliseconds of queue at every hop.`,
 		Variants: []Variant{
 			{Name: "icp", Description: "RAAQM consumers, CF forwarding, drop-tail", Scenario: icpVsPCON("icp", false), SeedFigures: seed004ICPFigures["icp"]},

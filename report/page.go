@@ -27,7 +27,7 @@ type Page struct {
 	Title string
 	// Experiment is the catalog name, e.g. "seed000-linear".
 	Experiment string
-	// SeedDocument names the seed document reproduced, e.g. "000".
+	// SeedDocument names the paper reproduced, e.g. "000".
 	SeedDocument string
 	// Description says what is run and what to look for.
 	Description string
@@ -89,11 +89,22 @@ func NewPage(e *experiment.Experiment, rep *experiment.Report) Page {
 	return Page{
 		Title:        fmt.Sprintf("%s — %s", e.Name, e.Title),
 		Experiment:   e.Name,
-		SeedDocument: e.Seed,
+		SeedDocument: paperText(e.Seed),
 		Description:  e.Description,
 		Report:       rep,
 		Columns:      e.Columns,
 	}
+}
+
+// paperText names paper id with its citation ("" for none).
+func paperText(id string) string {
+	if id == "" {
+		return ""
+	}
+	if c := experiment.PaperCitation(id); c != "" {
+		return id + ": " + c
+	}
+	return id
 }
 
 // pageData is what the template renders.

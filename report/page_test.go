@@ -57,7 +57,7 @@ func TestWriteHTML(t *testing.T) {
 		"<dt>ndncc</dt><dd>v0.0.0-test</dd>",
 		`<th scope="row">bottleneck</th><td>5 Mbit/s, 10 ms, queue 32 packets</td>`,
 		`<th colspan="2">time (s)</th>`,
-		`<th scope="rowgroup" rowspan="2">aimd</th><th scope="row">c1</th><td>24.7 (24.5–25.0)</td><td class="seed">24.5–25.0</td>`,
+		`<th scope="rowgroup" rowspan="2">aimd</th><th scope="row">c1</th><td>24.7 (24.5–25.0)</td><td class="paper">24.5–25.0</td>`,
 		`<a href="aimd/cwnd.svg">SVG</a>`,
 		`<a href="summary-fairness.svg">SVG</a>`,
 	} {

@@ -14,7 +14,7 @@ const (
 	DefaultDuration = 600 * time.Second
 	// DefaultHeaderOverhead is the bytes every packet carries below NDN:
 	// IPv4 (20) + UDP (8) as in Mini-NDN's UDP faces, plus 16 bytes of
-	// link-layer framing — seed 000's 1449-byte Data is 1405 bytes of NDN
+	// link-layer framing — paper 000's 1449-byte Data is 1405 bytes of NDN
 	// packet plus these 44.
 	DefaultHeaderOverhead = 44
 	// DefaultStrategy is NFD's default forwarding strategy.
@@ -35,7 +35,7 @@ const (
 	DefaultSignature = SigRSA2048
 	// DefaultFreshness is ndnputchunks' FreshnessPeriod (10 s); with it
 	// and the default rsa2048 signature a 1024-byte segment is 1405 bytes,
-	// 1449 on the wire, as seed 003 measured.
+	// 1449 on the wire, as paper 003 measured.
 	DefaultFreshness time.Duration = 10 * time.Second
 	// DefaultStart starts a consumer at the beginning of the run.
 	DefaultStart time.Duration = 0

@@ -52,10 +52,7 @@ func LoadReader(r io.Reader, name string) (*Scenario, error) {
 	if err != nil {
 		return nil, &topology.Error{Pos: topology.Pos{File: name}, Err: err}
 	}
-	d := &decoder{file: name, open: func(file string) (fs.File, string, error) {
-		f, err := os.Open(file)
-		return f, file, err
-	}}
+	d := &decoder{file: name, open: DirOpener(".")}
 	return d.parse(data)
 }
 
@@ -72,13 +69,7 @@ func LoadFS(fsys fs.FS, name string) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &decoder{file: name, open: func(file string) (fs.File, string, error) {
-		if !path.IsAbs(file) {
-			file = path.Join(path.Dir(name), file)
-		}
-		f, err := fsys.Open(file)
-		return f, file, err
-	}}
+	d := &decoder{file: name, open: FSOpener(fsys, path.Dir(name))}
 	return d.parse(data)
 }
 
@@ -89,14 +80,7 @@ func LoadFS(fsys fs.FS, name string) (*Scenario, error) {
 // error reads "file:line: field: message", at the line of the offending
 // key; all the problems found are reported, joined in line order.
 func Parse(data []byte, file string) (*Scenario, error) {
-	dir := filepath.Dir(file)
-	d := &decoder{file: file, open: func(name string) (fs.File, string, error) {
-		if !filepath.IsAbs(name) {
-			name = filepath.Join(dir, name)
-		}
-		f, err := os.Open(name)
-		return f, name, err
-	}}
+	d := &decoder{file: file, open: DirOpener(filepath.Dir(file))}
 	return d.parse(data)
 }
 
@@ -133,4 +117,59 @@ func syntaxError(err error, file string) error {
 	}
 	msg := strings.TrimPrefix(de.Error(), "toml: ")
 	return topology.Errorf(topology.Pos{File: file, Line: row}, field, "%s", msg)
+}
+
+// Opener opens a topology file named in a scenario and returns it with
+// its resolved name (for error messages).
+type Opener func(name string) (fs.File, string, error)
+
+// DirOpener resolves a relative topology file name against dir.
+func DirOpener(dir string) Opener {
+	return func(name string) (fs.File, string, error) {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		f, err := os.Open(name)
+		return f, name, err
+	}
+}
+
+// FSOpener resolves a relative topology file name against dir in fsys
+// (slash-separated paths, such as the examples package's embedded files).
+func FSOpener(fsys fs.FS, dir string) Opener {
+	return func(name string) (fs.File, string, error) {
+		if !path.IsAbs(name) {
+			name = path.Join(dir, name)
+		}
+		f, err := fsys.Open(name)
+		return f, name, err
+	}
+}
+
+// Positions maps every key and array element of a TOML document (valid
+// TOML) to its line: keys joined with ".", elements as "[i]", as error
+// messages name fields.
+func Positions(data []byte, file string) map[string]topology.Pos { return keyPositions(data, file) }
+
+// ParseTable decodes and validates a scenario given as an already decoded
+// TOML table, such as the [scenario] table of an experiment file: prefix
+// is the table's key path in the file ("scenario"), pos the file's
+// Positions, and open finds topology files. Errors read like Parse's, at
+// the lines of the file.
+func ParseTable(m map[string]any, file, prefix string, pos map[string]topology.Pos, open Opener) (*Scenario, error) {
+	sub := map[string]topology.Pos{}
+	for k, p := range pos {
+		if rest, ok := strings.CutPrefix(k, prefix+"."); ok {
+			sub[rest] = p
+		}
+	}
+	d := &decoder{file: file, open: open, pos: sub}
+	s := d.scenario(m)
+	if len(d.errs) > 0 {
+		return nil, topology.JoinErrors(d.errs)
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
 }

@@ -70,12 +70,12 @@ type FlowResult struct {
 	// ThroughputKbps counts every Data received (duplicates included) at
 	// its wire size with headers: the seeds' "throughput".
 	ThroughputKbps float64 `json:"throughput_kbps"`
-	// EffectiveKbps counts each segment once at its wire size: seed 003's
+	// EffectiveKbps counts each segment once at its wire size: paper 003's
 	// "effective throughput".
 	EffectiveKbps float64 `json:"effective_throughput_kbps"`
 	Interests     uint64  `json:"interests"`
 	Timeouts      uint64  `json:"timeouts"` // RTO expiries, every one counted
-	// TimeoutPct is seed 000's "timeout percentage" (its "packet loss
+	// TimeoutPct is paper 000's "timeout percentage" (its "packet loss
 	// rate"): loss events detected by timeout — a burst of timeouts the
 	// pipeline treats as one congestion event counts once — per 100
 	// segments received.
@@ -83,7 +83,7 @@ type FlowResult struct {
 	// TimeoutsPerSegmentPct counts every RTO expiry per 100 segments.
 	TimeoutsPerSegmentPct float64          `json:"timeouts_per_segment_pct"`
 	Retransmissions       uint64           `json:"retransmissions"`
-	LossRatePct           float64          `json:"loss_rate_pct"` // seed 003: retransmissions / Data received, percent
+	LossRatePct           float64          `json:"loss_rate_pct"` // paper 003: retransmissions / Data received, percent
 	LossEvents            uint64           `json:"loss_events"`   // window decreases
 	Decreases             map[string]int64 `json:"decreases"`     // by cause: timeout, mark, nack, hole
 	Marks                 uint64           `json:"marks"`
@@ -253,7 +253,7 @@ func (n *Network) tcpResults(r *Result, now time.Duration) {
 // producer the sender, pipeline "tcp-" + the algorithm; segments, bytes,
 // times, rates, timeouts, retransmissions and RTTs mean what they mean in
 // TCPResult; effective_throughput_kbps counts each segment once;
-// decreases counts fast retransmits as "hole" (seed 003's name for the
+// decreases counts fast retransmits as "hole" (paper 003's name for the
 // NDN analogue, a sequence hole) and first RTO expiries as "timeout";
 // timeout_pct is the latter per 100 segments; loss_rate_pct is
 // retransmissions per data segment received; duplicates are data segments

@@ -45,8 +45,13 @@ const maxErrors = 20
 // error rather than being ignored. Lines whose first non-blank character is
 // '#' or ';' are comments, and '#' also starts a comment at the end of a
 // line. Names are case-sensitive (Mini-NDN lowercases them; ndncc keeps them
-// as written so that scenario files can name them exactly). Mini-NDN's
-// [switches] section is not supported.
+// as written so that scenario files can name them exactly).
+//
+// Two more of Mini-NDN's sections load with a note (Topology.Notes): an
+// empty [switches] section (a switch in it is an error: ndncc models hosts
+// joined by point-to-point links), and [faces], NLSR's neighbour faces
+// ("a:b cost=N" or "a:b _"), checked and ignored, since ndncc routes over
+// every link itself.
 //
 // Every error reads "file:line: field: message"; all problems found are
 // reported, joined, in line order.
@@ -72,6 +77,7 @@ func ParseMiniNDN(r io.Reader, file string) (*Topology, error) {
 	if p.stopped {
 		return nil, JoinErrors(p.errs)
 	}
+	p.endSection()
 	if !p.seen["nodes"] {
 		p.errs = append(p.errs, Errorf(Pos{File: file}, "nodes", "missing [nodes] section"))
 	} else if len(p.t.Nodes) == 0 && len(p.errs) == 0 {
@@ -91,7 +97,10 @@ type miniNDNParser struct {
 	file    string
 	line    int
 	section string
-	seen    map[string]bool
+	// sectionLine and sectionLines are where the current section starts
+	// and how many entries it has.
+	sectionLine, sectionLines int
+	seen                      map[string]bool
 	t       *Topology
 	errs    []error
 	stopped bool // reading was abandoned (see stop)
@@ -118,6 +127,9 @@ func (p *miniNDNParser) parseLine(text string) {
 	if i := strings.IndexByte(text, '#'); i >= 0 {
 		text = strings.TrimSpace(text[:i])
 	}
+	if text != "" && !strings.HasPrefix(text, "[") {
+		p.sectionLines++
+	}
 	switch {
 	case text == "":
 	case strings.HasPrefix(text, "["):
@@ -126,6 +138,10 @@ func (p *miniNDNParser) parseLine(text string) {
 		p.parseNode(text)
 	case p.section == "links":
 		p.parseLink(text)
+	case p.section == "switches":
+		p.errorf("switches", "switch %.40q: switches are not supported (ndncc models hosts joined by point-to-point links)", text)
+	case p.section == "faces":
+		p.parseFace(text)
 	case p.section == "":
 		// Not quoted: a file that is no topology at all (a path typed
 		// wrong, or a file chosen to be read) must not be echoed back.
@@ -141,14 +157,11 @@ func (p *miniNDNParser) parseSection(text string) {
 		return
 	}
 	name := strings.TrimSpace(text[1 : len(text)-1])
+	p.endSection()
 	switch name {
-	case "nodes", "links":
-	case "switches":
-		p.errorf("section", "[switches] is not supported: ndncc models hosts joined by point-to-point links")
-		p.section = "invalid"
-		return
+	case "nodes", "links", "switches", "faces":
 	default:
-		p.errorf("section", "unknown section [%s] (expected [nodes] or [links])", name)
+		p.errorf("section", "unknown section [%s] (expected [nodes], [links], [switches] or [faces])", name)
 		p.section = "invalid"
 		return
 	}
@@ -160,6 +173,40 @@ func (p *miniNDNParser) parseSection(text string) {
 	}
 	p.seen[name] = true
 	p.section = name
+	p.sectionLine, p.sectionLines = p.line, 0
+}
+
+// endSection adds the note about the section just read, if it gets one.
+func (p *miniNDNParser) endSection() {
+	at := Pos{File: p.file, Line: p.sectionLine}
+	switch p.section {
+	case "switches":
+		if p.sectionLines == 0 {
+			p.t.Notes = append(p.t.Notes, at.String()+": [switches] is empty: ignored")
+		}
+	case "faces":
+		p.t.Notes = append(p.t.Notes, fmt.Sprintf("%s: [faces] (%d NLSR neighbour faces) ignored: ndncc routes over every link itself", at, p.sectionLines))
+	}
+	p.section = ""
+}
+
+// parseFace checks a [faces] line: "a:b", then "cost=N" or "_".
+func (p *miniNDNParser) parseFace(text string) {
+	fields := strings.Fields(text)
+	a, b, ok := strings.Cut(fields[0], ":")
+	if !ok || a == "" || b == "" {
+		p.errorf("faces", "expected \"a:b cost=N\" or \"a:b _\", got %.40q", fields[0])
+		return
+	}
+	for _, tok := range fields[1:] {
+		if tok == "_" {
+			continue
+		}
+		k, v, ok := strings.Cut(tok, "=")
+		if _, err := strconv.Atoi(v); !ok || k != "cost" || err != nil {
+			p.errorf("faces", "expected cost=N (an integer) or _, got %.40q", tok)
+		}
+	}
 }
 
 func (p *miniNDNParser) parseNode(text string) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -162,9 +163,9 @@ func TestParseMiniNDNErrors(t *testing.T) {
 		{"invalid UTF-8 node name", "[nodes]\nn\xffd: _\n",
 			`f.conf:2: nodes: node name "n\xffd" is not valid UTF-8`},
 		{"unknown section", "[nodes]\na: _\n[hosts]\nb: _\n",
-			`f.conf:3: section: unknown section [hosts] (expected [nodes] or [links])`},
+			`f.conf:3: section: unknown section [hosts] (expected [nodes], [links], [switches] or [faces])`},
 		{"switches", "[nodes]\na: _\n[switches]\ns1: _\n",
-			`f.conf:3: section: [switches] is not supported: ndncc models hosts joined by point-to-point links`},
+			`f.conf:4: switches: switch "s1: _": switches are not supported (ndncc models hosts joined by point-to-point links)`},
 		{"section twice", "[nodes]\na: _\n[nodes]\nb: _\n",
 			`f.conf:3: section: section [nodes] appears twice`},
 		{"unterminated section", "[nodes\na: _\n",
@@ -265,4 +266,47 @@ func FuzzParseMiniNDN(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSprintPOP loads Mini-NDN's own sprint_pop.conf (a copy from its
+// repository, topologies/sprint_pop.conf): 52 nodes, an empty [switches]
+// section that loads with a note, and links with delays only.
+func TestSprintPOP(t *testing.T) {
+	f, err := os.Open("testdata/sprint_pop.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	topo, err := ParseMiniNDN(f, "testdata/sprint_pop.conf")
+	if err != nil {
+		t.Fatalf("sprint_pop.conf: %v", err)
+	}
+	if len(topo.Nodes) != 52 || len(topo.Links) != 84 {
+		t.Errorf("%d nodes and %d links, want 52 and 84", len(topo.Nodes), len(topo.Links))
+	}
+	l, ok := topo.Link("KansasCity", "Seattle")
+	if !ok || l.Delay != 100*time.Millisecond || l.Bandwidth != DefaultBandwidth {
+		t.Errorf("KansasCity:Seattle = %+v, want 100 ms and the default bandwidth", l)
+	}
+	if want := []string{"testdata/sprint_pop.conf:54: [switches] is empty: ignored"}; !slices.Equal(topo.Notes, want) {
+		t.Errorf("notes %q, want %q", topo.Notes, want)
+	}
+	if c := topo.Components(); len(c) != 52 {
+		t.Errorf("components of %d nodes", len(c))
+	}
+}
+
+func TestFacesSection(t *testing.T) {
+	const conf = "[nodes]\na: _\nb: _\nc: _\n[links]\na:b delay=1ms\nb:c\n[faces]\na:b cost=42\nb:c _\n"
+	topo, err := ParseMiniNDN(strings.NewReader(conf), "f.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"f.conf:8: [faces] (2 NLSR neighbour faces) ignored: ndncc routes over every link itself"}; !slices.Equal(topo.Notes, want) {
+		t.Errorf("notes %q, want %q", topo.Notes, want)
+	}
+	_, err = ParseMiniNDN(strings.NewReader(conf+"a:c cost=x\n"), "f.conf")
+	if err == nil || !strings.Contains(err.Error(), `f.conf:11: faces: expected cost=N (an integer) or _, got "cost=x"`) {
+		t.Errorf("bad cost: %v", err)
+	}
 }

@@ -13,6 +13,10 @@ import (
 type Topology struct {
 	Nodes []Node
 	Links []Link
+	// Notes say what a topology file held that was read but changes
+	// nothing ("file:line: ..."), such as Mini-NDN's [faces] section; the
+	// tools print them.
+	Notes []string
 }
 
 // Node is a network node; every node runs a forwarder.

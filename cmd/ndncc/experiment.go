@@ -39,7 +39,7 @@ func newExperimentCmd() *cobra.Command {
 		Short: "Run a built-in experiment (the seeds' tables) and print it beside the seed's figures",
 		Long: `Run a named experiment from the catalog: every variant is simulated --runs times
 with distinct seeds (run i uses seed --seed+i) and aggregated (mean, min–max). The table
-prints our figures beside the seed document's. With --json, one JSON document with
+prints our figures beside the paper's. With --json, one JSON document with
 variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if list {
@@ -55,11 +55,15 @@ variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}.`,
 			if list {
 				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 				for _, e := range experiment.Catalog() {
-					fmt.Fprintf(tw, "%s\tseed %s\t%s\n", e.Name, e.Seed, e.Title)
+					paper := "-"
+					if e.Seed != "" {
+						paper = "paper " + e.Seed
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, paper, e.Title)
 				}
 				return tw.Flush()
 			}
-			e, err := experiment.Lookup(args[0])
+			e, err := loadExperiment(args[0])
 			if err != nil {
 				return &exitError{2, err}
 			}
@@ -120,11 +124,20 @@ variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}.`,
 	cmd.Flags().IntVar(&runs, "runs", 0, "runs per variant (default: the experiment's own)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document instead of the table")
 	cmd.Flags().StringVar(&out, "out", "", "write report.json, summary charts, per-variant traces and plots, and index.html into this directory")
-	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the first run")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed of the first run (run i uses seed+i)")
 	cmd.Flags().StringSliceVar(&variants, "variant", nil, "run only these variants (repeatable)")
 	cmd.Flags().IntVar(&jobs, "jobs", 0, "runs simulated in parallel (default: number of CPUs); results do not depend on it")
 	cmd.Flags().StringVar(&shard, "shard", "", "run only shard i of N (\"i/N\", 0 <= i < N) and write partial results to --out")
 	return cmd
+}
+
+// loadExperiment finds an experiment: an experiment file (a name ending in
+// .toml, or a path) or a catalog entry.
+func loadExperiment(arg string) (*experiment.Experiment, error) {
+	if strings.HasSuffix(arg, ".toml") || strings.ContainsRune(arg, filepath.Separator) {
+		return experiment.LoadFile(arg)
+	}
+	return experiment.Lookup(arg)
 }
 
 // parseShard parses "i/N".
@@ -183,8 +196,11 @@ unsharded run would have (apart from timing). Every shard of the same experiment
 				}
 			}
 			e, err := experiment.Lookup(rep.Experiment)
+			if err != nil && rep.Source != "" {
+				e, err = experiment.LoadFile(rep.Source)
+			}
 			if err != nil {
-				return err
+				return &exitError{2, fmt.Errorf("merge: %w", err)}
 			}
 			if out != "" {
 				if err := writeExperimentPage(out, e, rep); err != nil {

@@ -93,6 +93,9 @@ func runSim(cmd *cobra.Command, sf *simFlags, arg string) error {
 	if err != nil {
 		return &exitError{2, err}
 	}
+	for _, n := range sc.Topology.Notes {
+		fmt.Fprintln(cmd.ErrOrStderr(), "note:", n)
+	}
 	var sets []scenario.Assignment
 	if sf.profile != "" {
 		sets = append(sets, scenario.Assignment{Key: "profile", Value: sf.profile, Pos: topology.Pos{File: "--profile"}})
@@ -156,7 +159,7 @@ func writeSimReport(sf *simFlags, sc *scenario.Scenario, net *sim.Network, res *
 		return err
 	}
 	page := report.Page{Title: sc.Name, Description: sc.Description, Version: version(), GoVersion: runtime.Version(),
-		Parameters: append([]report.Param{{Key: "scenario", Value: arg}, {Key: "seed", Value: fmt.Sprint(res.Seed)}},
+		Parameters: append([]report.Param{{Key: "scenario", Value: arg}, {Key: "random seed", Value: fmt.Sprint(res.Seed)}},
 			report.ScenarioParams(sc)...),
 		Topologies: []report.Drawing{{File: drawing, Caption: "The network: link rate, one-way delay, queue limit (packets), and the queue discipline where it is not drop-tail"}},
 		Tables:     report.ResultTables(res),

@@ -186,3 +186,40 @@ func TestSimReportInChromium(t *testing.T) {
 		}
 	}
 }
+
+// TestSimMiniNDNSprintPOP simulates a transfer across Mini-NDN's own
+// sprint_pop.conf, loaded as it is (a copy in topology/testdata): its
+// empty [switches] section is a note, not an error.
+func TestSimMiniNDNSprintPOP(t *testing.T) {
+	dir := t.TempDir()
+	conf, err := os.ReadFile("../../topology/testdata/sprint_pop.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sprint_pop.conf"), conf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc := `[topology]
+file = "sprint_pop.conf"
+[[producer]]
+node = "NewYork"
+prefix = "/sprint"
+file-size = "200KB"
+[[consumer]]
+node = "Seattle"
+prefix = "/sprint"
+pipeline = "cubic"
+`
+	path := filepath.Join(dir, "sprint.toml")
+	if err := os.WriteFile(path, []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, "sim", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "note: "+filepath.Join(dir, "sprint_pop.conf")+":54: [switches] is empty: ignored") ||
+		!regexp.MustCompile(`Seattle +cubic +true`).MatchString(out) {
+		t.Errorf("sim of sprint_pop.conf:\n%s", out)
+	}
+}
