@@ -17,7 +17,7 @@ import (
 type Report struct {
 	Experiment string          `json:"experiment"`
 	Source     string          `json:"source,omitempty"` // the experiment file, if not a catalog entry
-	Seed       string          `json:"paper"` // the paper reproduced, e.g. "000" (Experiment.Seed)
+	Seed       string          `json:"paper"`            // the paper reproduced, e.g. "000" (Experiment.Seed)
 	Title      string          `json:"title"`
 	Runs       int             `json:"runs"`
 	BaseSeed   uint64          `json:"base_seed"`

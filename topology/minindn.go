@@ -101,9 +101,9 @@ type miniNDNParser struct {
 	// and how many entries it has.
 	sectionLine, sectionLines int
 	seen                      map[string]bool
-	t       *Topology
-	errs    []error
-	stopped bool // reading was abandoned (see stop)
+	t                         *Topology
+	errs                      []error
+	stopped                   bool // reading was abandoned (see stop)
 }
 
 func (p *miniNDNParser) pos() Pos { return Pos{File: p.file, Line: p.line} }
