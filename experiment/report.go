@@ -304,24 +304,55 @@ func (r *Report) PrintTable(w io.Writer, e *Experiment) {
 	}
 	fmt.Fprintf(w, "%s — %s%s, %d run(s) per variant, seeds %d..%d\n\n", e.Name, e.Title, paper, r.Runs, r.BaseSeed, r.BaseSeed+uint64(r.Runs)-1)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	hdr := []string{"variant", "flow"}
-	for _, c := range e.Columns {
-		hdr = append(hdr, c.Header, "paper")
-	}
-	fmt.Fprintln(tw, strings.Join(hdr, "\t")+"\t")
-	for _, v := range r.Variants {
-		for i, f := range v.Flows {
-			row := []string{v.Name, f.ID}
-			for _, c := range e.Columns {
-				row = append(row, v.Cell(c, i, r.Runs), v.SeedFigure(c.Key, i))
-			}
-			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
-		}
+	for _, row := range r.rows(e, func(v VariantResult) string { return v.Name }) {
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	tw.Flush()
 	if e.Description != "" {
 		fmt.Fprintf(w, "\n%s\n", e.Description)
 	}
+}
+
+// ShowsPaper reports whether the tables give the paper's figures beside
+// ours: for an experiment that reproduces a paper, or that has figures.
+func (r *Report) ShowsPaper() bool {
+	if r.Seed != "" {
+		return true
+	}
+	for _, v := range r.Variants {
+		if len(v.SeedFigures) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// rows returns the table's header and its rows, one per variant and flow:
+// the variant (as name formats it), the flow, then each column's cell and,
+// when ShowsPaper, the paper's figure.
+func (r *Report) rows(e *Experiment, name func(VariantResult) string) [][]string {
+	paper := r.ShowsPaper()
+	hdr := []string{"variant", "flow"}
+	for _, c := range e.Columns {
+		hdr = append(hdr, c.Header)
+		if paper {
+			hdr = append(hdr, "paper")
+		}
+	}
+	out := [][]string{hdr}
+	for _, v := range r.Variants {
+		for i, f := range v.Flows {
+			row := []string{name(v), f.ID}
+			for _, c := range e.Columns {
+				row = append(row, v.Cell(c, i, r.Runs))
+				if paper {
+					row = append(row, v.SeedFigure(c.Key, i))
+				}
+			}
+			out = append(out, row)
+		}
+	}
+	return out
 }
 
 // Cell formats our figure for column c of flow: the mean over runs, then

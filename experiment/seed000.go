@@ -54,7 +54,7 @@ func seed000Linear() *Experiment {
 		Title: "conservative loss recovery, Designs #0–#3, linear topology (10 MiB)",
 		Description: `Design #0 is the fixed-window baseline; #1 is AIMD reacting to every timeout; #2 reacts to one
 loss event per RTT (recPoint); #3 also takes one RTT sample per RTT. Timeout % is the paper's: loss events detected by
-timeout per 100 segments. Seed order: #0 fastest, then #3, #2, #1.`,
+timeout per 100 segments. The paper's order: #0 fastest, then #3, #2, #1.`,
 		Columns: seed000Columns(),
 		Runs:    3, // the paper ran each design three times
 		Profile: "seed000",

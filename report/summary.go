@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"image/color"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -17,12 +18,14 @@ import (
 	"github.com/ndncc/ndncc/sim"
 )
 
-// bar is one bar of a summary chart: a mean with its range over runs.
+// bar is one bar of a summary chart: a mean with its range over runs, and
+// the paper's figure for it, when the paper gives a number or a range.
 type bar struct {
 	label         string
 	flow          int // colour index
 	mean, lo, hi  float64
 	legend, value string
+	paper         experiment.Figure
 }
 
 // SummaryCharts writes one bar chart per column of an experiment's table
@@ -62,7 +65,7 @@ func summaryBars(rep *experiment.Report, c experiment.Column) []bar {
 	for _, v := range rep.Variants {
 		if x, ok := v.Extra[c.Key]; ok {
 			bars = append(bars, bar{label: v.Name, mean: x, lo: v.ExtraMin[c.Key], hi: v.ExtraMax[c.Key],
-				value: fmt.Sprintf(format, x)})
+				value: fmt.Sprintf(format, x), paper: experiment.ParseFigure(v.SeedFigure(c.Key, 0))})
 			continue
 		}
 		for i, f := range v.Flows {
@@ -72,7 +75,8 @@ func summaryBars(rep *experiment.Report, c experiment.Column) []bar {
 			}
 			lo, _ := numericField(v.FlowsMin[i], c.Key)
 			hi, _ := numericField(v.FlowsMax[i], c.Key)
-			b := bar{label: v.Name, flow: i, mean: x, lo: lo, hi: hi, legend: f.ID, value: fmt.Sprintf(format, x)}
+			b := bar{label: v.Name, flow: i, mean: x, lo: lo, hi: hi, legend: f.ID, value: fmt.Sprintf(format, x),
+				paper: experiment.ParseFigure(v.SeedFigure(c.Key, i))}
 			if multiFlow {
 				b.label = v.Name + "\n" + f.ID
 			}
@@ -114,12 +118,35 @@ func summaryFigure(rep *experiment.Report, c experiment.Column, bars []bar) *fig
 	if rep.Runs > 1 {
 		p.Add(errs)
 	}
+	// The paper's figure: a grey band from its minimum to its maximum (a
+	// line for a single value) just right of our bar, which spans at most
+	// 0.35 either side of its position.
+	var paper plotter.XYs
+	for i, b := range bars {
+		if !b.paper.Numeric {
+			continue
+		}
+		x := float64(i) + 0.42
+		lo, hi := b.paper.Min, b.paper.Max
+		if hi-lo < top*0.004 { // a single value: a visible line
+			lo, hi = lo-top*0.002, hi+top*0.002
+		}
+		band := &plotter.Polygon{XYs: []plotter.XYs{{{X: x - 0.06, Y: lo}, {X: x + 0.06, Y: lo}, {X: x + 0.06, Y: hi}, {X: x - 0.06, Y: hi}}},
+			Color: color.Gray{Y: 120}, LineStyle: draw.LineStyle{Color: color.Gray{Y: 60}, Width: vg.Points(0.5)}}
+		p.Add(band)
+		paper = append(paper, plotter.XY{X: x, Y: b.paper.Max})
+		top = max(top, b.paper.Max)
+	}
+	if len(paper) > 0 {
+		key := &plotter.Polygon{Color: color.Gray{Y: 120}}
+		lg.Add("paper (min–max)", key)
+	}
 	p.Add(values)
 	p.NominalX(labels...)
 	p.X.Min, p.X.Max = -0.5, float64(len(bars))-0.5
 	p.X.Tick.Label.Font = font.From(sans, 10)
 	p.Y.Min, p.Y.Max = 0, max(top*1.12, 1e-9)
-	if len(seen) < 2 {
+	if len(seen) < 2 && len(paper) == 0 {
 		lg = newLegend() // one colour: a legend would say nothing
 	}
 	return &figure{panels: []panel{{plot: p, legend: lg, weight: 1}}}

@@ -9,6 +9,7 @@ import (
 type table struct {
 	Columns []experiment.Column
 	Groups  []tableGroup
+	Paper   bool // the paper's figures are shown beside ours
 }
 
 // tableGroup is one variant: a row per flow.
@@ -27,7 +28,7 @@ type tableRow struct {
 type tableCell struct{ Ours, Seed string }
 
 func buildTable(rep *experiment.Report, cols []experiment.Column) table {
-	t := table{Columns: cols}
+	t := table{Columns: cols, Paper: rep.ShowsPaper()}
 	for vi := range rep.Variants {
 		v := &rep.Variants[vi]
 		g := tableGroup{Variant: v.Name, Description: v.Description}

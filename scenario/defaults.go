@@ -28,7 +28,9 @@ const (
 	DefaultCSCapacity = 0
 	// DefaultQueue is a tail-drop FIFO, what a Linux interface queue does.
 	DefaultQueue = "droptail"
-	// DefaultSegmentSize is ndnputchunks' default payload per Data.
+	// DefaultSegmentSize is the papers' payload per Data (papers 000 and
+	// 003: 1024-byte segments). ndnserve's default, and ndncc serve's, is
+	// 8000.
 	DefaultSegmentSize = 1024
 	// DefaultSignature is what ndnputchunks uses with its default identity
 	// (an RSA-2048 key), the signature size the seeds measured with.

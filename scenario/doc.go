@@ -25,6 +25,7 @@
 //	seed = 1                    # integer >= 0, default 1
 //	duration = "300s"           # simulated-time limit of a run, > 0, default "600s"
 //	header-overhead = 44        # bytes added to every packet on every link, default 44
+//	profile = "seed000"         # parameter profile of every consumer naming none, default none
 //
 //	[topology]                  # required: file, or nodes (and links)
 //	file = "linear.conf"        # Mini-NDN file, relative to this file's directory
@@ -48,8 +49,9 @@
 //	[[links]]                   # per-link-direction queue override, applied in order
 //	from = "router1"            # one direction: from and to;
 //	to = "router2"              # or both: between = ["router1", "router2"]
-//	queue = "codel-mark"        # at least one of queue, queue-params, loss-detection
+//	queue = "codel-mark"        # at least one of queue, queue-params, loss, loss-detection
 //	queue-params = { target = "5ms", interval = "100ms" }
+//	# loss = 2                  # percent: replaces the link's loss on the direction(s) named
 //	# loss-detection = true     # with between only: PCON's link-loss shim at both ends
 //
 //	[[producer]]
@@ -63,9 +65,10 @@
 //	[[consumer]]                # at least one, or a [[tcp]] flow
 //	id = "c1"                   # default: the node name; unique
 //	node = "consumer1"          # required
-//	prefix = "/example/file"    # required; some producer's prefix must be a prefix of it
+//	prefix = "/example/file"    # required; some producer must serve exactly this prefix
 //	start = "0s"                # default "0s", before duration
 //	pipeline = "fixed"          # required
+//	profile = "seed003"         # parameter profile, default the scenario's
 //	params = { window = 32, rtt-sampling = "every-data" }   # passed on as strings
 //
 //	[[tcp]]                     # a bulk TCP transfer sharing the network (the TCP baseline)
@@ -84,6 +87,14 @@
 // matching [[links]] entries in order. In both, queue-params merge key by
 // key over the inherited ones while the discipline stays the same; an
 // override that changes the discipline starts from its own parameters only.
+//
+// # Setting keys
+//
+// Set (and Apply) change a key by its dotted path, as `ndncc sim --set` and
+// experiment files do: "links.router1-router2.max-queue-size",
+// "consumer.*.params.window", "routers.node.r1.strategy" (docs/scenario.md,
+// "Setting keys"). The value is decoded and checked as the file's key would
+// be; Validate then names the key at the setting's position.
 //
 // # Errors
 //

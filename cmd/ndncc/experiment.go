@@ -35,18 +35,21 @@ func newExperimentCmd() *cobra.Command {
 		shard    string
 	)
 	cmd := &cobra.Command{
-		Use:   "experiment [--list] NAME",
-		Short: "Run a built-in experiment (the seeds' tables) and print it beside the seed's figures",
-		Long: `Run a named experiment from the catalog: every variant is simulated --runs times
-with distinct seeds (run i uses seed --seed+i) and aggregated (mean, min–max). The table
-prints our figures beside the paper's. With --json, one JSON document with
-variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}.`,
+		Use:   "experiment [--list] NAME|FILE.toml",
+		Short: "Run an experiment (a paper's table, or your own file) and print it beside the paper's figures",
+		Long: `Run a named experiment from the catalog (--list), or an experiment file
+(docs/experiments.md: a base scenario, variants as settings of its keys, the
+columns and the paper's figures): every variant is simulated --runs times with
+distinct random seeds (run i uses seed --seed+i) and aggregated (mean, min–max).
+The table prints our figures beside the paper's. With --json, one JSON document
+with variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}
+(docs/results.md).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if list {
 				return cobra.NoArgs(cmd, args)
 			}
 			if len(args) != 1 {
-				return fmt.Errorf("want one experiment name (see --list)")
+				return fmt.Errorf("want one experiment: a name (see --list) or an experiment file")
 			}
 			return nil
 		},

@@ -611,10 +611,14 @@ func (p *progress) update(pr live.Progress) {
 		// The size is estimated from the first segment; it is exact but
 		// for the last one.
 		est := int64(pr.Bytes) * int64(pr.LastSegment+1) / int64(max(pr.Segments, 1))
+		// The bar's own rate counts from its creation, after the first
+		// segment: "26 GB/s" at the first tick. The description carries
+		// the goodput since the fetch started instead, in the summary's
+		// unit (Mbit/s).
 		p.bar = progressbar.NewOptions64(est,
 			progressbar.OptionSetWriter(p.w),
 			progressbar.OptionSetDescription("fetching"),
-			progressbar.OptionShowBytes(true),
+			progressbar.OptionShowBytes(false),
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
 			progressbar.OptionFullWidth(),
@@ -623,7 +627,18 @@ func (p *progress) update(pr live.Progress) {
 	if pr.FinalKnown && pr.Segments == pr.LastSegment+1 {
 		p.bar.ChangeMax64(int64(pr.Bytes))
 	}
+	p.bar.Describe(progressText(pr.Bytes, time.Since(p.started)))
 	_ = p.bar.Set64(int64(pr.Bytes))
+}
+
+// progressText describes a fetch under way: the payload so far and the
+// goodput since the start, as the summary reports it (Mbit/s).
+func progressText(bytes uint64, elapsed time.Duration) string {
+	text := fmt.Sprintf("fetching %.1f MB", float64(bytes)/1e6)
+	if elapsed > 0 {
+		text += fmt.Sprintf(", %.1f Mbit/s", float64(bytes)*8/elapsed.Seconds()/1e6)
+	}
+	return text
 }
 
 func (p *progress) finish(ok bool) {

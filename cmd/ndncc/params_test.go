@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -150,6 +151,44 @@ func TestParamsShowsOneDefaultPerPipeline(t *testing.T) {
 	for _, pr := range consumer.Profiles() {
 		if !strings.Contains(doc, "## Profile `"+pr.Name+"`") {
 			t.Errorf("params lacks profile %s", pr.Name)
+		}
+	}
+}
+
+func TestProgressText(t *testing.T) {
+	// The first tick after 8 KB in 2 ms: 32 Mbit/s, in the summary's unit.
+	if got := progressText(8000, 2*time.Millisecond); got != "fetching 0.0 MB, 32.0 Mbit/s" {
+		t.Errorf("progressText = %q", got)
+	}
+	if got := progressText(20e6, 2*time.Second); got != "fetching 20.0 MB, 80.0 Mbit/s" {
+		t.Errorf("progressText = %q", got)
+	}
+}
+
+func TestParseNameArg(t *testing.T) {
+	for in, want := range map[string]string{"/a/b": "/a/b", "ndn:/a/b": "/a/b", "ndn:///a/b": "/a/b", "ndn://host/a": "/a"} {
+		n, err := parseNameArg(in)
+		if err != nil || n.String() != want {
+			t.Errorf("parseNameArg(%q) = %v, %v; want %s", in, n, err, want)
+		}
+	}
+	for _, bad := range []string{"a/b", "ndn:", "/", "ndn:a"} {
+		if _, err := parseNameArg(bad); err == nil {
+			t.Errorf("parseNameArg(%q) accepted", bad)
+		}
+	}
+	for v, ok := range map[string]bool{"typed": true, "t": true, "2": true, "": true, "marker": false, "m": false, "x": false} {
+		if err := checkNaming(v); (err == nil) != ok {
+			t.Errorf("checkNaming(%q) = %v", v, err)
+		}
+	}
+}
+
+func TestVersionFlag(t *testing.T) {
+	for _, args := range [][]string{{"fetch", "-V"}, {"serve", "-V"}, {"sim", "--version"}, {"-V"}} {
+		out, err := run(t, args...)
+		if err != nil || !strings.HasPrefix(out, "ndncc ") || strings.Count(out, "\n") != 1 {
+			t.Errorf("%v: %q, %v; want one line \"ndncc VERSION\"", args, out, err)
 		}
 	}
 }

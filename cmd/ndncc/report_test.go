@@ -80,3 +80,36 @@ func TestParametersDocIsCurrent(t *testing.T) {
 		t.Error("docs/parameters.md is out of date: regenerate with `go run ./cmd/ndncc params -o docs/parameters.md`")
 	}
 }
+
+// TestMultipathExperimentPlotsForwarding checks that seed004-multipath's
+// report plots each variant's forwarding percentages at r1 over time (the
+// figure PCON's paper is about), for PCON and for PI, and that headless
+// Chromium renders them.
+func TestMultipathExperimentPlotsForwarding(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := run(t, "experiment", "seed004-multipath", "--variant", "bw-pcon", "--variant", "bw-pi", "--out", dir); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"bw-pcon/forwarding-r1.svg", "bw-pi/forwarding-r1.svg", "<h2>Network</h2>", "Parameters that differ between variants", "Plots of one run: seed 1"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	for _, f := range []string{"bw-pcon/shares-r1.csv", "bw-pi/forwarding-r1.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("no %s: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bw-pi", "shares-r1.csv")); err == nil {
+		t.Error("pi keeps no shares, but shares-r1.csv was written")
+	}
+	body := browsertest.Body(t, browsertest.Chromium(t), "file://"+filepath.Join(dir, "index.html"))
+	m := regexp.MustCompile(`data-images-ok="(\d+)/(\d+)"`).FindStringSubmatch(body)
+	if m == nil || m[1] != m[2] || m[1] == "0" {
+		t.Errorf("chromium rendered %s: want every image loaded", body)
+	}
+}
