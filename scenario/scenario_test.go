@@ -38,7 +38,7 @@ func TestLoadLinearExample(t *testing.T) {
 	want := &Scenario{
 		File:           path,
 		Name:           "linear-fixed32",
-		Description:    "Seed 000 Design #0: fixed window 32 on the linear topology",
+		Description:    "Paper 000 Design #0: fixed window 32 on the linear topology",
 		Seed:           1,
 		Duration:       300 * time.Second,
 		HeaderOverhead: 44,
