@@ -87,27 +87,14 @@ func (v *VariantResult) finish() {
 	for _, r := range v.Runs {
 		extras = append(extras, r.Extra)
 	}
-	nflows := len(v.Runs[0].Flows)
-	for i := 0; i < nflows; i++ {
-		var runs []sim.FlowResult
-		for _, r := range v.Runs {
-			if i < len(r.Flows) {
-				runs = append(runs, r.Flows[i])
-			}
-		}
-		mean, lo, hi := aggregateFlows(runs)
+	for i := range v.Runs[0].Flows {
+		mean, lo, hi := aggregateFlows(nth(v.Runs, i, func(r RunResult) []sim.FlowResult { return r.Flows }))
 		v.Flows = append(v.Flows, mean)
 		v.FlowsMin = append(v.FlowsMin, lo)
 		v.FlowsMax = append(v.FlowsMax, hi)
 	}
 	for i := range v.Runs[0].Links {
-		var runs []sim.LinkResult
-		for _, r := range v.Runs {
-			if i < len(r.Links) {
-				runs = append(runs, r.Links[i])
-			}
-		}
-		mean, _, _ := aggregate(runs)
+		mean, _, _ := aggregate(nth(v.Runs, i, func(r RunResult) []sim.LinkResult { return r.Links }))
 		v.Links = append(v.Links, mean)
 	}
 	if extras[0] != nil {
@@ -124,6 +111,18 @@ func (v *VariantResult) finish() {
 			v.ExtraMin[k], v.ExtraMax[k] = lo, hi
 		}
 	}
+}
+
+// nth collects element i of a slice of every run (of the runs that have
+// one): flow i, or link direction i, of each run.
+func nth[T any](runs []RunResult, i int, of func(RunResult) []T) []T {
+	var out []T
+	for _, r := range runs {
+		if xs := of(r); i < len(xs) {
+			out = append(out, xs[i])
+		}
+	}
+	return out
 }
 
 func round(x float64, digits int) float64 {

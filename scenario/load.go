@@ -94,7 +94,12 @@ func (d *decoder) parse(data []byte) (*Scenario, error) {
 		return nil, syntaxError(err, d.file)
 	}
 	d.pos = keyPositions(data, d.file)
-	s := d.scenario(raw)
+	return d.decode(raw)
+}
+
+// decode decodes a scenario's TOML tree and validates the result.
+func (d *decoder) decode(m map[string]any) (*Scenario, error) {
+	s := d.scenario(m)
 	if len(d.errs) > 0 {
 		return nil, topology.JoinErrors(d.errs)
 	}
@@ -164,12 +169,5 @@ func ParseTable(m map[string]any, file, prefix string, pos map[string]topology.P
 		}
 	}
 	d := &decoder{file: file, open: open, pos: sub}
-	s := d.scenario(m)
-	if len(d.errs) > 0 {
-		return nil, topology.JoinErrors(d.errs)
-	}
-	if err := s.Validate(); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return d.decode(m)
 }
