@@ -121,7 +121,7 @@ the burst: 18.9 s for Reno, 19.3 s for CUBIC; in congestion avoidance both keep 
 The paper's 4654 kbit/s is shown beside our goodput: 10 MiB in 17.58 s is 4772 kbit/s of payload
 and about 5000 kbit/s on the wire, so the paper's figure is probably payload counted in kilobits
 of 1024 bits (4660). TCP frames take no forwarding time in the model (NDN packets take 0-200 us
-of jitter), so a TCP flow alone gives the same figures for every seed.`,
+of jitter), so a TCP flow alone gives the same figures for every random seed.`,
 	}
 	for _, alg := range scenario.TCPAlgorithms() {
 		name := "tcp-" + alg + "-linear"

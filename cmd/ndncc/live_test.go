@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -168,8 +169,43 @@ func TestFetchFromNdndPut(t *testing.T) {
 			t.Errorf("%s: %v\n%.200s", filepath.Base(path), err, b)
 		}
 	}
+	checkCwndLogSeconds(t, cwnd)
+	// ndnget's conventions: an ndn: URI, -N typed, --init-ssthresh inf.
+	again := filepath.Join(dir, "again.bin")
+	r = runCLI(context.Background(), nil, "fetch", "ndn:/interop/put", "-N", "typed", "-p", "aimd", "--init-ssthresh", "inf",
+		"--transport", fw.Unix(), "-o", again)
+	if got, err := os.ReadFile(again); r.code != 0 || err != nil || !bytes.Equal(got, content) {
+		t.Errorf("fetch ndn:/interop/put -N typed --init-ssthresh inf: exit %d (%v), %d bytes", r.code, r.err, len(got))
+	}
+	os.Remove(again)
 	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
 		t.Errorf("%d files in the output directory, want 3 (no temporary file left)", len(entries))
+	}
+}
+
+// checkCwndLogSeconds checks that --log-cwnd's time column is in seconds
+// with a fraction, as ndnget writes it: every row's time is a number, they
+// never decrease, some have a fraction, and the transfer (well under a
+// minute here) ends below 60.
+func checkCwndLogSeconds(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(b)), "\n")[1:]
+	fractional, last := false, 0.0
+	for _, row := range rows {
+		f := strings.Split(row, "\t")
+		sec, err := strconv.ParseFloat(f[0], 64)
+		if len(f) != 2 || err != nil || sec < last || sec > 60 {
+			t.Fatalf("%s: row %q: want seconds since the start, a window", filepath.Base(path), row)
+		}
+		fractional = fractional || strings.Contains(f[0], ".")
+		last = sec
+	}
+	if !fractional || len(rows) < 2 {
+		t.Errorf("%s: %d rows, no time with a fraction of a second", filepath.Base(path), len(rows))
 	}
 }
 
