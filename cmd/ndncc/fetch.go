@@ -164,16 +164,16 @@ restored within --reconnect.`,
 	fs.IntVarP(&ff.size, "pipeline-size", "s", cc.DefaultFixedWindow, "window of the fixed pipeline, in segments")
 	fs.StringVar(&ff.profile, "profile", "", "start from the parameters of this `profile` instead of the defaults (which are ndnget's): "+strings.Join(consumer.ProfileNames(), ", ")+"; ndncc params lists them")
 	fs.StringVarP(&ff.naming, "naming-convention", "N", "typed", "`convention` of version and segment components: typed (NDN naming conventions rev. 3); ndnget's marker is not supported")
-	fs.StringVarP(&ff.output, "output", "o", "", "write the object to this file (default: stdout)")
+	fs.StringVarP(&ff.output, "output", "o", "", "write the object to this `file` (default: stdout)")
 	fs.BoolVarP(&ff.noDiscovery, "no-version-discovery", "D", false, "do not discover the version: request NAME/seg=N directly")
 	fs.BoolVarP(&ff.verbose, "verbose", "v", false, "report the transport, the version, and every congestion mark, timeout and Nack")
 	fs.BoolVarP(&ff.quiet, "quiet", "q", false, "print nothing but errors")
-	fs.StringVar(&ff.transport, "transport", "", "forwarder: unix:///path, tcp://host[:port] or udp://host[:port]")
+	fs.StringVar(&ff.transport, "transport", "", "the forwarder's `uri`: unix:///path, tcp://host[:port] or udp://host[:port]")
 	fs.IntVar(&ff.mtu, "mtu", live.DefaultUDPMTU, "largest datagram on a UDP transport (larger packets are fragmented)")
-	fs.StringVar(&ff.reconnect, "reconnect", defaultReconnect, reconnectDoc)
-	fs.StringVar(&ff.cert, "cert", "", "trust only Data signed by the key of this certificate (PEM or TLV file)")
-	fs.StringVar(&ff.logCwnd, "log-cwnd", "", "write the window trace (ndnget's time\\tcwndsize) to this file")
-	fs.StringVar(&ff.logRTT, "log-rtt", "", "write the RTT trace (ndnget's segment\\trtt\\trttvar\\tsrtt\\trto) to this file")
+	fs.Var(textVar(&ff.reconnect, defaultReconnect, "ms"), "reconnect", reconnectDoc)
+	fs.StringVar(&ff.cert, "cert", "", "trust only Data signed by the key of this certificate (a PEM or TLV `file`)")
+	fs.StringVar(&ff.logCwnd, "log-cwnd", "", "write the window trace (ndnget's time\\tcwndsize, time in seconds) to this `file`")
+	fs.StringVar(&ff.logRTT, "log-rtt", "", "write the RTT trace (ndnget's segment\\trtt\\trttvar\\tsrtt\\trto, in ms) to this `file`")
 	ff.params = addParamFlags(fs)
 	return cmd, &ff
 }
@@ -258,12 +258,22 @@ func flagType(param, def string) string {
 
 // textValue is a flag's text, checked later by the parameter's parser,
 // whose help names its type (ms, int, number) instead of "string".
-type textValue struct{ s, typ string }
+type textValue struct {
+	s   *string
+	typ string
+}
 
-func newTextValue(def, typ string) *textValue { return &textValue{def, typ} }
+// newTextValue returns a flag value of its own, initially def.
+func newTextValue(def, typ string) *textValue { return textVar(new(string), def, typ) }
 
-func (v *textValue) String() string     { return v.s }
-func (v *textValue) Set(s string) error { v.s = s; return nil }
+// textVar returns a flag value stored in *p, initially def.
+func textVar(p *string, def, typ string) *textValue {
+	*p = def
+	return &textValue{p, typ}
+}
+
+func (v *textValue) String() string     { return *v.s }
+func (v *textValue) Set(s string) error { *v.s = s; return nil }
 func (v *textValue) Type() string       { return v.typ }
 
 // algorithmParams lists every algorithm parameter once (but the fixed

@@ -77,9 +77,9 @@ unreachable, or the connection lost and not restored within --reconnect.`,
 	fs.StringVar(&sf.sign, "sign", "", "`signature`: digest (default), ed25519 or ecdsa")
 	fs.StringVar(&sf.key, "key", "", "sign with this key `file` (from 'ndnd sec keygen', PEM or TLV)")
 	fs.BoolVar(&sf.noRegister, "no-register", false, "do not register the prefix with the forwarder")
-	fs.StringVar(&sf.transport, "transport", "", "forwarder: unix:///path, tcp://host[:port] or udp://host[:port]")
+	fs.StringVar(&sf.transport, "transport", "", "the forwarder's `uri`: unix:///path, tcp://host[:port] or udp://host[:port]")
 	fs.IntVar(&sf.mtu, "mtu", live.DefaultUDPMTU, "largest datagram on a UDP transport (larger packets are fragmented)")
-	fs.StringVar(&sf.reconnect, "reconnect", defaultReconnect, reconnectDoc)
+	fs.Var(textVar(&sf.reconnect, defaultReconnect, "ms"), "reconnect", reconnectDoc)
 	fs.BoolVarP(&sf.verbose, "verbose", "v", false, "report the transport, the routes and the counters at exit")
 	fs.BoolVarP(&sf.quiet, "quiet", "q", false, "print nothing but errors")
 	return cmd

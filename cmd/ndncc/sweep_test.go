@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -221,5 +222,30 @@ pipeline = "cubic"
 	if !strings.Contains(out, "note: "+filepath.Join(dir, "sprint_pop.conf")+":54: [switches] is empty: ignored") ||
 		!regexp.MustCompile(`Seattle +cubic +true`).MatchString(out) {
 		t.Errorf("sim of sprint_pop.conf:\n%s", out)
+	}
+}
+
+// TestExperimentFileShardsAndMerge runs the example experiment file as
+// two shards and merges them: merge reads the file again (report.json's
+// source) and gives the unsharded table.
+func TestExperimentFileShardsAndMerge(t *testing.T) {
+	const file = "../../examples/experiments/linear-designs.toml"
+	dir := t.TempDir()
+	whole, err := run(t, "experiment", file, "--runs", "2", "--variant", "design0", "--variant", "design3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if _, err := run(t, "experiment", file, "--runs", "2", "--variant", "design0", "--variant", "design3",
+			"--shard", strconv.Itoa(i)+"/2", "--out", filepath.Join(dir, "part"+strconv.Itoa(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	merged, err := run(t, "experiment", "merge", filepath.Join(dir, "part0"), filepath.Join(dir, "part1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if merged != whole || !strings.Contains(whole, "linear-designs — Designs #0–#3 of paper 000") || !strings.Contains(whole, "24.5–25") {
+		t.Errorf("merged shards:\n%s\nwant the unsharded table:\n%s", merged, whole)
 	}
 }
