@@ -246,15 +246,16 @@ func createdFace(f FaceInfo) *nfd.ControlArgs {
 
 // destroyFace closes a face (NFD's faces/destroy); destroying a face that
 // does not exist succeeds, as in NFD. The manager's own face cannot be
-// destroyed.
+// destroyed. The response goes out before the face is closed, so that an
+// application that destroys its own face is answered too.
 func (m *Manager) destroyFace(_ request, a *nfd.ControlArgs, done func(response)) {
 	id := fw.FaceID(min(a.FaceId.Unwrap(), 1<<32-1))
 	if id == m.face {
 		done(fail(403, textRejected, "the management face cannot be destroyed"))
 		return
 	}
-	m.faces.Destroy(id)
 	done(success(&nfd.ControlArgs{FaceId: optional.Some(uint64(id))}))
+	m.faces.Destroy(id)
 }
 
 // Faces returns the description of every face: the runtime's and the
