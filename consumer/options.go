@@ -35,6 +35,13 @@ type Options struct {
 	HoleThreshold int
 	// IgnoreMarks makes the pipeline count congestion marks but not react.
 	IgnoreMarks bool
+	// KeepPending models an application on ndn-cxx's Face that expresses
+	// a retransmission as a new Interest without cancelling the earlier
+	// one (paper 003's consumer): the face keeps every Interest pending
+	// until its lifetime ends and hands a Data to each pending Interest
+	// of its name, so each counts as a Data received (paper 003's "actual
+	// throughput"). The forwarder still sees one PIT entry per name.
+	KeepPending bool
 	// RTT configures the RFC 6298 estimator: DefaultRTT.
 	RTT cc.RTTConfig
 	// FixedRTO, when positive, replaces the estimator's RTO (PCON's fixed,
@@ -172,6 +179,7 @@ func pipelineParams() []param {
 		}},
 		boolParam("hole-detection", "false", "halve the window after too many out-of-order Data (paper 003)", func(o *Options) *bool { return &o.HoleDetection }),
 		intParam("hole-threshold", "5", "out-of-order Data tolerated before hole detection fires", func(o *Options) *int { return &o.HoleThreshold }),
+		boolParam("keep-pending", "false", "retransmissions leave earlier Interests pending in the application's face; a Data answers each (ndn-cxx Face, paper 003)", func(o *Options) *bool { return &o.KeepPending }),
 		boolParam("ignore-marks", "false", "count congestion marks but do not react to them", func(o *Options) *bool { return &o.IgnoreMarks }),
 		floatParam("rto-alpha", "0.125", "RFC 6298 SRTT gain", func(o *Options) *float64 { return &o.RTT.Alpha }),
 		floatParam("rto-beta", "0.25", "RFC 6298 RTTVAR gain", func(o *Options) *float64 { return &o.RTT.Beta }),

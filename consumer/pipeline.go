@@ -50,7 +50,18 @@ type segment struct {
 	nonce   uint32 // nonce of the latest Interest
 	// holdUntil delays a retransmission (after a NoRoute Nack).
 	holdUntil time.Duration
+	// earlier are the send times of the segment's earlier Interests, the
+	// newest first, that an application face keeping them pending
+	// (Options.KeepPending) still holds; nEarlier of them are set.
+	earlier  [maxEarlier]time.Duration
+	nEarlier uint8
 }
+
+// maxEarlier bounds the earlier Interests of a segment that KeepPending
+// tracks: with seed 003's RTO backoff of 2, more than four retransmissions
+// of one segment fall within a 4 s Interest lifetime only if its RTO was
+// below 270 ms throughout.
+const maxEarlier = 4
 
 // Config binds a pipeline to its environment.
 type Config struct {
@@ -263,6 +274,13 @@ func (p *Pipeline) send(seg uint64, retx bool) {
 		st.retx = true
 		st.retries++
 		p.stats.Retransmissions++
+		if p.opt.KeepPending {
+			copy(st.earlier[1:], st.earlier[:maxEarlier-1])
+			st.earlier[0] = st.sentAt
+			st.nEarlier = min(st.nEarlier+1, maxEarlier)
+		}
+	} else {
+		st.nEarlier = 0
 	}
 	st.status = segInFlight
 	st.holdUntil = 0
@@ -329,6 +347,12 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	if st.status == segReceived {
 		p.stats.Duplicates++
 		return
+	}
+	if n := p.stillPending(st, now); n > 0 {
+		// The application face hands this Data to every Interest of the
+		// segment it still holds: each counts as a Data received.
+		p.stats.DataReceived += uint64(n)
+		p.stats.WireBytes += uint64(n * size)
 	}
 	if !p.finalKnown {
 		final, ok := d.FinalSegment()
@@ -397,6 +421,19 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 		return
 	}
 	p.schedule()
+}
+
+// stillPending is the number of a segment's earlier Interests that an
+// application face keeping them pending (Options.KeepPending) still holds
+// at now: those sent less than an Interest lifetime ago.
+func (p *Pipeline) stillPending(st *segment, now time.Duration) int {
+	n := 0
+	for _, t := range st.earlier[:st.nEarlier] {
+		if now-t < p.opt.Lifetime {
+			n++
+		}
+	}
+	return n
 }
 
 // outOfOrder reports whether an Interest sent before the one with this

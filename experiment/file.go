@@ -160,7 +160,7 @@ func parseFile(data []byte, file string, src fileSource) (*Experiment, error) {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	d := &fileDecoder{file: file, pos: scenario.Positions(data, file)}
-	d.known(m, "", "name", "title", "description", "paper", "runs", "profile", "notes", "scenario", "set", "column", "metrics", "variant")
+	d.known(m, "", "name", "title", "description", "paper", "runs", "profile", "processing-time", "notes", "scenario", "set", "column", "metrics", "variant")
 	e := &Experiment{Name: strings.TrimSuffix(path.Base(filepath.ToSlash(file)), ".toml"), Runs: 1, Source: file}
 	d.str(m, "", "name", &e.Name)
 	d.str(m, "", "title", &e.Title)
@@ -168,6 +168,13 @@ func parseFile(data []byte, file string, src fileSource) (*Experiment, error) {
 	d.str(m, "", "paper", &e.Seed)
 	d.str(m, "", "profile", &e.Profile)
 	d.str(m, "", "notes", &e.Notes)
+	if v, ok := m["processing-time"]; ok {
+		if b, isBool := v.(bool); !isBool {
+			d.errorf("processing-time", "want true or false, got %v", v)
+		} else {
+			e.NoProcessingTime = !b
+		}
+	}
 	if v, ok := m["runs"]; ok {
 		n, isInt := v.(int64)
 		if !isInt || n < 1 || n > 10000 {

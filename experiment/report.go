@@ -295,7 +295,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 // PrintTable writes the experiment's table: one row per variant and flow,
-// each column as "ours (min-max)" with the paper's figure beside it.
+// each column as "ours (min-max)" with the paper's figure beside it, cells
+// outside the paper's range marked, then the findings and the fidelity line.
 func (r *Report) PrintTable(w io.Writer, e *Experiment) {
 	paper := ""
 	if e.Seed != "" {
@@ -307,6 +308,7 @@ func (r *Report) PrintTable(w io.Writer, e *Experiment) {
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	tw.Flush()
+	r.writeFidelity(w, e, false)
 	if e.Description != "" {
 		fmt.Fprintf(w, "\n%s\n", e.Description)
 	}
@@ -343,7 +345,7 @@ func (r *Report) rows(e *Experiment, name func(VariantResult) string) [][]string
 		for i, f := range v.Flows {
 			row := []string{name(v), f.ID}
 			for _, c := range e.Columns {
-				row = append(row, v.Cell(c, i, r.Runs))
+				row = append(row, v.MarkedCell(c, i, r.Runs))
 				if paper {
 					row = append(row, v.SeedFigure(c.Key, i))
 				}

@@ -211,9 +211,13 @@ func TestReportTable(t *testing.T) {
 	if h := strings.Fields(lines[2]); !reflect.DeepEqual(h, []string{"variant", "flow", "time", "(s)", "paper", "Jain", "paper"}) {
 		t.Errorf("header %q", lines[2])
 	}
+	// w4's time (about 4.3 s) lies outside the paper's 1.5: marked.
 	row := strings.Fields(lines[3])
-	if len(row) != 6 || row[0] != "w4" || row[1] != "c1" || row[3] != "1.5" || row[5] != "-" {
-		t.Errorf("first row %q: want w4 c1 <time> 1.5 <jain> -", lines[3])
+	if len(row) != 7 || row[0] != "w4" || row[1] != "c1" || row[3] != OutOfRange || row[4] != "1.5" || row[6] != "-" {
+		t.Errorf("first row %q: want w4 c1 <time> ✗ 1.5 <jain> -", lines[3])
+	}
+	if !strings.Contains(b.String(), "0 of 2 cells within the seed's range (±10%).") {
+		t.Errorf("table lacks its fidelity line:\n%s", b.String())
 	}
 	for i, want := range []string{"w4 c2", "w16 c1", "w16 c2"} {
 		if f := strings.Fields(lines[4+i]); len(f) < 2 || f[0]+" "+f[1] != want {

@@ -56,6 +56,8 @@ type Counters struct {
 	// LostData counts Data reported lost for which a Nack Congestion went
 	// to the downstream (also counted in OutNacks).
 	LostData uint64
+	// LostNacks counts Nacks reported lost and sent again.
+	LostNacks uint64
 	// UnmatchedLosses counts reports that led to nothing: a lost Nack, an
 	// Interest no longer awaited (answered, retried or expired), a Data
 	// whose Interest is not remembered (see EnableLossNacks).

@@ -50,7 +50,9 @@ type face struct {
 	// localFields: Interests and Data sent on this face carry the
 	// IncomingFaceID of the face they arrived on (see SetLocalFields).
 	localFields bool
-	counters    FaceCounters
+	// shaper, if set, paces the Interests sent on this face (shaper.go).
+	shaper   *shaper
+	counters FaceCounters
 }
 
 // AddFace adds a face whose outgoing packets go to out.Send and returns its

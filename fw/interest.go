@@ -87,6 +87,10 @@ func (f *Forwarder) sendInterest(e *PitEntry, out FaceID, it *ndn.Interest) bool
 	if f.faces[out].localFields {
 		p.IncomingFaceID = uint64(e.downstreamOf(it))
 	}
+	if s := f.faces[out].shaper; s != nil {
+		f.shapeInterest(out, s, p)
+		return true
+	}
 	f.faces[out].out.Send(p)
 	return true
 }

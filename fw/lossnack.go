@@ -79,7 +79,10 @@ func (f *Forwarder) EnableLossNacks(face FaceID, window int) error {
 //     Interest the Data answered (if EnableLossNacks remembers it): the
 //     forwarder downstream still has the PIT entry, matches the Nack to
 //     its out-record and passes it on to the consumer;
-//   - a lost Nack, and anything that no longer matches, is only counted
+//   - a lost Nack is sent again on face (Counters.LostNacks): the
+//     downstream's PIT entry still waits for an answer, and without one
+//     its consumer would only learn of the loss by timeout;
+//   - anything that no longer matches is only counted
 //     (Counters.UnmatchedLosses).
 //
 // It may be called from within a face's Send: the report is then handled
@@ -109,7 +112,14 @@ func (f *Forwarder) onSendFailure(face FaceID, p ndn.Packet, cause LossCause) {
 			f.counters.MarksForwarded++
 		}
 	case p.IsNack():
-		f.counters.UnmatchedLosses++
+		// The downstream still waits for this answer: send it again.
+		if !f.send(face, p) {
+			f.counters.UnmatchedLosses++
+			return
+		}
+		f.counters.LostNacks++
+		f.counters.OutNacks++
+		f.faces[face].counters.OutNacks++
 	default:
 		it := p.Interest
 		e := f.pit.find(it, f.hasher.full(it.Name))

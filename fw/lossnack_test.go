@@ -63,10 +63,11 @@ func TestOnSendFailure(t *testing.T) {
 		fail:     report{"p2", it1, CauseLinkLoss},
 		counters: Counters{InInterests: 2, OutInterests: 2, UnmatchedLosses: 1, PITSize: 1, CSMisses: 1},
 	}, {
-		name:     "a lost Nack: nothing",
+		name:     "a lost Nack is sent again",
 		setup:    []step{{at: 0, on: "c", pkt: interest("/b/1", 1), want: sent{"c": {"N:NoRoute /b/1 nonce=1"}}}},
 		fail:     report{"c", nack(interest("/b/1", 1), ndn.NackNoRoute), CauseLinkLoss},
-		counters: Counters{InInterests: 1, OutNacks: 1, UnmatchedLosses: 1, CSMisses: 1},
+		want:     sent{"c": {"N:NoRoute /b/1 nonce=1"}},
+		counters: Counters{InInterests: 1, OutNacks: 2, LostNacks: 1, CSMisses: 1},
 	}, {
 		name:     "pcon retries a lost Interest on another path",
 		strategy: StrategyPCON,

@@ -237,6 +237,10 @@ func (c *Channel) OnDrop(fn func(ndn.Packet)) { c.dropped = fn }
 // end's Reliability filters arrivals in the OnDeliver callback.
 func (c *Channel) SetReliability(r *Reliability) { c.rel = r }
 
+// Reliability returns the sending end's Reliability (SetReliability), nil
+// without one.
+func (c *Channel) Reliability() *Reliability { return c.rel }
+
 // Params returns the link parameters of this direction.
 func (c *Channel) Params() Params { return c.params }
 

@@ -115,7 +115,7 @@ func testReport() *experiment.Report {
 				Extra:       map[string]float64{"fairness": 0.9987},
 				ExtraMin:    map[string]float64{"fairness": 0.998},
 				ExtraMax:    map[string]float64{"fairness": 0.9995},
-				SeedFigures: map[string][]string{"download_time_s": {"24.5–25.0", ""}},
+				SeedFigures: map[string][]string{"download_time_s": {"24.5–25.0", ""}, "retransmissions": {"", "250"}},
 			},
 		},
 	}

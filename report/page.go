@@ -47,6 +47,12 @@ type Page struct {
 	Report *experiment.Report
 	// Columns of the table, as the experiment prints them.
 	Columns []experiment.Column
+	// Findings are the experiment's qualitative claims checked against
+	// Report, shown under the table.
+	Findings []experiment.FindingResult
+	// Fidelity counts the cells within the paper's range (Cells 0: the
+	// paper gives no figures, and the page says nothing of it).
+	Fidelity experiment.Fidelity
 	// Summary lists the summary charts, shown after the table.
 	Summary []string
 	// Variants lists each variant's trace plots, shown last, one section
@@ -93,6 +99,8 @@ func NewPage(e *experiment.Experiment, rep *experiment.Report) Page {
 		Description:  e.Description,
 		Report:       rep,
 		Columns:      e.Columns,
+		Findings:     rep.CheckFindings(e),
+		Fidelity:     rep.Fidelity(e),
 	}
 }
 
@@ -118,6 +126,8 @@ type pageData struct {
 	Runs                                         int
 	Seeds                                        string
 	Table                                        *table
+	Findings                                     []experiment.FindingResult
+	Fidelity                                     string
 	Summary                                      []figureData
 	Groups                                       []groupData
 }
@@ -147,6 +157,10 @@ func WriteHTML(dir string, page Page) error {
 		Title: page.Title, Experiment: page.Experiment, SeedDocument: page.SeedDocument,
 		Description: page.Description, Parameters: page.Parameters, VariantParameters: page.VariantParameters,
 		Tables: page.Tables, Version: page.Version, GoVersion: page.GoVersion,
+		Findings: page.Findings,
+	}
+	if page.Fidelity.Cells > 0 {
+		data.Fidelity = page.Fidelity.String()
 	}
 	for _, d := range page.Topologies {
 		figs, err := figures(dir, []string{d.File})

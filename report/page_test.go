@@ -60,6 +60,9 @@ func TestWriteHTML(t *testing.T) {
 		`<th scope="rowgroup" rowspan="2">aimd</th><th scope="row">c1</th><td>24.7 (24.5–25.0)</td><td class="paper">24.5–25.0</td>`,
 		`<a href="aimd/cwnd.svg">SVG</a>`,
 		`<a href="summary-fairness.svg">SVG</a>`,
+		// aimd c2's 12 retransmissions lie outside the seed's 250.
+		`<td class="out" title="outside the paper's range">12 ✗</td><td class="paper">250</td>`,
+		`<p class="fidelity" id="fidelity">2 of 3 cells within the seed&#39;s range (±10%).</p>`,
 	} {
 		if !strings.Contains(html, s) {
 			t.Errorf("index.html lacks %q", s)

@@ -25,7 +25,8 @@ func TestSummaryBars(t *testing.T) {
 		{1, []bar{
 			{label: "fixed\nc1", flow: 0, mean: 0, lo: 0, hi: 0, legend: "c1", value: "0", paper: none},
 			{label: "aimd\nc1", flow: 0, mean: 30, lo: 20, hi: 41, legend: "c1", value: "30", paper: none},
-			{label: "aimd\nc2", flow: 1, mean: 12, lo: 12, hi: 12, legend: "c2", value: "12", paper: none},
+			{label: "aimd\nc2", flow: 1, mean: 12, lo: 12, hi: 12, legend: "c2", value: "12",
+				paper: experiment.Figure{Text: "250", Min: 250, Max: 250, Numeric: true}},
 		}},
 		{2, nil}, // complete: a yes/no flag
 		{3, []bar{{label: "aimd", mean: 0.9987, lo: 0.998, hi: 0.9995, value: "0.999", paper: none}}}, // fairness: per variant

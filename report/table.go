@@ -24,8 +24,12 @@ type tableRow struct {
 	Cells []tableCell // one per column
 }
 
-// tableCell is our figure, "mean (min–max)", beside the seed's.
-type tableCell struct{ Ours, Seed string }
+// tableCell is our figure, "mean (min–max)", beside the seed's; Out
+// when ours lies outside the seed's range.
+type tableCell struct {
+	Ours, Seed string
+	Out        bool
+}
 
 func buildTable(rep *experiment.Report, cols []experiment.Column) table {
 	t := table{Columns: cols, Paper: rep.ShowsPaper()}
@@ -35,7 +39,8 @@ func buildTable(rep *experiment.Report, cols []experiment.Column) table {
 		for i, f := range v.Flows {
 			row := tableRow{Flow: f.ID}
 			for _, c := range cols {
-				row.Cells = append(row.Cells, tableCell{Ours: v.Cell(c, i, rep.Runs), Seed: v.SeedFigure(c.Key, i)})
+				row.Cells = append(row.Cells, tableCell{Ours: v.MarkedCell(c, i, rep.Runs), Seed: v.SeedFigure(c.Key, i),
+					Out: v.Verdict(c, i) == experiment.Outside})
 			}
 			g.Rows = append(g.Rows, row)
 		}

@@ -21,9 +21,10 @@ func TestBuildTable(t *testing.T) {
 		}
 	}
 	want := []row{
-		{"fixed", "c1", []tableCell{{"23.8", "23.8–23.9"}, {"0", "-"}, {"1", "-"}, {"-", "-"}, {"-", "-"}}},
-		{"aimd", "c1", []tableCell{{"24.7 (24.5–25.0)", "24.5–25.0"}, {"30 (20–41)", "-"}, {"1", "-"}, {"0.999 (0.998–1.000)", "-"}, {"-", "-"}}},
-		{"aimd", "c2", []tableCell{{"25.1", "-"}, {"12", "-"}, {"1", "-"}, {"0.999 (0.998–1.000)", "-"}, {"-", "-"}}},
+		{"fixed", "c1", []tableCell{{"23.8", "23.8–23.9", false}, {"0", "-", false}, {"1", "-", false}, {"-", "-", false}, {"-", "-", false}}},
+		{"aimd", "c1", []tableCell{{"24.7 (24.5–25.0)", "24.5–25.0", false}, {"30 (20–41)", "-", false}, {"1", "-", false}, {"0.999 (0.998–1.000)", "-", false}, {"-", "-", false}}},
+		// 12 retransmissions against the seed's 250: outside, marked.
+		{"aimd", "c2", []tableCell{{"25.1", "-", false}, {"12 ✗", "250", true}, {"1", "-", false}, {"0.999 (0.998–1.000)", "-", false}, {"-", "-", false}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("table rows\n got %v\nwant %v", got, want)

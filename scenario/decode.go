@@ -482,7 +482,8 @@ func (d *decoder) routerSettings(m map[string]any, path string) RouterSettings {
 
 // linkQueue decodes one [[links]] entry.
 func (d *decoder) linkQueue(m map[string]any, path string) LinkQueue {
-	d.known(m, path, "from", "to", "between", "queue", "queue-params", "loss-detection", "loss")
+	d.known(m, path, "from", "to", "between", "queue", "queue-params", "loss-detection", "loss",
+		"shaper-rate-mbps", "shaper-data-size", "shaper-queue", "underlay-rate-mbps", "underlay-queue")
 	lq := LinkQueue{Pos: d.at(path)}
 	hasFrom := d.str(m, path, "from", &lq.From)
 	hasTo := d.str(m, path, "to", &lq.To)
@@ -540,6 +541,33 @@ func (d *decoder) linkQueueKeys(m map[string]any, path string, lq *LinkQueue) {
 		default:
 			lq.LossDetection = b
 		}
+	}
+	var sh InterestShaper
+	var mbps float64
+	hasRate := d.number(m, path, "shaper-rate-mbps", &mbps)
+	hasSize := d.integerInt(m, path, "shaper-data-size", &sh.DataSize)
+	hasQueue := d.integerInt(m, path, "shaper-queue", &sh.Queue)
+	switch {
+	case hasRate && !(mbps > 0):
+		d.errorf(joinKey(path, "shaper-rate-mbps"), "must be positive")
+	case hasRate:
+		sh.Rate = mbps * 1e6
+		lq.Shaper = &sh
+	case hasSize || hasQueue:
+		d.errorf(path, "shaper-data-size and shaper-queue need shaper-rate-mbps")
+	}
+	var ul Underlay
+	var ulMbps float64
+	hasUl := d.number(m, path, "underlay-rate-mbps", &ulMbps)
+	hasUlQ := d.integerInt(m, path, "underlay-queue", &ul.QueuePackets)
+	switch {
+	case hasUl && !(ulMbps > 0):
+		d.errorf(joinKey(path, "underlay-rate-mbps"), "must be positive")
+	case hasUl:
+		ul.Rate = ulMbps * 1e6
+		lq.Underlay = &ul
+	case hasUlQ:
+		d.errorf(path, "underlay-queue needs underlay-rate-mbps")
 	}
 }
 

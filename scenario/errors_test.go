@@ -119,7 +119,7 @@ func TestParseErrors(t *testing.T) {
 		{"link queue no link", "", errBase + "[[links]]\nfrom = \"c\"\nto = \"p\"\nqueue = \"codel\"\n",
 			`f.toml:14: links[0]: no link joins "c" and "p" in the topology`},
 		{"link queue sets nothing", "", errBase + "[[links]]\nbetween = [\"c\", \"r\"]\n",
-			`f.toml:14: links[0]: sets none of queue, queue-params, loss, loss-detection`},
+			`f.toml:14: links[0]: sets none of queue, queue-params, loss, loss-detection, shaper-rate-mbps, underlay-rate-mbps`},
 		{"link queue between", "", errBase + "[[links]]\nbetween = [\"c\"]\nqueue = \"codel\"\n",
 			`f.toml:15: links[0].between: expected two node names, such as ["router1", "router2"]`},
 		{"link queue between and from", "", errBase + "[[links]]\nfrom = \"c\"\nbetween = [\"c\", \"r\"]\nqueue = \"codel\"\n",

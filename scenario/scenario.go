@@ -102,7 +102,16 @@ type LinkQueue struct {
 	// on the matching direction(s) (see LossFor).
 	Loss    float64
 	SetLoss bool
-	Pos     topology.Pos
+	// Shaper, if set, shapes the Interests sent From→To (on both ends
+	// with Both): a hop-by-hop Interest shaper (fw.ShaperConfig) that
+	// paces them so their Data return at no more than its rate.
+	Shaper *InterestShaper
+	// Underlay, if set, puts a hidden IP underlay inside the link
+	// direction (both with Both): the link is an overlay (a UDP tunnel)
+	// whose frames, once through the link's own transmitter, cross a
+	// bottleneck of the underlay that the NDN nodes neither see nor mark.
+	Underlay *Underlay
+	Pos      topology.Pos
 }
 
 // LossFor returns the random loss (0..1) of link direction from→to: the
@@ -119,6 +128,42 @@ func (s *Scenario) LossFor(from, to string) float64 {
 		}
 	}
 	return loss
+}
+
+// Underlay is the bottleneck of an IP underlay beneath an overlay link: a
+// drop-tail FIFO of QueuePackets before a transmitter of Rate bit/s (keys
+// underlay-rate-mbps, in Mbit/s, and underlay-queue). Frames it drops are
+// lost without notice; a link-loss shim on the link (loss-detection)
+// reports them, and as losses in an underlay are congestion, with marked
+// Nacks.
+type Underlay struct {
+	Rate         float64
+	QueuePackets int
+}
+
+// UnderlayFor returns the underlay of link direction from→to (the last
+// matching link queue's), nil if it has none.
+func (s *Scenario) UnderlayFor(from, to string) *Underlay {
+	var ul *Underlay
+	for _, lq := range s.LinkQueues {
+		if lq.Underlay != nil && lq.Matches(from, to) {
+			ul = lq.Underlay
+		}
+	}
+	return ul
+}
+
+// InterestShaper configures a hop-by-hop Interest shaper (fw.ShaperConfig).
+type InterestShaper struct {
+	// Rate is the Data rate in bit/s the Interests may draw back
+	// (link-queue key shaper-rate-mbps, in Mbit/s).
+	Rate float64
+	// DataSize is the Data size on the wire the shaper assumes, in bytes
+	// (shaper-data-size; default: a Data of the scenario's segment size).
+	DataSize int
+	// Queue is how many Interests wait (shaper-queue; default
+	// fw.DefaultShaperQueue).
+	Queue int
 }
 
 // LossDetection reports whether the link a—b runs the link-loss shim.

@@ -207,8 +207,14 @@ func (v *validator) linkQueue(path string, lq LinkQueue) {
 			v.errorf(path, lq.Pos, "no link joins %q and %q in the topology", lq.From, lq.To)
 		}
 	}
-	if lq.Queue == "" && len(lq.QueueParams) == 0 && !lq.LossDetection && !lq.SetLoss {
-		v.errorf(path, lq.Pos, "sets none of queue, queue-params, loss, loss-detection")
+	if lq.Queue == "" && len(lq.QueueParams) == 0 && !lq.LossDetection && !lq.SetLoss && lq.Shaper == nil && lq.Underlay == nil {
+		v.errorf(path, lq.Pos, "sets none of queue, queue-params, loss, loss-detection, shaper-rate-mbps, underlay-rate-mbps")
+	}
+	if ul := lq.Underlay; ul != nil && (!(ul.Rate > 0) || ul.QueuePackets <= 0) {
+		v.errorf(path, lq.Pos, "underlay: want a positive rate and queue (packets)")
+	}
+	if sh := lq.Shaper; sh != nil && (!(sh.Rate > 0) || sh.DataSize < 0 || sh.Queue < 0) {
+		v.errorf(path, lq.Pos, "interest shaper: want a positive rate and a non-negative Data size and queue")
 	}
 	v.params(path+".queue-params", lq.QueueParams, lq.Pos)
 }

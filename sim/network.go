@@ -103,12 +103,15 @@ type Flow struct {
 
 // Network is a simulated NDN network built from a scenario.
 type Network struct {
-	Scenario  *scenario.Scenario
-	Seed      uint64 // the seed in effect (Options.Seed or the scenario's)
-	Sched     *Scheduler
-	Sizer     *ndn.Sizer
-	Nodes     map[string]*Node
-	Channels  []*Channel
+	Scenario *scenario.Scenario
+	Seed     uint64 // the seed in effect (Options.Seed or the scenario's)
+	Sched    *Scheduler
+	Sizer    *ndn.Sizer
+	Nodes    map[string]*Node
+	Channels []*Channel
+	// Underlays are the underlay bottlenecks beneath overlay links, by
+	// direction ("r2->r1"); their From is the overlay's sender with "~".
+	Underlays map[string]*Channel
 	Flows     []*Flow
 	Producers []*producer.Producer // in scenario order
 	// TCP are the scenario's TCP flows (tcp.go), in scenario order.
@@ -194,6 +197,9 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 			return nil, err
 		}
 	}
+	if err := n.addShapers(sc); err != nil {
+		return nil, err
+	}
 	for _, c := range sc.Consumers {
 		if err := n.addConsumer(c, seed, orDefault(opt.StartJitter, DefaultStartJitter)); err != nil {
 			return nil, err
@@ -226,13 +232,25 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 		fb := b.FW.AddFace(ch[1], fw.FaceNetwork)
 		a.faces[l.B], b.faces[l.A] = fa, fb
 		a.out[l.B], b.out[l.A] = ch[0], ch[1]
+		// exit[i] is the channel whose frames reach the far end of
+		// direction i: the link's own, or the underlay beneath it.
+		exit := [2]*Channel{ch[0], ch[1]}
+		for i, dir := range [2][2]string{{l.A, l.B}, {l.B, l.A}} {
+			u, err := n.addUnderlay(sc, dir[0], dir[1], ch[i], seed)
+			if err != nil {
+				return err
+			}
+			if u != nil {
+				exit[i] = u
+			}
+		}
 		if sc.LossDetection(l.A, l.B) {
-			if err := n.addLossDetection(a, b, fa, fb, ch[0], ch[1]); err != nil {
+			if err := n.addLossDetection(a, b, fa, fb, ch, exit); err != nil {
 				return fmt.Errorf("%s: link %s: %w", sc.File, l, err)
 			}
 		} else {
-			ch[0].OnDeliver(func(f link.Frame) { b.cpu.receive(b.FW, fb, f.Pkt) })
-			ch[1].OnDeliver(func(f link.Frame) { a.cpu.receive(a.FW, fa, f.Pkt) })
+			exit[0].OnDeliver(func(f link.Frame) { b.cpu.receive(b.FW, fb, f.Pkt) })
+			exit[1].OnDeliver(func(f link.Frame) { a.cpu.receive(a.FW, fa, f.Pkt) })
 		}
 		from0, from1 := l.A, l.B
 		ch[0].OnDeliverExt(func(e any) {
@@ -249,16 +267,90 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 	return nil
 }
 
+// addShapers sets up the hop-by-hop Interest shapers of the scenario's
+// link queues. A shaper that names no Data size assumes a Data of the
+// first producer's segment size, as it is on the wire.
+func (n *Network) addShapers(sc *scenario.Scenario) error {
+	for _, lq := range sc.LinkQueues {
+		if lq.Shaper == nil {
+			continue
+		}
+		cfg := fw.ShaperConfig{Rate: lq.Shaper.Rate, DataSize: lq.Shaper.DataSize, Queue: lq.Shaper.Queue}
+		if cfg.DataSize == 0 {
+			if len(n.Producers) == 0 {
+				return fmt.Errorf("%s: interest shaper on %s->%s: no producer to take the Data size from; set shaper-data-size", lq.Pos, lq.From, lq.To)
+			}
+			d, err := n.Producers[0].Segment(0)
+			if err != nil {
+				return fmt.Errorf("%s: interest shaper: %w", lq.Pos, err)
+			}
+			cfg.DataSize = n.Sizer.PacketSize(&ndn.Packet{Data: d}) + sc.HeaderOverhead
+		}
+		dirs := [][2]string{{lq.From, lq.To}}
+		if lq.Both {
+			dirs = append(dirs, [2]string{lq.To, lq.From})
+		}
+		for _, d := range dirs {
+			node := n.Nodes[d[0]]
+			if err := node.FW.SetInterestShaper(node.faces[d[1]], cfg); err != nil {
+				return fmt.Errorf("%s: %w", lq.Pos, err)
+			}
+		}
+	}
+	return nil
+}
+
+// addUnderlay puts the underlay bottleneck of direction from→to, if the
+// scenario gives one, behind channel ch: frames that leave ch join the
+// underlay's drop-tail queue, and those it drops are lost without notice.
+// It returns the underlay's channel (nil without one), also listed in
+// Underlays.
+func (n *Network) addUnderlay(sc *scenario.Scenario, from, to string, ch *Channel, seed uint64) (*Channel, error) {
+	ul := sc.UnderlayFor(from, to)
+	if ul == nil {
+		return nil, nil
+	}
+	if len(sc.TCP) > 0 {
+		return nil, fmt.Errorf("%s: underlay on %s->%s: an overlay link carries NDN frames only, and the scenario has TCP flows", sc.File, from, to)
+	}
+	q, err := aqm.New("droptail", nil, aqm.Limits{Packets: ul.QueuePackets})
+	if err != nil {
+		return nil, fmt.Errorf("%s: underlay on %s->%s: %w", sc.File, from, to, err)
+	}
+	p := link.Params{Bandwidth: ul.Rate, HeaderOverhead: sc.HeaderOverhead}
+	u, err := newChannel(n.Sched, from+"~", to, p, q, n.Sizer, rng(seed, "underlay/"+from+"->"+to))
+	if err != nil {
+		return nil, fmt.Errorf("%s: underlay on %s->%s: %w", sc.File, from, to, err)
+	}
+	ch.OnDeliver(u.SendFrame)
+	if n.Underlays == nil {
+		n.Underlays = map[string]*Channel{}
+	}
+	n.Underlays[from+"->"+to] = u
+	return u, nil
+}
+
 // addLossDetection runs PCON's link-loss detection on both ends of a link
 // (link.Reliability): losses on the wire become unmarked Congestion Nacks,
-// drops in the sender's output queue marked ones.
-func (n *Network) addLossDetection(a, b *Node, fa, fb fw.FaceID, a2b, b2a *Channel) error {
+// drops in the sender's output queue marked ones; losses in an underlay
+// beneath the link (exit differs from ch) are congestion and become marked
+// ones too. ch are the link's channels a->b and b->a, exit the channels
+// whose frames reach the far ends.
+func (n *Network) addLossDetection(a, b *Node, fa, fb fw.FaceID, ch, exit [2]*Channel) error {
+	a2b, b2a := ch[0], ch[1]
+	cause := func(i int) fw.LossCause {
+		if exit[i] != ch[i] {
+			return fw.CauseQueueDrop
+		}
+		return fw.CauseLinkLoss
+	}
+	causeA, causeB := cause(0), cause(1)
 	cfg := link.DefaultReliabilityConfig()
-	la, err := link.NewReliability(cfg, n.Sched, a2b.SendFrame, func(p ndn.Packet) { a.FW.OnSendFailure(fa, p, fw.CauseLinkLoss) })
+	la, err := link.NewReliability(cfg, n.Sched, a2b.SendFrame, func(p ndn.Packet) { a.FW.OnSendFailure(fa, p, causeA) })
 	if err != nil {
 		return err
 	}
-	lb, err := link.NewReliability(cfg, n.Sched, b2a.SendFrame, func(p ndn.Packet) { b.FW.OnSendFailure(fb, p, fw.CauseLinkLoss) })
+	lb, err := link.NewReliability(cfg, n.Sched, b2a.SendFrame, func(p ndn.Packet) { b.FW.OnSendFailure(fb, p, causeB) })
 	if err != nil {
 		return err
 	}
@@ -270,12 +362,12 @@ func (n *Network) addLossDetection(a, b *Node, fa, fb fw.FaceID, a2b, b2a *Chann
 	}
 	a2b.SetReliability(la)
 	b2a.SetReliability(lb)
-	a2b.OnDeliver(func(f link.Frame) {
+	exit[0].OnDeliver(func(f link.Frame) {
 		if lb.OnReceive(f) {
 			b.cpu.receive(b.FW, fb, f.Pkt)
 		}
 	})
-	b2a.OnDeliver(func(f link.Frame) {
+	exit[1].OnDeliver(func(f link.Frame) {
 		if la.OnReceive(f) {
 			a.cpu.receive(a.FW, fa, f.Pkt)
 		}

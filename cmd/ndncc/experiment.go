@@ -263,7 +263,7 @@ func addVariantPages(page *report.Page, out string, e *experiment.Experiment, re
 		params = append(params, report.ScenarioParams(sc))
 		dir := filepath.Join(out, vr.Name)
 		if _, err := os.Stat(dir); err != nil {
-			net, err := sim.Build(sc, sim.Options{Seed: rep.BaseSeed, Trace: true})
+			net, err := sim.Build(sc, e.SimOptions(rep.BaseSeed, true))
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,177 @@
+package experiment
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+)
+
+// Tolerance widens the paper's range of a cell (its Figure) before our
+// figure is compared with it: a cell is within the seed's range when our
+// mean, as the table prints it, lies in [min - Tolerance*|min|,
+// max + Tolerance*|max|]. The papers ran each configuration 1-5 times on
+// shared testbeds; 10% is about the spread of their own repeated runs
+// (paper 003's AIMD times span 46.5-54.9 s).
+const Tolerance = 0.10
+
+// OutOfRange marks a cell of ours that lies outside the paper's range in
+// every table (terminal, Markdown, HTML).
+const OutOfRange = "✗"
+
+// Within reports whether x lies in the paper's range [lo, hi] widened by
+// Tolerance.
+func Within(x, lo, hi float64) bool {
+	return x >= lo-Tolerance*math.Abs(lo) && x <= hi+Tolerance*math.Abs(hi)
+}
+
+// Verdict is how one cell of ours compares with the paper's figure.
+type Verdict int
+
+// Verdicts of a cell.
+const (
+	NoFigure Verdict = iota // the paper gives no figure for the cell
+	Inside                  // within the paper's range (widened by Tolerance)
+	Outside                 // outside it
+)
+
+// Value is our mean for column c of flow, as the table prints it (rounded
+// to the column's precision); ok is false where the flow has no such field.
+func (v *VariantResult) Value(c Column, flow int) (float64, bool) {
+	x, ok := v.Extra[c.Key]
+	if !ok {
+		if flow >= len(v.Flows) {
+			return 0, false
+		}
+		if x, ok = FlowField(v.Flows[flow], c.Key); !ok {
+			return 0, false
+		}
+	}
+	if r, err := strconv.ParseFloat(fmt.Sprintf(c.Fmt(), x), 64); err == nil {
+		x = r
+	}
+	return x, true
+}
+
+// Verdict compares our figure for column c of flow with the paper's.
+func (v *VariantResult) Verdict(c Column, flow int) Verdict {
+	fig := ParseFigure(v.SeedFigure(c.Key, flow))
+	if !fig.Numeric {
+		return NoFigure
+	}
+	lo, hi := fig.Min, fig.Max
+	x, ok := v.Value(c, flow)
+	if !ok {
+		return NoFigure
+	}
+	if Within(x, lo, hi) {
+		return Inside
+	}
+	return Outside
+}
+
+// MarkedCell is Cell followed by OutOfRange when the cell lies outside the
+// paper's range.
+func (v *VariantResult) MarkedCell(c Column, flow, runs int) string {
+	s := v.Cell(c, flow, runs)
+	if v.Verdict(c, flow) == Outside {
+		s += " " + OutOfRange
+	}
+	return s
+}
+
+// Finding is a claim of a paper that reports findings rather than numbers
+// (paper 001): a row of the experiment's findings table, checked against
+// our runs.
+type Finding struct {
+	Claim string
+	// Check decides from a report whether the claim holds and returns the
+	// figures that decide it.
+	Check func(r *Report) (holds bool, figures string)
+}
+
+// FindingResult is one finding checked against a report.
+type FindingResult struct {
+	Claim   string `json:"claim"`
+	Holds   bool   `json:"holds"`
+	Figures string `json:"figures"`
+}
+
+// CheckFindings checks every finding of e against r.
+func (r *Report) CheckFindings(e *Experiment) []FindingResult {
+	var out []FindingResult
+	for _, f := range e.Findings {
+		holds, figs := f.Check(r)
+		out = append(out, FindingResult{Claim: f.Claim, Holds: holds, Figures: figs})
+	}
+	return out
+}
+
+// Fidelity counts the cells of a report that the paper gives a figure for
+// and those of ours within its range; each checked finding counts as one
+// cell, within when it holds.
+type Fidelity struct {
+	Within int `json:"within"`
+	Cells  int `json:"cells"`
+}
+
+// Add returns the sum of two counts.
+func (f Fidelity) Add(g Fidelity) Fidelity {
+	return Fidelity{Within: f.Within + g.Within, Cells: f.Cells + g.Cells}
+}
+
+// String is the sentence every table ends with.
+func (f Fidelity) String() string {
+	return fmt.Sprintf("%d of %d cells within the seed's range (±%.0f%%)", f.Within, f.Cells, Tolerance*100)
+}
+
+// Fidelity scores r against the paper's figures of e.
+func (r *Report) Fidelity(e *Experiment) Fidelity {
+	var f Fidelity
+	for vi := range r.Variants {
+		v := &r.Variants[vi]
+		for i := range v.Flows {
+			for _, c := range e.Columns {
+				switch v.Verdict(c, i) {
+				case Inside:
+					f.Within++
+					f.Cells++
+				case Outside:
+					f.Cells++
+				}
+			}
+		}
+	}
+	for _, fr := range r.CheckFindings(e) {
+		f.Cells++
+		if fr.Holds {
+			f.Within++
+		}
+	}
+	return f
+}
+
+// writeFidelity writes the fidelity line and, for an experiment with
+// findings, the findings table (Markdown when md, else plain text).
+func (r *Report) writeFidelity(w io.Writer, e *Experiment, md bool) {
+	if findings := r.CheckFindings(e); len(findings) > 0 {
+		fmt.Fprintln(w)
+		if md {
+			fmt.Fprintf(w, "| finding | holds | figures |\n|---|---|---|\n")
+		}
+		for _, f := range findings {
+			verdict := "holds"
+			if !f.Holds {
+				verdict = "does not hold " + OutOfRange
+			}
+			if md {
+				fmt.Fprintf(w, "| %s | %s | %s |\n", f.Claim, verdict, f.Figures)
+			} else {
+				fmt.Fprintf(w, "- %s: %s (%s)\n", f.Claim, verdict, f.Figures)
+			}
+		}
+	}
+	if f := r.Fidelity(e); f.Cells > 0 {
+		fmt.Fprintf(w, "\n%s.\n", f)
+	}
+}
