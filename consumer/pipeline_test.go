@@ -716,3 +716,33 @@ func TestWindowBeyondIntIsClamped(t *testing.T) {
 		t.Errorf("at most %d Interests in flight, want cc.MaxWindow = %d", f.net.maxIn, cc.MaxWindow)
 	}
 }
+
+// TestKeepPending: segment 2's first Interest is answered only after 500
+// ms, so the RTO (200 ms) sends it again at 240 ms, answered at 273 ms.
+// With keep-pending the first Interest is still pending in the face then
+// (its lifetime is 4 s): the Data answers both and counts twice. (The
+// first Interest's own Data comes after the fetch has ended.)
+func TestKeepPending(t *testing.T) {
+	script := func(seg uint64, attempt int) action {
+		if seg == 2 && attempt == 0 {
+			return action{delay: ms(500)}
+		}
+		return action{delay: ms(33)}
+	}
+	for _, tc := range []struct {
+		keep         string
+		wantReceived uint64
+	}{{"false", 4}, {"true", 5}} {
+		t.Run("keep-pending="+tc.keep, func(t *testing.T) {
+			f := newFetch(t, "fixed", map[string]string{"window": "4", "keep-pending": tc.keep}, 3, script)
+			f.run(t)
+			st := f.p.Stats()
+			if !st.Complete || st.Segments != 4 || st.Retransmissions != 1 {
+				t.Fatalf("complete %v, %d segments, %d retransmissions; want true, 4, 1", st.Complete, st.Segments, st.Retransmissions)
+			}
+			if st.DataReceived != tc.wantReceived {
+				t.Errorf("Data received %d, want %d", st.DataReceived, tc.wantReceived)
+			}
+		})
+	}
+}

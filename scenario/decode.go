@@ -543,32 +543,33 @@ func (d *decoder) linkQueueKeys(m map[string]any, path string, lq *LinkQueue) {
 		}
 	}
 	var sh InterestShaper
-	var mbps float64
-	hasRate := d.number(m, path, "shaper-rate-mbps", &mbps)
 	hasSize := d.integerInt(m, path, "shaper-data-size", &sh.DataSize)
 	hasQueue := d.integerInt(m, path, "shaper-queue", &sh.Queue)
-	switch {
-	case hasRate && !(mbps > 0):
-		d.errorf(joinKey(path, "shaper-rate-mbps"), "must be positive")
-	case hasRate:
-		sh.Rate = mbps * 1e6
+	if d.rate(m, path, "shaper-rate-mbps", hasSize || hasQueue, "shaper-data-size and shaper-queue", &sh.Rate) {
 		lq.Shaper = &sh
-	case hasSize || hasQueue:
-		d.errorf(path, "shaper-data-size and shaper-queue need shaper-rate-mbps")
 	}
 	var ul Underlay
-	var ulMbps float64
-	hasUl := d.number(m, path, "underlay-rate-mbps", &ulMbps)
 	hasUlQ := d.integerInt(m, path, "underlay-queue", &ul.QueuePackets)
-	switch {
-	case hasUl && !(ulMbps > 0):
-		d.errorf(joinKey(path, "underlay-rate-mbps"), "must be positive")
-	case hasUl:
-		ul.Rate = ulMbps * 1e6
+	if d.rate(m, path, "underlay-rate-mbps", hasUlQ, "underlay-queue", &ul.Rate) {
 		lq.Underlay = &ul
-	case hasUlQ:
-		d.errorf(path, "underlay-queue needs underlay-rate-mbps")
 	}
+}
+
+// rate decodes the positive rate m[key], in Mbit/s, into dst in bit/s and
+// reports whether it did; keys that need it (dependents, set if others)
+// are an error without it.
+func (d *decoder) rate(m map[string]any, path, key string, others bool, dependents string, dst *float64) bool {
+	var mbps float64
+	switch has := d.number(m, path, key, &mbps); {
+	case has && !(mbps > 0):
+		d.errorf(joinKey(path, key), "must be positive")
+	case has:
+		*dst = mbps * 1e6
+		return true
+	case others:
+		d.errorf(path, "%s without %s", dependents, key)
+	}
+	return false
 }
 
 // producer decodes one [[producer]] entry.
