@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 	"maps"
+	"math"
 	"time"
 
 	"github.com/ndncc/ndncc/scenario"
@@ -37,10 +38,36 @@ func seed001Window(pipeline string) map[string]string {
 	return p
 }
 
-// twoNode builds consumer1 -- producer1 with the given round-trip time.
-func twoNode(name string, rtt time.Duration, pipeline string, params map[string]string) func() (*scenario.Scenario, error) {
+// Seed001Link is a link model of paper 001's testbed: the bottleneck's
+// rate and its buffer at a given round-trip time.
+type Seed001Link struct {
+	Rate  float64 // bit/s
+	Queue func(rtt time.Duration) int
+}
+
+// seed001Catalog is the catalog's link model: Seed001Bandwidth and netem's
+// 1000 packets at every RTT.
+func seed001Catalog() Seed001Link {
+	return Seed001Link{Rate: Seed001Bandwidth, Queue: func(time.Duration) int { return Seed001Queue }}
+}
+
+// dataWireBytes is a 1024-byte segment's Data on the wire (paper 003's
+// measurement, which the simulator's encodings reproduce).
+const dataWireBytes = 1449
+
+// Seed001BDPLink is a bottleneck of rate bit/s whose buffer holds bdp
+// times the path's bandwidth-delay product in Data packets (at least 2).
+func Seed001BDPLink(rate, bdp float64) Seed001Link {
+	return Seed001Link{Rate: rate, Queue: func(rtt time.Duration) int {
+		return max(2, int(math.Round(bdp*rate*rtt.Seconds()/(8*dataWireBytes))))
+	}}
+}
+
+// twoNode builds consumer1 -- producer1 with the given round-trip time
+// over link model l.
+func twoNode(name string, l Seed001Link, rtt time.Duration, pipeline string, params map[string]string) func() (*scenario.Scenario, error) {
 	return func() (*scenario.Scenario, error) {
-		sc := newScenario(name, graph(link("consumer1", "producer1", Seed001Bandwidth/1e6, rtt/2, Seed001Queue, 0)), 1200*time.Second)
+		sc := newScenario(name, graph(link("consumer1", "producer1", l.Rate/1e6, rtt/2, l.Queue(rtt), 0)), 1200*time.Second)
 		p := seed001RTO()
 		maps.Copy(p, params)
 		addFlows(sc, flowSpec{id: "c1", consumer: "consumer1", producer: "producer1", prefix: "/example/big",
@@ -53,6 +80,11 @@ func twoNode(name string, rtt time.Duration, pipeline string, params map[string]
 // 200 ms RTT with Vegas for the paper's alpha/beta pairs, NDN-Vegas,
 // AIMD and CUBIC; completion time, retransmitted Interests, goodput.
 func seed001Vegas() *Experiment {
+	return seed001VegasOn(seed001Catalog())
+}
+
+// seed001VegasOn is seed001Vegas over link model l.
+func seed001VegasOn(l Seed001Link) *Experiment {
 	e := &Experiment{
 		Name:  "seed001-vegas",
 		Seed:  "001",
@@ -85,7 +117,19 @@ retransmits 2-11 and CUBIC 176-590). The others do not:
 - CUBIC is slower than AIMD at every RTT, most at 200 ms (179.5 s).
 All pipelines run with ndncatchunks' RTO settings (RTTVAR multiplier 8, 200 ms floor), which paper
 001 used. With RFC 6298's multiplier of 4, AIMD at 200 ms takes 103.7-108.6 s (random seeds 1-3) instead
-of 84.4-94.7 s.`,
+of 84.4-94.7 s.
+
+The link model is a guess: the paper's VMs had no shaped link, and the bottleneck was their
+virtual NICs, socket buffers and NFD. docs/seed001-sweep (scripts/seed001-sweep.sh) runs this
+experiment at every bottleneck rate of 10, 20, 50, 100 and 200 Mbit/s and every buffer of 0.1,
+0.3, 1, 3 and 10 bandwidth-delay products, one run per point. In the plausible region (up to 100
+Mbit/s) at most 1 of the 7 findings holds at any point, and none does at 50 Mbit/s. Two findings
+fail everywhere for a reason the sweep makes plain: at every point all Vegas variants of one RTT
+finish at the same time (alpha/beta only set the few packets of queue Vegas keeps, and any alpha
+of 1 or more fills the link), so "larger alpha/beta is more aggressive" and "good alpha/beta
+scale inversely with the RTT" cannot appear; and Vegas at 200 ms grows by one segment per RTT
+after leaving slow start early, slower than AIMD at every rate up to 50 Mbit/s. No point the
+sweep covers supports moving the catalog's link model, so it stays at 20 Mbit/s.`,
 	}
 	e.Findings = seed001Findings()
 	for _, ms := range seed001RTTs {
@@ -95,16 +139,16 @@ of 84.4-94.7 s.`,
 			name := fmt.Sprintf("vegas-a%d-b%d-rtt%dms", ab[0], ab[1], ms)
 			e.Variants = append(e.Variants, Variant{Name: name,
 				Description: fmt.Sprintf("Vegas alpha=%d beta=%d, RTT %d ms", ab[0], ab[1], ms),
-				Scenario:    twoNode(name, rtt, "vegas", p)})
+				Scenario:    twoNode(name, l, rtt, "vegas", p)})
 		}
 		name := fmt.Sprintf("ndn-vegas-a10-b20-rtt%dms", ms)
 		e.Variants = append(e.Variants,
 			Variant{Name: name, Description: fmt.Sprintf("NDN-Vegas alpha=10 beta=20 gamma=inf, RTT %d ms", ms),
-				Scenario: twoNode(name, rtt, "ndn-vegas", map[string]string{"vegas-alpha": "10", "vegas-beta": "20"})},
+				Scenario: twoNode(name, l, rtt, "ndn-vegas", map[string]string{"vegas-alpha": "10", "vegas-beta": "20"})},
 			Variant{Name: fmt.Sprintf("aimd-rtt%dms", ms), Description: fmt.Sprintf("AIMD (conservative), RTT %d ms", ms),
-				Scenario: twoNode(fmt.Sprintf("aimd-rtt%dms", ms), rtt, "aimd", seed001Window("aimd"))},
+				Scenario: twoNode(fmt.Sprintf("aimd-rtt%dms", ms), l, rtt, "aimd", seed001Window("aimd"))},
 			Variant{Name: fmt.Sprintf("cubic-rtt%dms", ms), Description: fmt.Sprintf("CUBIC, RTT %d ms", ms),
-				Scenario: twoNode(fmt.Sprintf("cubic-rtt%dms", ms), rtt, "cubic", seed001Window("cubic"))},
+				Scenario: twoNode(fmt.Sprintf("cubic-rtt%dms", ms), l, rtt, "cubic", seed001Window("cubic"))},
 		)
 	}
 	return e

@@ -483,7 +483,7 @@ func (d *decoder) routerSettings(m map[string]any, path string) RouterSettings {
 // linkQueue decodes one [[links]] entry.
 func (d *decoder) linkQueue(m map[string]any, path string) LinkQueue {
 	d.known(m, path, "from", "to", "between", "queue", "queue-params", "loss-detection", "loss",
-		"shaper-rate-mbps", "shaper-data-size", "shaper-queue", "underlay-rate-mbps", "underlay-queue")
+		"shaper-rate-mbps", "shaper-data-size", "shaper-queue", "underlay-rate-mbps", "underlay-queue", "tunnel", "tcp-send-buffer")
 	lq := LinkQueue{Pos: d.at(path)}
 	hasFrom := d.str(m, path, "from", &lq.From)
 	hasTo := d.str(m, path, "to", &lq.To)
@@ -552,6 +552,17 @@ func (d *decoder) linkQueueKeys(m map[string]any, path string, lq *LinkQueue) {
 	hasUlQ := d.integerInt(m, path, "underlay-queue", &ul.QueuePackets)
 	if d.rate(m, path, "underlay-rate-mbps", hasUlQ, "underlay-queue", &ul.Rate) {
 		lq.Underlay = &ul
+	}
+	if d.str(m, path, "tunnel", &lq.Tunnel) {
+		switch {
+		case lq.Tunnel != "tcp":
+			d.errorf(joinKey(path, "tunnel"), "want \"tcp\", got %q", lq.Tunnel)
+		case !lq.Both:
+			d.errorf(joinKey(path, "tunnel"), "a tunnel runs at both ends: name the link with between")
+		}
+	}
+	if d.integerInt(m, path, "tcp-send-buffer", &lq.TCPSendBuffer) && lq.TCPSendBuffer <= 0 {
+		d.errorf(joinKey(path, "tcp-send-buffer"), "must be a positive number of bytes")
 	}
 }
 

@@ -119,7 +119,7 @@ func TestParseErrors(t *testing.T) {
 		{"link queue no link", "", errBase + "[[links]]\nfrom = \"c\"\nto = \"p\"\nqueue = \"codel\"\n",
 			`f.toml:14: links[0]: no link joins "c" and "p" in the topology`},
 		{"link queue sets nothing", "", errBase + "[[links]]\nbetween = [\"c\", \"r\"]\n",
-			`f.toml:14: links[0]: sets none of queue, queue-params, loss, loss-detection, shaper-rate-mbps, underlay-rate-mbps`},
+			`f.toml:14: links[0]: sets none of queue, queue-params, loss, loss-detection, shaper-rate-mbps, underlay-rate-mbps, tunnel`},
 		{"shaper without rate", "", errBase + "[[links]]\nfrom = \"c\"\nto = \"r\"\nshaper-queue = 10\n",
 			`f.toml:14: links[0]: shaper-data-size and shaper-queue without shaper-rate-mbps`},
 		{"shaper zero rate", "", errBase + "[[links]]\nfrom = \"c\"\nto = \"r\"\nshaper-rate-mbps = 0\n",

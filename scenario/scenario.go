@@ -111,7 +111,40 @@ type LinkQueue struct {
 	// whose frames, once through the link's own transmitter, cross a
 	// bottleneck of the underlay that the NDN nodes neither see nor mark.
 	Underlay *Underlay
-	Pos      topology.Pos
+	// Tunnel is "tcp" for a link whose NDN traffic runs over one TCP
+	// connection per direction (Both only; see TCPTunnel), "" otherwise.
+	Tunnel string
+	// TCPSendBuffer is the TCP tunnel's socket send buffer in bytes
+	// (tcp-send-buffer; 0: DefaultTCPSendBuffer).
+	TCPSendBuffer int
+	Pos           topology.Pos
+}
+
+// DefaultTCPSendBuffer is a TCP tunnel's socket send buffer: the 200 KB
+// paper 002 gives.
+const DefaultTCPSendBuffer = 200 * 1000
+
+// TCPTunnel is a link that carries NDN over TCP: the face's send queue
+// (the direction's queue discipline, unbounded) above a TCP socket of
+// SendBuffer bytes, whose segments go through the link's own drop-tail
+// queue and transmitter.
+type TCPTunnel struct {
+	SendBuffer int
+}
+
+// TCPTunnelFor returns the TCP tunnel of the link a—b, nil if it is not
+// one.
+func (s *Scenario) TCPTunnelFor(a, b string) *TCPTunnel {
+	var t *TCPTunnel
+	for _, lq := range s.LinkQueues {
+		if lq.Tunnel == "tcp" && lq.Matches(a, b) {
+			t = &TCPTunnel{SendBuffer: lq.TCPSendBuffer}
+			if t.SendBuffer == 0 {
+				t.SendBuffer = DefaultTCPSendBuffer
+			}
+		}
+	}
+	return t
 }
 
 // LossFor returns the random loss (0..1) of link direction from→to: the

@@ -67,8 +67,10 @@ func (s *Scenario) Apply(as []Assignment) error {
 //	routers.KEY, routers.queue-params.P          KEY: strategy, cs-capacity, queue
 //	routers.node.NODE.KEY, routers.node.NODE.queue-params.P
 //	links.A-B.KEY       the link A—B: delay, bw, max-queue-size, max-queue-bytes, loss
-//	                    (both directions), queue, queue-params.P, loss-detection
-//	links.A->B.KEY      the direction A→B: queue, queue-params.P, loss
+//	                    (both directions), queue, queue-params.P, loss-detection,
+//	                    shaper-*, underlay-*, tunnel, tcp-send-buffer
+//	links.A->B.KEY      the direction A→B: queue, queue-params.P, loss, shaper-*,
+//	                    underlay-*
 //	producer[I].KEY, producer.*.KEY              KEY: a [[producer]] key
 //	consumer[I].KEY, consumer.ID.KEY, consumer.*.KEY   KEY: node, prefix,
 //	                    start, pipeline, profile, params.P
@@ -254,8 +256,8 @@ func (st *setter) nodePrefix(rest string) (node, key string, err error) {
 // direction).
 var (
 	linkParamKeys = []string{"delay", "bw", "max-queue-size", "max-queue-bytes", "loss"}
-	linkBothKeys  = []string{"queue", "loss-detection"}
-	linkDirKeys   = []string{"queue", "loss"}
+	linkBothKeys  = []string{"queue", "loss-detection", "shaper-rate-mbps", "shaper-data-size", "shaper-queue", "underlay-rate-mbps", "underlay-queue", "tunnel", "tcp-send-buffer"}
+	linkDirKeys   = []string{"queue", "loss", "shaper-rate-mbps", "shaper-data-size", "shaper-queue", "underlay-rate-mbps", "underlay-queue"}
 )
 
 func (st *setter) links(rest string) error {

@@ -161,7 +161,7 @@ func TestSetErrors(t *testing.T) {
 		{"routers.node.r9.strategy", "pcon", "--set: routers.node.r9.strategy: no node of the topology begins \"r9.strategy\"", false},
 		{"links.r1-r2.bw", "5", "--set: links.r1-r2.bw: no link of the topology matches (write links.A-B.KEY for the link, links.A->B.KEY for one direction; links: c1-r.1, c2-r.1, r.1-r2, r2-p)", false},
 		{"links.r.1-r2.max-queue-size", "0", "--set: links.r.1-r2.max-queue-size: must be at least 1 packet, got 0", false},
-		{"links.r.1->r2.max-queue-size", "8", "--set: links.r.1->r2.max-queue-size: unknown key \"max-queue-size\" (expected one of: queue, loss, queue-params.NAME)", false},
+		{"links.r.1->r2.max-queue-size", "8", "--set: links.r.1->r2.max-queue-size: unknown key \"max-queue-size\" (expected one of: queue, loss, shaper-rate-mbps, shaper-data-size, shaper-queue, underlay-rate-mbps, underlay-queue, queue-params.NAME)", false},
 		{"links.r.1-r2.loss", "200", "--set: links.r.1-r2.loss: must be a percentage between 0 and 100, got 200", false},
 		{"consumer.nobody.pipeline", "aimd", "--set: consumer.nobody.pipeline: no consumer has the id \"nobody\"", false},
 		{"consumer[5].pipeline", "aimd", "--set: consumer[5].pipeline: consumer[5]: the scenario has 2 consumer entries", false},

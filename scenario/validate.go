@@ -207,8 +207,14 @@ func (v *validator) linkQueue(path string, lq LinkQueue) {
 			v.errorf(path, lq.Pos, "no link joins %q and %q in the topology", lq.From, lq.To)
 		}
 	}
-	if lq.Queue == "" && len(lq.QueueParams) == 0 && !lq.LossDetection && !lq.SetLoss && lq.Shaper == nil && lq.Underlay == nil {
-		v.errorf(path, lq.Pos, "sets none of queue, queue-params, loss, loss-detection, shaper-rate-mbps, underlay-rate-mbps")
+	if lq.Queue == "" && len(lq.QueueParams) == 0 && !lq.LossDetection && !lq.SetLoss && lq.Shaper == nil && lq.Underlay == nil && lq.Tunnel == "" {
+		v.errorf(path, lq.Pos, "sets none of queue, queue-params, loss, loss-detection, shaper-rate-mbps, underlay-rate-mbps, tunnel")
+	}
+	if lq.TCPSendBuffer != 0 && lq.Tunnel != "tcp" {
+		v.errorf(path, lq.Pos, "tcp-send-buffer needs tunnel = \"tcp\"")
+	}
+	if lq.Tunnel == "tcp" && (lq.LossDetection || lq.Underlay != nil || lq.Shaper != nil) {
+		v.errorf(path, lq.Pos, "a TCP tunnel runs no link-loss shim, underlay or Interest shaper")
 	}
 	if ul := lq.Underlay; ul != nil && (!(ul.Rate > 0) || ul.QueuePackets <= 0) {
 		v.errorf(path, lq.Pos, "underlay: want a positive rate and queue (packets)")

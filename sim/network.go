@@ -112,6 +112,9 @@ type Network struct {
 	// Underlays are the underlay bottlenecks beneath overlay links, by
 	// direction ("r2->r1"); their From is the overlay's sender with "~".
 	Underlays map[string]*Channel
+	// Tunnels are the directions of the TCP tunnels (tcptunnel.go), two
+	// per tunnel link: A->B, then B->A.
+	Tunnels   []*TCPTunnel
 	Flows     []*Flow
 	Producers []*producer.Producer // in scenario order
 	// TCP are the scenario's TCP flows (tcp.go), in scenario order.
@@ -214,10 +217,23 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 	for _, l := range sc.Topology.Links {
 		var ch [2]*Channel
+		tt := sc.TCPTunnelFor(l.A, l.B)
+		var sendQ [2]aqm.Queue // a TCP tunnel's send queues
 		for i, dir := range [2][2]string{{l.A, l.B}, {l.B, l.A}} {
 			from, to := dir[0], dir[1]
 			qname, qparams := sc.QueueFor(from, to)
-			q, err := aqm.New(qname, qparams, aqm.Limits{Packets: l.QueuePackets, Bytes: l.QueueBytes})
+			lim := aqm.Limits{Packets: l.QueuePackets, Bytes: l.QueueBytes}
+			if tt != nil {
+				// The discipline is the face's send queue, without limits
+				// (NFD's m_sendQueue); TCP's segments take a drop-tail
+				// queue of the link's limits.
+				var err error
+				if sendQ[i], err = aqm.New(qname, qparams, aqm.Limits{}); err != nil {
+					return fmt.Errorf("%s: queue on %s->%s: %w", sc.QueuePos(from, to), from, to, err)
+				}
+				qname, qparams = "droptail", nil
+			}
+			q, err := aqm.New(qname, qparams, lim)
 			if err != nil {
 				return fmt.Errorf("%s: queue on %s->%s: %w", sc.QueuePos(from, to), from, to, err)
 			}
@@ -228,6 +244,12 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 			n.Channels = append(n.Channels, ch[i])
 		}
 		a, b := n.Nodes[l.A], n.Nodes[l.B]
+		if tt != nil {
+			if err := n.addTCPTunnel(tt, a, b, ch, sendQ); err != nil {
+				return fmt.Errorf("%s: link %s: %w", sc.File, l, err)
+			}
+			continue
+		}
 		fa := a.FW.AddFace(ch[0], fw.FaceNetwork)
 		fb := b.FW.AddFace(ch[1], fw.FaceNetwork)
 		a.faces[l.B], b.faces[l.A] = fa, fb
@@ -264,6 +286,37 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 			}
 		})
 	}
+	return nil
+}
+
+// addTCPTunnel makes the link a—b (channels ch[0] a->b, ch[1] b->a) a
+// TCP tunnel: each forwarder's face is the tunnel's sending end, whose
+// send queue is sendQ[i] (tcptunnel.go).
+func (n *Network) addTCPTunnel(tt *scenario.TCPTunnel, a, b *Node, ch [2]*Channel, sendQ [2]aqm.Queue) error {
+	ab, err := newTCPTunnel(n, tt, ch[0], ch[1], b, sendQ[0])
+	if err != nil {
+		return err
+	}
+	ba, err := newTCPTunnel(n, tt, ch[1], ch[0], a, sendQ[1])
+	if err != nil {
+		return err
+	}
+	fa := a.FW.AddFace(ab, fw.FaceNetwork)
+	fb := b.FW.AddFace(ba, fw.FaceNetwork)
+	ab.toFace, ba.toFace = fb, fa
+	a.faces[b.Name], b.faces[a.Name] = fa, fb
+	a.out[b.Name], b.out[a.Name] = ch[0], ch[1]
+	n.Tunnels = append(n.Tunnels, ab, ba)
+	deliverTunnelFrames(ch[0], func(e any) {
+		if b.ext != nil {
+			b.ext(a.Name, e)
+		}
+	})
+	deliverTunnelFrames(ch[1], func(e any) {
+		if a.ext != nil {
+			a.ext(b.Name, e)
+		}
+	})
 	return nil
 }
 

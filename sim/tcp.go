@@ -527,6 +527,9 @@ type tcpSender struct {
 	rtt     *cc.RTTEstimator
 	segs    uint64
 	out     func(seq uint64)
+	// gate, if set, must allow each new segment trySend sends (a TCP
+	// tunnel's small-queue limit); nil allows all.
+	gate func() bool
 
 	una, nxt, high uint64 // snd.una, snd.nxt, highest segment sent + 1
 	ring           []txSlot
@@ -566,7 +569,7 @@ func (t *tcpSender) window() float64 {
 // window has room.
 func (t *tcpSender) trySend() {
 	w := uint64(max(int(t.window()), 1))
-	for t.nxt < t.segs && t.nxt-t.una < w {
+	for t.nxt < t.segs && t.nxt-t.una < w && (t.gate == nil || t.gate()) {
 		t.send(t.nxt)
 		t.nxt++
 	}

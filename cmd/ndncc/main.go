@@ -53,7 +53,7 @@ deterministic simulator and over real NFD/YaNFD forwarders.`,
 			profile.Close()
 		}
 	}
-	root.AddCommand(newSimCmd(), newExperimentCmd(), newReproduceCmd(), newParamsCmd())
+	root.AddCommand(newSimCmd(), newExperimentCmd(), newReproduceCmd(), newSeed001SweepCmd(), newParamsCmd())
 	root.AddCommand(newFetchCmd(), newServeCmd(), newFwCmd())
 	usageErrorsExit2(root)
 	addVersionFlags(root, version())

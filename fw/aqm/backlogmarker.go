@@ -28,6 +28,12 @@ type BacklogParams struct {
 	// with a packet limit uses min(ThresholdPackets, Limits.Packets/2)
 	// instead.
 	ThresholdPackets int
+	// SocketThresholdBytes, when positive and the backlog is measured in
+	// packets, also counts the queue congested while the bytes queued
+	// below it (SetExternalBacklog: a socket's unsent bytes) exceed it:
+	// paper 002's TCP tunnels mark above 10 packets in NFD's send queue
+	// or 50 KB in the socket. 0 (the default) leaves packets alone.
+	SocketThresholdBytes int
 	// Interval is the base spacing of marks in a congestion period.
 	Interval time.Duration
 }
@@ -45,6 +51,9 @@ func (p BacklogParams) Validate() error {
 	}
 	if p.ThresholdPackets < 0 {
 		return fmt.Errorf("aqm: threshold-packets %d must not be negative (0 means use threshold-bytes)", p.ThresholdPackets)
+	}
+	if p.SocketThresholdBytes < 0 {
+		return fmt.Errorf("aqm: socket-threshold-bytes %d must not be negative (0 means off)", p.SocketThresholdBytes)
 	}
 	if p.Interval <= 0 {
 		return fmt.Errorf("aqm: marking interval %v must be positive", p.Interval)
@@ -132,7 +141,8 @@ func (q *BacklogMarker) Threshold() int { return q.thresh }
 
 // SetExternalBacklog sets the bytes queued downstream of this queue, in the
 // runtime's own send path (see BacklogMarker); the next Dequeue counts
-// them in the backlog. Negative values count as 0.
+// them in the backlog, or, with the backlog in packets, compares them with
+// SocketThresholdBytes. Negative values count as 0.
 func (q *BacklogMarker) SetExternalBacklog(bytes int) { q.external = max(bytes, 0) }
 
 // CapThreshold caps the byte threshold in effect at half of capacity
@@ -178,7 +188,7 @@ func (q *BacklogMarker) Dequeue(now time.Duration) (it Item, ok bool) {
 // effect.
 func (q *BacklogMarker) congested() bool {
 	if q.p.ThresholdPackets > 0 {
-		return q.ring.len() > q.thresh
+		return q.ring.len() > q.thresh || (q.p.SocketThresholdBytes > 0 && q.external > q.p.SocketThresholdBytes)
 	}
 	return q.ring.bytes+q.external > q.thresh
 }

@@ -334,6 +334,29 @@ func TestBacklogMarkerExternalBacklogIgnoredInPackets(t *testing.T) {
 	}
 }
 
+// TestBacklogMarkerSocketThreshold checks paper 002's TCP rule: with the
+// backlog in packets and SocketThresholdBytes set, the queue also counts
+// as congested while the socket below it holds more than that many bytes.
+func TestBacklogMarkerSocketThreshold(t *testing.T) {
+	for _, tc := range []struct {
+		socket int
+		want   bool
+	}{{50000, false}, {50001, true}} {
+		q, err := NewBacklogMarker(BacklogParams{ThresholdPackets: 10, SocketThresholdBytes: 50000, Interval: DefaultMarkInterval}, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		enqueueN(t, q, 1, 5, 0) // 4 packets stay: under 10
+		q.SetExternalBacklog(tc.socket)
+		if it, _ := q.Dequeue(0); (it.Pkt.CongestionMark > 0) != tc.want {
+			t.Errorf("socket %d bytes: marked %v, want %v", tc.socket, it.Pkt.CongestionMark > 0, tc.want)
+		}
+	}
+	if _, err := NewBacklogMarker(BacklogParams{ThresholdPackets: 10, SocketThresholdBytes: -1, Interval: DefaultMarkInterval}, Limits{}); err == nil {
+		t.Error("negative socket threshold: no error")
+	}
+}
+
 // TestBacklogMarkerEmptyQueueWithExternalBacklog checks that a Dequeue
 // that finds the queue empty marks nothing and counts no mark, however
 // large the backlog beyond the queue.

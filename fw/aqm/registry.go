@@ -53,6 +53,8 @@ func catalog() []discipline {
 		"mark while more than this many bytes stay queued behind the sent packet (at most half the byte limit, if any)"}
 	paramThresholdPackets := Param{"threshold-packets", "0",
 		"if positive, measure the backlog in packets instead, at most half the packet limit if any (0 = use threshold-bytes)"}
+	paramSocketThreshold := Param{"socket-threshold-bytes", "0",
+		"with threshold-packets: also mark while more than this many bytes wait in the socket below the queue (TCP tunnels, paper 002; 0 = off)"}
 	paramMarkInterval := Param{"interval", DefaultMarkInterval.String(),
 		"gap between the first two marks of a congestion period; the k-th gap is interval/sqrt(k)"}
 	codel := func(mode Mode) func(v paramValues, lim Limits) (Queue, error) {
@@ -89,13 +91,16 @@ func catalog() []discipline {
 		},
 		{
 			Info: Info{Name: "threshold-mark", Doc: "NFD-style marking by send-queue backlog (UDP/TCP/Unix faces), plus the queue limits",
-				Params: []Param{paramThresholdBytes, paramThresholdPackets, paramMarkInterval}},
+				Params: []Param{paramThresholdBytes, paramThresholdPackets, paramSocketThreshold, paramMarkInterval}},
 			build: func(v paramValues, lim Limits) (Queue, error) {
 				p := DefaultBacklogParams()
 				if err := v.integer(paramThresholdBytes.Name, &p.ThresholdBytes); err != nil {
 					return nil, err
 				}
 				if err := v.integer(paramThresholdPackets.Name, &p.ThresholdPackets); err != nil {
+					return nil, err
+				}
+				if err := v.integer(paramSocketThreshold.Name, &p.SocketThresholdBytes); err != nil {
 					return nil, err
 				}
 				if err := v.duration(paramMarkInterval.Name, &p.Interval); err != nil {

@@ -111,7 +111,7 @@ func TestNewErrors(t *testing.T) {
 		{"codel-mark", map[string]string{"threshold-bytes": "1", "Target": "5ms"}, Limits{},
 			`aqm: discipline "codel-mark" has no parameter "Target" (accepted: target, interval, mtu)`},
 		{"threshold-mark", map[string]string{"mtu": "1500"}, Limits{},
-			`aqm: discipline "threshold-mark" has no parameter "mtu" (accepted: threshold-bytes, threshold-packets, interval)`},
+			`aqm: discipline "threshold-mark" has no parameter "mtu" (accepted: threshold-bytes, threshold-packets, socket-threshold-bytes, interval)`},
 		{"codel-drop", map[string]string{"target": "5"}, Limits{},
 			`aqm: codel-drop parameter target="5": want a duration such as 5ms or 100ms: time: missing unit in duration "5"`},
 		{"codel-drop", map[string]string{"mtu": "1.5k"}, Limits{},
@@ -150,6 +150,7 @@ func TestDescribe(t *testing.T) {
 	wantParams := []Param{
 		{"threshold-bytes", "65536", "mark while more than this many bytes stay queued behind the sent packet (at most half the byte limit, if any)"},
 		{"threshold-packets", "0", "if positive, measure the backlog in packets instead, at most half the packet limit if any (0 = use threshold-bytes)"},
+		{"socket-threshold-bytes", "0", "with threshold-packets: also mark while more than this many bytes wait in the socket below the queue (TCP tunnels, paper 002; 0 = off)"},
 		{"interval", "100ms", "gap between the first two marks of a congestion period; the k-th gap is interval/sqrt(k)"},
 	}
 	if !slices.Equal(info.Params, wantParams) {
