@@ -272,6 +272,17 @@ func TestExperimentErrors(t *testing.T) {
 	if _, err := run(t, "reproduce", "--runs", "0"); exitCode(err) != 2 {
 		t.Errorf("reproduce --runs 0: error %v, want exit 2", err)
 	}
+	for _, args := range [][]string{
+		{"--out", t.TempDir(), "--runs", "0"},
+		{"--runs", "1"},
+		{"--out", t.TempDir(), "--rates", "10,-5"},
+		{"--out", t.TempDir(), "--buffers", "0"},
+		{"--out", t.TempDir(), "--rates", "ten"},
+	} {
+		if _, err := run(t, append([]string{"seed001-sweep"}, args...)...); exitCode(err) != 2 {
+			t.Errorf("seed001-sweep %v: error %v (exit %d), want exit 2", args, err, exitCode(err))
+		}
+	}
 }
 
 func TestExperimentJSON(t *testing.T) {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -48,6 +50,11 @@ scripts/seed001-sweep.sh regenerates docs/seed001-sweep with the defaults.`,
 			if out == "" {
 				return &exitError{2, fmt.Errorf("--out is required")}
 			}
+			for _, x := range append(slices.Clone(rates), buffers...) {
+				if !(x > 0) || math.IsInf(x, 0) {
+					return &exitError{2, fmt.Errorf("--rates %v, --buffers %v: want positive numbers", rates, buffers)}
+				}
+			}
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				return err
 			}
@@ -56,9 +63,6 @@ scripts/seed001-sweep.sh regenerates docs/seed001-sweep with the defaults.`,
 				fmt.Fprintf(log, "%g Mbit/s, %g BDP: %d of 7 findings hold\n", p.RateMbps, p.BufferBDP, p.Holding())
 			})
 			if err != nil {
-				if strings.Contains(err.Error(), "want both positive") {
-					return &exitError{2, err}
-				}
 				return err
 			}
 			if _, err := report.FindingsSweepChart(filepath.Join(out, "findings"), points, seed001Titles, seed001PlausibleMbps); err != nil {
