@@ -138,8 +138,9 @@ func (l *Lateness) observe(due, now time.Duration) {
 // when it arrives at an idle transmitter), never from when a timer
 // happened to run, and a late wake releases every frame whose turn has
 // passed; ChannelStats.Lateness measures how late the timers ran. On a
-// scheduler that also implements sched.AtScheduler (the simulator's),
-// each frame costs two timers and no allocation.
+// scheduler that also implements sched.LaneScheduler (the simulator's),
+// each frame costs two events in two lanes (the transmitter's and the
+// wire's) and no allocation.
 //
 // All calls, and all callbacks, are on the scheduler's thread. Callbacks
 // run once the Channel's state is consistent: they may send on it again.
@@ -147,7 +148,6 @@ type Channel struct {
 	params Params
 	queue  aqm.Queue
 	s      sched.Scheduler
-	at     func(t time.Duration, fn func()) // runs fn at absolute time t
 	sizer  *ndn.Sizer
 	rng    *rand.Rand
 
@@ -163,8 +163,8 @@ type Channel struct {
 	busy      bool          // the transmitter holds a frame until busyUntil
 	busyUntil time.Duration // when the transmitter is (or was) free
 	inFlight  fifo.Queue[flight]
-	txDoneFn  func()
-	arriveFn  func()
+	txEnd     sched.Lane // the end of the frame in transmission
+	arrivals  sched.Lane // the frames on the wire, in order
 
 	stats ChannelStats
 	// queue-length integral for the time-average
@@ -204,13 +204,8 @@ func NewChannel(s sched.Scheduler, p Params, q aqm.Queue, sizer *ndn.Sizer, rng 
 		sizer = ndn.NewSizer()
 	}
 	c := &Channel{params: p, queue: q, s: s, sizer: sizer, rng: rng}
-	if as, ok := s.(sched.AtScheduler); ok {
-		c.at = as.At
-	} else {
-		c.at = func(t time.Duration, fn func()) { s.After(t-s.Now(), fn) }
-	}
-	c.txDoneFn = c.txDone
-	c.arriveFn = c.arrive
+	c.txEnd = sched.NewLane(s, c.txDone)
+	c.arrivals = sched.NewLane(s, c.arrive)
 	c.reports.Init(func(p ndn.Packet) { c.dropped(p) })
 	q.SetDropHandler(c.onQueueDrop)
 	return c, nil
@@ -327,7 +322,7 @@ func (c *Channel) txDone() {
 // armTxDone schedules the end of the frame in transmission.
 func (c *Channel) armTxDone() {
 	if c.busy {
-		c.at(c.busyUntil, c.txDoneFn)
+		c.txEnd.At(c.busyUntil)
 	}
 }
 
@@ -364,7 +359,7 @@ func (c *Channel) startNext(free, now time.Duration) {
 	}
 	arrive := done + c.params.Delay
 	c.inFlight.Push(flight{frame: fr, ext: it.Ext, arrive: arrive})
-	c.at(arrive, c.arriveFn)
+	c.arrivals.At(arrive)
 }
 
 // count adds a frame that leaves the transmitter to the counters.

@@ -83,9 +83,29 @@ func (l *Loop) After(d time.Duration, fn func()) sched.Timer {
 	if d < 0 {
 		d = 0
 	}
-	t := &timerheap.Timer{At: l.Now() + d, Fn: fn, Owned: true}
+	t := &timerheap.Timer{At: l.Now() + d, Fn: fn}
 	l.timers.Push(t)
 	return t
+}
+
+// loopTimer is a reusable timer of a Loop (NewTimer).
+type loopTimer struct {
+	timerheap.Timer
+	l *Loop
+}
+
+// NewTimer returns an idle reusable timer that runs fn on the loop
+// goroutine (sched.TimerScheduler). Call it and Reset on the loop
+// goroutine.
+func (l *Loop) NewTimer(fn func()) sched.ReusableTimer {
+	return &loopTimer{Timer: timerheap.Timer{Fn: fn}, l: l}
+}
+
+// Reset arms t for loop time at, replacing a pending run.
+func (t *loopTimer) Reset(at time.Duration) {
+	t.Stop()
+	t.At = at
+	t.l.timers.Push(&t.Timer)
 }
 
 // Post runs fn on the loop goroutine as soon as possible. It may be called
@@ -175,13 +195,10 @@ func (l *Loop) handle(ev inboxEvent) {
 func (l *Loop) runDue() {
 	now := l.Now()
 	for !l.stopped.Load() {
-		t := l.timers.Peek()
-		if t == nil || t.At > now {
+		if at, _, ok := l.timers.Peek(); !ok || at > now {
 			return
 		}
-		l.timers.Pop()
-		fn := t.Fn
-		t.Fn = nil
+		fn, _, _ := l.timers.Pop()
 		fn()
 	}
 }
@@ -195,8 +212,8 @@ func (l *Loop) armWake() {
 		}
 	}
 	d := time.Hour
-	if t := l.timers.Peek(); t != nil {
-		d = max(t.At-l.Now(), 0)
+	if at, _, ok := l.timers.Peek(); ok {
+		d = max(at-l.Now(), 0)
 	}
 	l.wake.Reset(d)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/producer"
 	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/sched"
 )
 
 // ObjectVersion is the version component every simulated producer puts
@@ -55,7 +56,7 @@ type processor struct {
 	jitter time.Duration
 	busy   time.Duration // when the thread is next free
 	q      fifo.Queue[pending]
-	fn     func()
+	lane   sched.Lane // one event per queued packet, at busy
 }
 
 type pending struct {
@@ -66,7 +67,7 @@ type pending struct {
 
 func newProcessor(s *Scheduler, rng *rand.Rand, jitter time.Duration) *processor {
 	p := &processor{s: s, rng: rng, jitter: jitter}
-	p.fn = p.run
+	p.lane = sched.NewLane(s, p.run)
 	return p
 }
 
@@ -79,7 +80,7 @@ func (p *processor) receive(f *fw.Forwarder, face fw.FaceID, pkt ndn.Packet) {
 	start := max(now, p.busy)
 	p.busy = start + time.Duration(p.rng.Int64N(int64(p.jitter)))
 	p.q.Push(pending{f, face, pkt})
-	p.s.At(p.busy, p.fn)
+	p.lane.At(p.busy)
 }
 
 func (p *processor) run() {

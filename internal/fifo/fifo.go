@@ -29,6 +29,9 @@ func (q *Queue[T]) Push(v T) {
 // Peek returns the oldest value; the queue must not be empty.
 func (q *Queue[T]) Peek() T { return q.buf[q.head] }
 
+// PeekLast returns the newest value; the queue must not be empty.
+func (q *Queue[T]) PeekLast() T { return q.buf[(q.head+q.n-1)&(len(q.buf)-1)] }
+
 // Pop removes and returns the oldest value; the queue must not be empty.
 // The slot is cleared so that the queue keeps nothing alive.
 func (q *Queue[T]) Pop() T {

@@ -10,6 +10,9 @@ func TestOrderAcrossGrowth(t *testing.T) {
 		for i := 0; i < round+3; i++ {
 			q.Push(next)
 			next++
+			if got := q.PeekLast(); got != next-1 {
+				t.Fatalf("PeekLast %d, want %d", got, next-1)
+			}
 		}
 		for i := 0; i < round+1; i++ {
 			if got := q.Pop(); got != want {

@@ -24,18 +24,27 @@ import (
 type Timer struct {
 	s        sched.Scheduler
 	fn       func()
-	fire     func() // t.onWake, bound once
 	deadline time.Duration
 	armed    bool
-	wake     sched.Timer   // the scheduled wake-up, nil if none
-	wakeAt   time.Duration // when wake runs
+	// The wake-up: on a sched.TimerScheduler one reusable timer (rt),
+	// else one sched.Timer per wake-up (wake).
+	rt      sched.ReusableTimer
+	wake    sched.Timer
+	fire    func()        // t.onWake, bound once (the After path)
+	waiting bool          // a wake-up is scheduled
+	wakeAt  time.Duration // when it runs
 }
 
-// Init prepares t to run fn on scheduler s. It allocates once; a Timer
-// kept in a recycled object keeps its binding (call Cancel before reuse).
+// Init prepares t to run fn on scheduler s. It allocates once (on a
+// sched.TimerScheduler, its reusable timer); a Timer kept in a recycled
+// object keeps its binding (call Cancel before reuse).
 func (t *Timer) Init(s sched.Scheduler, fn func()) {
 	*t = Timer{s: s, fn: fn}
-	t.fire = t.onWake
+	if ts, ok := s.(sched.TimerScheduler); ok {
+		t.rt = ts.NewTimer(t.onWake)
+	} else {
+		t.fire = t.onWake
+	}
 }
 
 // Set arms t for deadline, replacing any earlier deadline: fn runs once,
@@ -43,11 +52,11 @@ func (t *Timer) Init(s sched.Scheduler, fn func()) {
 // scheduler wakes, unless Set, Stop or Cancel is called first.
 func (t *Timer) Set(deadline time.Duration) {
 	t.deadline, t.armed = deadline, true
-	if t.wake != nil {
+	if t.waiting {
 		if t.wakeAt <= deadline {
 			return // the wake-up comes first and re-arms
 		}
-		t.wake.Stop()
+		t.unschedule()
 	}
 	t.schedule()
 }
@@ -61,9 +70,8 @@ func (t *Timer) Stop() { t.armed = false }
 // owner that goes away or is recycled.
 func (t *Timer) Cancel() {
 	t.armed = false
-	if t.wake != nil {
-		t.wake.Stop()
-		t.wake = nil
+	if t.waiting {
+		t.unschedule()
 	}
 }
 
@@ -74,13 +82,27 @@ func (t *Timer) Armed() bool { return t.armed }
 func (t *Timer) Deadline() time.Duration { return t.deadline }
 
 func (t *Timer) schedule() {
-	t.wakeAt = t.deadline
+	t.wakeAt, t.waiting = t.deadline, true
+	if t.rt != nil {
+		t.rt.Reset(t.deadline)
+		return
+	}
 	t.wake = t.s.After(t.deadline-t.s.Now(), t.fire)
+}
+
+func (t *Timer) unschedule() {
+	t.waiting = false
+	if t.rt != nil {
+		t.rt.Stop()
+		return
+	}
+	t.wake.Stop()
+	t.wake = nil
 }
 
 // onWake runs fn if the deadline has come, or waits for it.
 func (t *Timer) onWake() {
-	t.wake = nil
+	t.waiting, t.wake = false, nil
 	if !t.armed {
 		return
 	}

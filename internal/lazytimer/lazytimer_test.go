@@ -12,15 +12,62 @@ import (
 const ms = time.Millisecond
 
 // countingClock is a virtual clock that counts the wake-ups scheduled on
-// it.
+// it. With reuse it is a sched.TimerScheduler (the Timer arms one
+// reusable timer); without, a plain sched.Scheduler (one After per
+// wake-up). Every test runs on both.
 type countingClock struct {
 	vclock.Scheduler
-	afters int
+	reuse  bool
+	afters int // wake-ups scheduled, by After or Reset
 }
 
 func (c *countingClock) After(d time.Duration, fn func()) sched.Timer {
 	c.afters++
 	return c.Scheduler.After(d, fn)
+}
+
+// sched returns the clock as the Timer sees it.
+func (c *countingClock) sched() sched.Scheduler {
+	if c.reuse {
+		return reusing{c}
+	}
+	return plain{c}
+}
+
+// plain hides the clock's NewTimer.
+type plain struct{ c *countingClock }
+
+func (p plain) Now() time.Duration                           { return p.c.Now() }
+func (p plain) After(d time.Duration, fn func()) sched.Timer { return p.c.After(d, fn) }
+
+// reusing counts the Resets of the clock's reusable timers.
+type reusing struct{ c *countingClock }
+
+func (r reusing) Now() time.Duration                           { return r.c.Now() }
+func (r reusing) After(d time.Duration, fn func()) sched.Timer { return r.c.After(d, fn) }
+func (r reusing) NewTimer(fn func()) sched.ReusableTimer {
+	return countingTimer{r.c.Scheduler.NewTimer(fn), r.c}
+}
+
+type countingTimer struct {
+	sched.ReusableTimer
+	c *countingClock
+}
+
+func (t countingTimer) Reset(at time.Duration) {
+	t.c.afters++
+	t.ReusableTimer.Reset(at)
+}
+
+// bothClocks runs f on a reusing and on a plain clock.
+func bothClocks(t *testing.T, f func(t *testing.T, c *countingClock)) {
+	for _, reuse := range []bool{true, false} {
+		name := "After"
+		if reuse {
+			name = "reusable"
+		}
+		t.Run(name, func(t *testing.T) { f(t, &countingClock{reuse: reuse}) })
+	}
 }
 
 // step is one action of a scripted run: at time at, set the deadline
@@ -80,11 +127,11 @@ func TestTimer(t *testing.T) {
 		wantFired: []time.Duration{10 * ms, 20 * ms},
 		wantWakes: 2,
 	}} {
-		t.Run(tc.name, func(t *testing.T) {
-			c := &countingClock{}
+		bothClocks(t, func(t *testing.T, c *countingClock) {
+			t.Log(tc.name)
 			var tm Timer
 			var fired []time.Duration
-			tm.Init(c, func() { fired = append(fired, c.Now()) })
+			tm.Init(c.sched(), func() { fired = append(fired, c.Now()) })
 			for _, st := range tc.steps {
 				c.AdvanceTo(st.at)
 				switch {
@@ -111,34 +158,58 @@ func TestTimer(t *testing.T) {
 }
 
 func TestCancelLeavesNothingScheduled(t *testing.T) {
-	c := &countingClock{}
-	var tm Timer
-	tm.Init(c, func() { t.Error("fn ran after Cancel") })
-	tm.Set(10 * ms)
-	tm.Cancel()
-	if n := c.Pending(); n != 0 {
-		t.Errorf("%d events pending after Cancel, want 0", n)
-	}
-	c.RunUntil(time.Hour, nil)
+	bothClocks(t, func(t *testing.T, c *countingClock) {
+		var tm Timer
+		tm.Init(c.sched(), func() { t.Error("fn ran after Cancel") })
+		tm.Set(10 * ms)
+		tm.Cancel()
+		if n := c.Pending(); n != 0 {
+			t.Errorf("%d events pending after Cancel, want 0", n)
+		}
+		c.RunUntil(time.Hour, nil)
+	})
 }
 
 // TestRenewingIsCheap renews a 100 ms deadline every millisecond for a
 // second, as a PIT entry renewed by a retransmitting consumer would be:
 // the timer wakes once per deadline period, not once per renewal.
 func TestRenewingIsCheap(t *testing.T) {
-	c := &countingClock{}
+	bothClocks(t, func(t *testing.T, c *countingClock) {
+		var tm Timer
+		fired := 0
+		tm.Init(c.sched(), func() { fired++ })
+		for i := range 1000 {
+			c.AdvanceTo(time.Duration(i) * ms)
+			tm.Set(c.Now() + 100*ms)
+		}
+		c.RunUntil(time.Hour, nil)
+		if fired != 1 || c.Now() != 1099*ms {
+			t.Errorf("fired %d times, last at %v; want once at 1.099s", fired, c.Now())
+		}
+		if c.afters > 12 {
+			t.Errorf("%d wake-ups for 1000 renewals, want about one per 100 ms", c.afters)
+		}
+	})
+}
+
+// A timer on a sched.TimerScheduler moves its deadline, fires and is
+// armed again without allocating.
+func TestReusableTimerAllocatesNothing(t *testing.T) {
+	var s vclock.Scheduler
 	var tm Timer
 	fired := 0
-	tm.Init(c, func() { fired++ })
-	for i := range 1000 {
-		c.AdvanceTo(time.Duration(i) * ms)
-		tm.Set(c.Now() + 100*ms)
+	tm.Init(&s, func() { fired++ })
+	allocs := testing.AllocsPerRun(1000, func() {
+		tm.Set(s.Now() + 10*ms)
+		tm.Set(s.Now() + 5*ms) // earlier: the wake-up moves
+		s.Step()
+		tm.Set(s.Now() + ms)
+		tm.Cancel()
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per cycle, want 0", allocs)
 	}
-	c.RunUntil(time.Hour, nil)
-	if fired != 1 || c.Now() != 1099*ms {
-		t.Errorf("fired %d times, last at %v; want once at 1.099s", fired, c.Now())
-	}
-	if c.afters > 12 {
-		t.Errorf("%d wake-ups for 1000 renewals, want about one per 100 ms", c.afters)
+	if fired < 1000 {
+		t.Errorf("fired %d times, want >= 1000", fired)
 	}
 }
