@@ -2,47 +2,71 @@ package fw
 
 import (
 	"bytes"
-	"hash"
+	"slices"
 
 	"github.com/cespare/xxhash"
 
 	"github.com/ndncc/ndncc/ndn"
 )
 
-// nameHasher computes the hashes of every prefix of a name in one pass and
-// without allocating, for the per-packet pipelines. hs[i] equals
-// enc.Name.Hash of the name's first i components, as enc.Name.PrefixHash
-// does (ndnd hashes a name's component encodings with xxHash64, and the
-// streaming digest gives every prefix on the way); a test pins that
+// nameHasher computes the hashes of every prefix of a name without
+// allocating, for the per-packet pipelines. hs[i] equals enc.Name.Hash of
+// the name's first i components, as enc.Name.PrefixHash does (ndnd hashes
+// the concatenated component encodings with xxHash64); a test pins that
 // equality, so control operations (AddRoute, SetStrategy) can use ndnd's
 // own Hash. The PIT, the CS, the FIB and the strategy-choice table all key
 // by these hashes and resolve collisions with nameEqual.
+//
+// Consecutive packets of a forwarder mostly share all but their last
+// component (the segments of one object, Interests and Data alike), so
+// the hasher keeps the previous name's encoding and hashes: the prefix a
+// name shares with it is compared, not encoded and hashed again, and each
+// longer prefix costs one encoding of its last component and one
+// xxHash64 of the prefix's bytes.
 type nameHasher struct {
-	d   hash.Hash64
-	buf []byte
-	hs  []uint64
+	buf  []byte   // the encoding of the previous name's components
+	ends []int    // ends[i]: the end in buf of component i-1's encoding (ends[0] = 0)
+	vals []int    // vals[i]: where component i's value starts in buf
+	typs []uint64 // typs[i]: the type of component i
+	hs   []uint64 // hs[i]: the hash of the first i components
 }
 
 func newNameHasher() nameHasher {
-	return nameHasher{d: xxhash.New(), buf: make([]byte, 64), hs: make([]uint64, 0, 16)}
+	return nameHasher{
+		buf:  make([]byte, 0, 128),
+		ends: append(make([]int, 0, 16), 0),
+		vals: make([]int, 0, 16),
+		typs: make([]uint64, 0, 16),
+		hs:   append(make([]uint64, 0, 16), xxhash.Sum64(nil)),
+	}
 }
 
 // prefixes returns hs with len(name)+1 elements, hs[i] the hash of
 // name[:i]. The slice is reused by the next call.
 func (h *nameHasher) prefixes(name ndn.Name) []uint64 {
-	h.d.Reset()
-	hs := append(h.hs[:0], h.d.Sum64())
-	for _, c := range name {
-		n := c.EncodingLength()
-		if n > len(h.buf) {
-			h.buf = make([]byte, 2*n)
-		}
-		c.EncodeInto(h.buf[:n])
-		h.d.Write(h.buf[:n])
-		hs = append(hs, h.d.Sum64())
+	k := 0 // components shared with the previous name
+	for k < len(name) && k < len(h.typs) && h.same(k, name[k]) {
+		k++
 	}
-	h.hs = hs
-	return hs
+	h.buf, h.ends, h.vals, h.typs, h.hs = h.buf[:h.ends[k]], h.ends[:k+1], h.vals[:k], h.typs[:k], h.hs[:k+1]
+	for _, c := range name[k:] {
+		n := c.EncodingLength()
+		at := len(h.buf)
+		h.buf = slices.Grow(h.buf, n)[:at+n]
+		c.EncodeInto(h.buf[at:])
+		h.ends = append(h.ends, len(h.buf))
+		h.vals = append(h.vals, len(h.buf)-len(c.Val))
+		h.typs = append(h.typs, uint64(c.Typ))
+		h.hs = append(h.hs, xxhash.Sum64(h.buf))
+	}
+	return h.hs
+}
+
+// same reports whether c is component i of the previous name: the same
+// type and the same value (so the same encoding).
+func (h *nameHasher) same(i int, c ndn.Component) bool {
+	v := h.buf[h.vals[i]:h.ends[i+1]]
+	return uint64(c.Typ) == h.typs[i] && len(v) == len(c.Val) && bytes.Equal(v, c.Val)
 }
 
 // full returns the hash of the whole name.

@@ -10,7 +10,10 @@ import (
 )
 
 // The PIT, CS and FIB key by nameHasher's prefix hashes; they must be the
-// hashes ndnd gives the same names.
+// hashes ndnd gives the same names. The hasher reuses what the previous
+// name shares with the next, so the names follow one another as packets
+// do: sharing prefixes, and differing in a component's type, value or
+// length only.
 func TestNameHasherMatchesNdnd(t *testing.T) {
 	h := newNameHasher()
 	long := make([]byte, 300) // a component longer than the initial buffer
@@ -18,8 +21,18 @@ func TestNameHasherMatchesNdnd(t *testing.T) {
 		{},
 		name("/a"),
 		name("/ndn/edu/arizona/file/v=1/seg=42"),
+		name("/ndn/edu/arizona/file/v=1/seg=43"),
+		name("/ndn/edu/arizona/file/v=1/seg=43"),
+		name("/ndn/edu/arizona/file/v=1/seg=300"),
+		name("/ndn/edu/arizona/file/v=1/300"),
+		name("/ndn/edu/arizona/file/v=1"),
+		name("/ndn/edu/arizona/file/v=1/seg=43/x"),
+		name("/ndn/edu/arizonb"),
 		ndn.NewSegmentInterest(name("/a/b"), 70000).Name,
+		ndn.NewSegmentInterest(name("/a/bb"), 70000).Name,
 		{enc.NewGenericBytesComponent(long), enc.NewGenericComponent("x")},
+		{enc.NewGenericBytesComponent(long[:299]), enc.NewGenericComponent("x")},
+		{},
 	} {
 		got := slices.Clone(h.prefixes(n))
 		if want := n.PrefixHash(); !slices.Equal(got, want) {

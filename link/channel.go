@@ -162,6 +162,14 @@ type Channel struct {
 
 	busy      bool          // the transmitter holds a frame until busyUntil
 	busyUntil time.Duration // when the transmitter is (or was) free
+	// With an ordered lane (a virtual clock), the end of a frame that
+	// nothing waits behind is not queued as an event: its place in the
+	// run order is reserved (endSeq, endHeld), and the event is queued only
+	// if a frame comes to wait for it (wait), or its effect applied when
+	// its time has passed (settle). The run is the same as with the event.
+	ordered sched.OrderedLane
+	endHeld bool
+	endSeq  uint64
 	inFlight  fifo.Queue[flight]
 	txEnd     sched.Lane // the end of the frame in transmission
 	arrivals  sched.Lane // the frames on the wire, in order
@@ -205,6 +213,7 @@ func NewChannel(s sched.Scheduler, p Params, q aqm.Queue, sizer *ndn.Sizer, rng 
 	}
 	c := &Channel{params: p, queue: q, s: s, sizer: sizer, rng: rng}
 	c.txEnd = sched.NewLane(s, c.txDone)
+	c.ordered, _ = c.txEnd.(sched.OrderedLane)
 	c.arrivals = sched.NewLane(s, c.arrive)
 	c.reports.Init(func(p ndn.Packet) { c.dropped(p) })
 	q.SetDropHandler(c.onQueueDrop)
@@ -271,6 +280,9 @@ func (c *Channel) SendExt(ext any, size int) {
 
 func (c *Channel) enqueue(it aqm.Item) {
 	held := c.reports.Hold()
+	if c.endHeld {
+		c.settle()
+	}
 	now := c.s.Now()
 	c.accountQueue(now)
 	switch {
@@ -279,6 +291,10 @@ func (c *Channel) enqueue(it aqm.Item) {
 	case !c.busy:
 		c.startNext(now, now)
 		c.armTxDone()
+	case c.endHeld: // the frame waits for the end of the one on the wire
+		c.endHeld = false
+		c.ordered.AtSeq(c.busyUntil, c.endSeq)
+		c.stats.MaxQueue = max(c.stats.MaxQueue, c.queue.Len())
 	case c.queue.Len() > c.stats.MaxQueue:
 		// A packet that an idle transmitter takes at once never waits:
 		// it counts towards the queue only while the transmitter is busy.
@@ -319,11 +335,31 @@ func (c *Channel) txDone() {
 	}
 }
 
-// armTxDone schedules the end of the frame in transmission.
+// armTxDone schedules the end of the frame in transmission; if no frame
+// waits behind it and the lane is ordered, it only reserves the event's
+// place.
 func (c *Channel) armTxDone() {
-	if c.busy {
+	switch {
+	case !c.busy:
+	case c.ordered != nil && c.queue.Len() == 0:
+		c.endHeld, c.endSeq = true, c.ordered.Reserve()
+	default:
 		c.txEnd.At(c.busyUntil)
 	}
+}
+
+// settle applies a reserved end of transmission whose time has passed, as
+// txDone would have when it ran: the transmitter, finding the queue
+// empty, goes idle at busyUntil. Call it before anything looks at the
+// queue or the transmitter.
+func (c *Channel) settle() {
+	if !c.ordered.Passed(c.busyUntil, c.endSeq) {
+		return
+	}
+	c.endHeld = false
+	t := c.busyUntil
+	c.stats.Lateness.observe(t, t)
+	c.startNext(t, t)
 }
 
 // startNext takes the next frame from the queue at time free, when the
@@ -394,6 +430,9 @@ func (c *Channel) arrive() {
 // Stats returns the counters, with the mean queue length up to now. The
 // queue discipline keeps its own drop and mark counts.
 func (c *Channel) Stats() ChannelStats {
+	if c.endHeld {
+		c.settle()
+	}
 	st := c.stats
 	qs := c.queue.Stats()
 	st.AQMDrops, st.Marks = qs.AQMDrops, qs.Marks

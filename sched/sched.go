@@ -48,6 +48,24 @@ type Lane interface {
 	At(t time.Duration)
 }
 
+// OrderedLane is a Lane whose events can take their place in the run
+// order before anyone knows whether they are needed: a link's transmitter
+// that may go idle reserves the place of the event that ends its frame and
+// queues that event only if a packet comes to wait for it. Only a virtual
+// clock's lanes are ordered; the order of a run is the same as if every
+// reserved event had been queued.
+type OrderedLane interface {
+	Lane
+	// Reserve takes the place in the run order of an event scheduled now.
+	Reserve() uint64
+	// AtSeq queues the lane's event for time t in the place seq, taken
+	// with Reserve after the places of the lane's pending events.
+	AtSeq(t time.Duration, seq uint64)
+	// Passed reports whether an event for time t in place seq would have
+	// run by now (before the running event, or the last one run).
+	Passed(t time.Duration, seq uint64) bool
+}
+
 // NewLane returns a lane of s for fn: s's own if s is a LaneScheduler,
 // else one that schedules each event with At (an AtScheduler) or After.
 func NewLane(s Scheduler, fn func()) Lane {

@@ -29,6 +29,7 @@ import (
 type Scheduler struct {
 	now    time.Duration
 	seq    uint64                 // the next place in the push order
+	cur    uint64                 // the place of the running (or last run) event
 	events timerheap.Heap         // At events and lanes
 	timers timerheap.Heap         // After and NewTimer timers
 	ready  fifo.Queue[readyEvent] // At events due now, in push order
@@ -47,6 +48,7 @@ var (
 	_ sched.AtScheduler    = (*Scheduler)(nil)
 	_ sched.TimerScheduler = (*Scheduler)(nil)
 	_ sched.LaneScheduler  = (*Scheduler)(nil)
+	_ sched.OrderedLane    = (*Lane)(nil)
 )
 
 // Now returns the current virtual time.
@@ -133,6 +135,22 @@ func (l *Lane) At(t time.Duration) {
 	l.l.PushSeq(max(t, l.s.now), l.s.reserve())
 }
 
+// Reserve takes the place in the run order of an event scheduled now. It
+// implements sched.OrderedLane.
+func (l *Lane) Reserve() uint64 { return l.s.reserve() }
+
+// AtSeq runs the lane's callback at time t (now, if t is earlier) in the
+// place seq of the run order. It implements sched.OrderedLane.
+func (l *Lane) AtSeq(t time.Duration, seq uint64) {
+	l.l.PushSeq(max(t, l.s.now), seq)
+}
+
+// Passed reports whether an event for time t in place seq would have run
+// by now. It implements sched.OrderedLane.
+func (l *Lane) Passed(t time.Duration, seq uint64) bool {
+	return t < l.s.now || t == l.s.now && seq < l.s.cur
+}
+
 // Step runs the earliest event. It reports false when no event is queued.
 func (s *Scheduler) Step() bool {
 	h := &s.events
@@ -146,6 +164,7 @@ func (s *Scheduler) Step() bool {
 		if r := s.ready.Peek(); !ok || at > s.now || seq > r.seq {
 			s.ready.Pop()
 			s.fired++
+			s.cur = r.seq
 			r.fn()
 			return true
 		}
@@ -153,8 +172,8 @@ func (s *Scheduler) Step() bool {
 	if !ok {
 		return false
 	}
-	fn, at, _ := h.Pop()
-	s.now = at
+	fn, at, seq := h.Pop()
+	s.now, s.cur = at, seq
 	s.fired++
 	fn()
 	return true
