@@ -1,6 +1,8 @@
 package fw
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/ndncc/ndncc/ndn"
@@ -32,8 +34,50 @@ func TestPITHashCollision(t *testing.T) {
 		t.Error("after removing /a CanBePrefix: wrong lookups")
 	}
 	p.remove(ea)
-	if p.size != 0 || len(p.m) != 0 {
-		t.Errorf("empty PIT has size %d, %d buckets", p.size, len(p.m))
+	if p.size != 0 || slices.ContainsFunc(p.buckets, func(e *PitEntry) bool { return e != nil }) {
+		t.Errorf("empty PIT has size %d, buckets %v", p.size, p.buckets)
+	}
+}
+
+// Entries share buckets when their hashes differ only in high bits; the
+// table grows as it fills, and every entry stays where find looks.
+func TestPITBucketsAndGrowth(t *testing.T) {
+	p := newPIT()
+	var es []*PitEntry
+	var its []*ndn.Interest
+	for i := range 1000 {
+		it := interest(fmt.Sprintf("/n/%d", i), 1).Interest
+		h := uint64(i%10) << 40 // ten hashes, all in bucket 0
+		if i%2 == 1 {
+			h = uint64(i) // the rest spread
+		}
+		es = append(es, p.insert(it, h))
+		its = append(its, it)
+	}
+	if len(p.buckets) < 1000 {
+		t.Errorf("%d buckets for 1000 entries", len(p.buckets))
+	}
+	hash := func(i int) uint64 {
+		if i%2 == 1 {
+			return uint64(i)
+		}
+		return uint64(i%10) << 40
+	}
+	for i, it := range its {
+		if p.find(it, hash(i)) != es[i] {
+			t.Fatalf("entry %d not found", i)
+		}
+		if p.find(it, hash(i)+1<<50) != nil {
+			t.Fatalf("entry %d found under another hash", i)
+		}
+	}
+	for i := 0; i < len(es); i += 3 {
+		p.remove(es[i])
+	}
+	for i, it := range its {
+		if got := p.find(it, hash(i)); (got == nil) != (i%3 == 0) {
+			t.Fatalf("entry %d: found %v after removing every third", i, got != nil)
+		}
 	}
 }
 

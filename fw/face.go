@@ -100,15 +100,13 @@ func (f *Forwarder) RemoveFace(id FaceID) {
 // cleanupFace removes every trace of a face that is down and frees its ID.
 func (f *Forwarder) cleanupFace(id FaceID) {
 	var gone []*PitEntry
-	for _, head := range f.pit.m {
-		for e := head; e != nil; e = e.next {
-			if e.dropFace(id) {
-				gone = append(gone, e)
-			} else {
-				e.timer.Set(e.expiry) // its latest in-record may have gone
-			}
+	f.pit.each(func(e *PitEntry) {
+		if e.dropFace(id) {
+			gone = append(gone, e)
+		} else {
+			e.timer.Set(e.expiry) // its latest in-record may have gone
 		}
-	}
+	})
 	for _, e := range gone {
 		f.finalize(e, false, 0)
 	}

@@ -220,9 +220,14 @@ func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now time.Durat
 // name and told apart by name and selectors; a Data finds the entries with
 // its exact name and, when CanBePrefix entries exist, those whose name is a
 // proper prefix of it.
+//
+// The table is an array of buckets, each a chain of the entries whose
+// hash falls in it (linked through PitEntry.next), that doubles when it
+// holds more entries than buckets: inserting and removing an entry, once
+// per Interest, cost no hashing and no map bookkeeping.
 type pit struct {
-	m    map[uint64]*PitEntry
-	size int
+	buckets []*PitEntry // len is a power of two
+	size    int
 	// cbp[l]: number of CanBePrefix entries whose name has l components.
 	cbp  []int
 	free []*PitEntry // recycled entries, at most maxFreePIT
@@ -230,12 +235,38 @@ type pit struct {
 
 const maxFreePIT = 1024
 
-func newPIT() pit { return pit{m: make(map[uint64]*PitEntry)} }
+func newPIT() pit { return pit{buckets: make([]*PitEntry, 64)} }
+
+// bucket returns the head of the chain where entries of hash h are.
+func (t *pit) bucket(h uint64) **PitEntry { return &t.buckets[h&uint64(len(t.buckets)-1)] }
+
+// grow doubles the buckets.
+func (t *pit) grow() {
+	old := t.buckets
+	t.buckets = make([]*PitEntry, 2*len(old))
+	for _, e := range old {
+		for e != nil {
+			next := e.next
+			b := t.bucket(e.hash)
+			e.next, *b = *b, e
+			e = next
+		}
+	}
+}
+
+// each calls fn for every entry; fn must not insert or remove entries.
+func (t *pit) each(fn func(*PitEntry)) {
+	for _, e := range t.buckets {
+		for ; e != nil; e = e.next {
+			fn(e)
+		}
+	}
+}
 
 // find returns the entry matching Interest it, whose name hashes to h.
 func (t *pit) find(it *ndn.Interest, h uint64) *PitEntry {
-	for e := t.m[h]; e != nil; e = e.next {
-		if e.canBePrefix == it.CanBePrefix && e.mustBeFresh == it.MustBeFresh && nameEqual(e.name, it.Name) {
+	for e := *t.bucket(h); e != nil; e = e.next {
+		if e.hash == h && e.canBePrefix == it.CanBePrefix && e.mustBeFresh == it.MustBeFresh && nameEqual(e.name, it.Name) {
 			return e
 		}
 	}
@@ -254,8 +285,11 @@ func (t *pit) insert(it *ndn.Interest, h uint64) *PitEntry {
 	}
 	e.name, e.canBePrefix, e.mustBeFresh, e.hash = it.Name, it.CanBePrefix, it.MustBeFresh, h
 	e.live = true
-	e.next = t.m[h]
-	t.m[h] = e
+	if t.size >= len(t.buckets) {
+		t.grow()
+	}
+	b := t.bucket(h)
+	e.next, *b = *b, e
 	t.size++
 	if e.canBePrefix {
 		for len(t.cbp) <= len(e.name) {
@@ -268,7 +302,12 @@ func (t *pit) insert(it *ndn.Interest, h uint64) *PitEntry {
 
 // remove unlinks e and recycles it. The caller has cancelled its timer.
 func (t *pit) remove(e *PitEntry) {
-	unlink(t.m, e.hash, e, func(x *PitEntry) **PitEntry { return &x.next })
+	for p := t.bucket(e.hash); *p != nil; p = &(*p).next {
+		if *p == e {
+			*p = e.next
+			break
+		}
+	}
 	t.size--
 	if e.canBePrefix {
 		t.cbp[len(e.name)]--
@@ -285,8 +324,9 @@ func (t *pit) remove(e *PitEntry) {
 // entries with exactly that name, and the CanBePrefix entries whose name is
 // a proper prefix of it. hs are name's prefix hashes.
 func (t *pit) matchData(name ndn.Name, hs []uint64, dst []*PitEntry) []*PitEntry {
-	for e := t.m[hs[len(name)]]; e != nil; e = e.next {
-		if nameEqual(e.name, name) {
+	h := hs[len(name)]
+	for e := *t.bucket(h); e != nil; e = e.next {
+		if e.hash == h && nameEqual(e.name, name) {
 			dst = append(dst, e)
 		}
 	}
@@ -294,8 +334,8 @@ func (t *pit) matchData(name ndn.Name, hs []uint64, dst []*PitEntry) []*PitEntry
 		if t.cbp[l] == 0 {
 			continue
 		}
-		for e := t.m[hs[l]]; e != nil; e = e.next {
-			if e.canBePrefix && nameEqual(e.name, name[:l]) {
+		for e := *t.bucket(hs[l]); e != nil; e = e.next {
+			if e.canBePrefix && e.hash == hs[l] && nameEqual(e.name, name[:l]) {
 				dst = append(dst, e)
 			}
 		}

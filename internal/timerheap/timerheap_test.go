@@ -48,6 +48,10 @@ func TestOrderByTimeThenPush(t *testing.T) {
 // come out in (time, push order) and a popped or stopped Timer is no
 // longer pending.
 func TestRandomRemovalsKeepOrder(t *testing.T) {
+	type key struct {
+		at  time.Duration
+		seq uint64
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var h Heap
 	var timers []*Timer
@@ -73,8 +77,8 @@ func TestRandomRemovalsKeepOrder(t *testing.T) {
 			timers = append(timers, tm)
 		}
 	}
-	for _, k := range h.keys {
-		want[k] = true
+	for _, e := range h.items {
+		want[key{e.at, e.seq}] = true
 	}
 	pending := 0
 	for _, tm := range timers {

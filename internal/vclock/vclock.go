@@ -5,6 +5,7 @@
 package vclock
 
 import (
+	"math"
 	"time"
 
 	"github.com/ndncc/ndncc/internal/fifo"
@@ -19,8 +20,11 @@ import (
 // Every event takes a place in one push order when it is scheduled, and
 // events run by time, then by that order: exactly as from a single heap.
 // They are kept in three places, by what is cheapest for each kind:
-//   - timers with a handle (After, NewTimer: deadlines such as a PIT
-//     entry's expiry, mostly far ahead and often cancelled) in one heap;
+//   - reusable timers (NewTimer: deadlines such as a PIT entry's expiry,
+//     far ahead, mostly set in order and mostly stopped) in a FIFO, where
+//     setting and stopping cost nothing (see Timer.Reset);
+//   - timers with a handle (After, and reusable ones set out of order) in
+//     one heap;
 //   - per-packet events (At, lanes) in another, which stays small, so
 //     taking its earliest event is cheap;
 //   - At events for the current time (a face handing a packet over in
@@ -28,12 +32,16 @@ import (
 //     cost no sifting at all.
 type Scheduler struct {
 	now    time.Duration
-	seq    uint64                 // the next place in the push order
-	cur    uint64                 // the place of the running (or last run) event
-	events timerheap.Heap         // At events and lanes
-	timers timerheap.Heap         // After and NewTimer timers
-	ready  fifo.Queue[readyEvent] // At events due now, in push order
-	fired  uint64
+	seq    uint64         // the next place in the push order
+	cur    uint64         // the place of the running (or last run) event
+	events timerheap.Heap // At events and lanes
+	timers timerheap.Heap // After timers, NewTimer timers out of order
+	// deadlines are NewTimer timers' runs in (time, place) order; stale
+	// counts those among them that were stopped.
+	deadlines fifo.Queue[deadline]
+	stale     int
+	ready     fifo.Queue[readyEvent] // At events due now, in push order
+	fired     uint64
 	// laneList are the lanes (NewLane), for Pending.
 	laneList []*timerheap.Lane
 }
@@ -59,7 +67,7 @@ func (s *Scheduler) Events() uint64 { return s.fired }
 
 // Pending returns the number of queued events.
 func (s *Scheduler) Pending() int {
-	return s.events.Len() + s.timers.Len() + s.ready.Len() + s.laneBacklog()
+	return s.events.Len() + s.timers.Len() + s.ready.Len() + s.laneBacklog() + s.deadlines.Len() - s.stale
 }
 
 // laneBacklog counts the lanes' events that wait behind their earliest.
@@ -97,9 +105,21 @@ func (s *Scheduler) At(t time.Duration, fn func()) {
 
 // Timer is a reusable timer of a Scheduler (NewTimer).
 type Timer struct {
-	timerheap.Timer
-	s *Scheduler
+	timerheap.Timer // when in the timers heap
+	s               *Scheduler
+	queued          bool   // in the deadline FIFO, as the entry of place seq
+	seq             uint64 // (an entry of another place is a stopped run's)
 }
+
+// deadline is a run of a reusable timer in the deadline FIFO.
+type deadline struct {
+	at  time.Duration
+	seq uint64
+	t   *Timer
+}
+
+// live reports whether d is still its timer's pending run.
+func (d deadline) live() bool { return d.t.queued && d.t.seq == d.seq }
 
 // NewTimer returns an idle reusable timer that runs fn. It implements
 // sched.TimerScheduler.
@@ -109,10 +129,63 @@ func (s *Scheduler) NewTimer(fn func()) sched.ReusableTimer {
 
 // Reset arms t for time at (now, if at is earlier), replacing a pending
 // run. It implements sched.ReusableTimer.
+//
+// Most deadlines are set a fixed time ahead (every PIT entry's expiry is
+// its Interest's lifetime after it arrived), so they come in order: such a
+// run is appended to a FIFO of deadlines, and stopping it only marks its
+// entry stale, both at no cost. A deadline earlier than the FIFO's last
+// goes into the timers heap.
 func (t *Timer) Reset(at time.Duration) {
 	t.Stop()
-	t.At = max(at, t.s.now)
-	t.s.timers.PushSeq(&t.Timer, t.s.reserve())
+	s := t.s
+	at, seq := max(at, s.now), s.reserve()
+	if n := s.deadlines.Len(); n == 0 || at >= s.deadlines.PeekLast().at {
+		s.deadlines.Push(deadline{at, seq, t})
+		t.queued, t.seq = true, seq
+		return
+	}
+	t.At = at
+	s.timers.PushSeq(&t.Timer, seq)
+}
+
+// Stop cancels t's pending run and reports whether there was one. It
+// implements sched.Timer.
+func (t *Timer) Stop() bool {
+	if !t.queued {
+		return t.Timer.Stop()
+	}
+	t.queued = false
+	s := t.s
+	s.stale++
+	if s.deadlines.Peek().t == t {
+		s.pruneDeadlines()
+	} else if s.stale > 64 && 2*s.stale > s.deadlines.Len() {
+		s.compactDeadlines()
+	}
+	return true
+}
+
+// Pending reports whether t is armed.
+func (t *Timer) Pending() bool { return t.queued || t.Timer.Pending() }
+
+// compactDeadlines drops the stale entries of the deadline FIFO, so that
+// its memory stays within twice the timers armed.
+func (s *Scheduler) compactDeadlines() {
+	for n := s.deadlines.Len(); n > 0; n-- {
+		if d := s.deadlines.Pop(); d.live() {
+			s.deadlines.Push(d)
+		}
+	}
+	s.stale = 0
+}
+
+// pruneDeadlines drops the stale entries at the head of the deadline
+// FIFO, so that its head, if any, is always a live run.
+func (s *Scheduler) pruneDeadlines() {
+	for s.deadlines.Len() > 0 && !s.deadlines.Peek().live() {
+		s.deadlines.Pop()
+		s.stale--
+	}
 }
 
 // Lane is a lane of a Scheduler (NewLane).
@@ -152,16 +225,38 @@ func (l *Lane) Passed(t time.Duration, seq uint64) bool {
 }
 
 // Step runs the earliest event. It reports false when no event is queued.
-func (s *Scheduler) Step() bool {
-	h := &s.events
-	at, seq, ok := h.Peek()
-	if tat, tseq, tok := s.timers.Peek(); tok && (!ok || tat < at || tat == at && tseq < seq) {
-		h, at, seq, ok = &s.timers, tat, tseq, true
+func (s *Scheduler) Step() bool { return s.step(math.MaxInt64) }
+
+// step runs the earliest event if it is due by limit, and reports whether
+// it ran one.
+func (s *Scheduler) step(limit time.Duration) bool {
+	const (
+		none = iota
+		fromEvents
+		fromTimers
+		fromDeadlines
+	)
+	src := none
+	var at time.Duration
+	var seq uint64
+	if eat, eseq, ok := s.events.Peek(); ok {
+		src, at, seq = fromEvents, eat, eseq
+	}
+	if tat, tseq, ok := s.timers.Peek(); ok && (src == none || before(tat, tseq, at, seq)) {
+		src, at, seq = fromTimers, tat, tseq
+	}
+	if s.deadlines.Len() > 0 { // its head is live (pruneDeadlines)
+		if d := s.deadlines.Peek(); src == none || before(d.at, d.seq, at, seq) {
+			src, at, seq = fromDeadlines, d.at, d.seq
+		}
 	}
 	if s.ready.Len() > 0 {
-		// Nothing queued is earlier than now; an event of the heaps due
-		// now goes first only if it was scheduled before.
-		if r := s.ready.Peek(); !ok || at > s.now || seq > r.seq {
+		// Nothing queued is earlier than now; an event due now goes
+		// first only if it was scheduled before.
+		if r := s.ready.Peek(); src == none || at > s.now || seq > r.seq {
+			if s.now > limit {
+				return false
+			}
 			s.ready.Pop()
 			s.fired++
 			s.cur = r.seq
@@ -169,36 +264,36 @@ func (s *Scheduler) Step() bool {
 			return true
 		}
 	}
-	if !ok {
+	if src == none || at > limit {
 		return false
 	}
-	fn, at, seq := h.Pop()
+	var fn func()
+	switch src {
+	case fromEvents:
+		fn, _, _ = s.events.Pop()
+	case fromTimers:
+		fn, _, _ = s.timers.Pop()
+	case fromDeadlines:
+		d := s.deadlines.Pop()
+		d.t.queued = false
+		s.pruneDeadlines()
+		fn = d.t.Fn
+	}
 	s.now, s.cur = at, seq
 	s.fired++
 	fn()
 	return true
 }
 
-// next returns the time of the earliest queued event.
-func (s *Scheduler) next() (time.Duration, bool) {
-	if s.ready.Len() > 0 {
-		return s.now, true
-	}
-	at, _, ok := s.events.Peek()
-	if tat, _, tok := s.timers.Peek(); tok && (!ok || tat < at) {
-		return tat, true
-	}
-	return at, ok
+// before reports whether the event (at, seq) runs before (bat, bseq).
+func before(at time.Duration, seq uint64, bat time.Duration, bseq uint64) bool {
+	return at < bat || at == bat && seq < bseq
 }
 
 // RunUntil runs events until none is left, stop returns true, or the next
 // event lies after limit. Time then stands at the last event run.
 func (s *Scheduler) RunUntil(limit time.Duration, stop func() bool) {
-	for {
-		if at, ok := s.next(); !ok || at > limit {
-			return
-		}
-		s.Step()
+	for s.step(limit) {
 		if stop != nil && stop() {
 			return
 		}
