@@ -24,49 +24,58 @@ import (
 // longer prefix costs one encoding of its last component and one
 // xxHash64 of the prefix's bytes.
 type nameHasher struct {
-	buf  []byte   // the encoding of the previous name's components
-	ends []int    // ends[i]: the end in buf of component i-1's encoding (ends[0] = 0)
-	vals []int    // vals[i]: where component i's value starts in buf
-	typs []uint64 // typs[i]: the type of component i
-	hs   []uint64 // hs[i]: the hash of the first i components
+	buf   []byte       // the encoding of the previous name's components
+	comps []hashedComp // the previous name's components
+	hs    []uint64     // hs[i]: the hash of the first i components
+}
+
+// hashedComp is one component of the previous name: its type, and where
+// its value and its encoding end in buf.
+type hashedComp struct {
+	typ      uint64
+	val, end int
 }
 
 func newNameHasher() nameHasher {
 	return nameHasher{
-		buf:  make([]byte, 0, 128),
-		ends: append(make([]int, 0, 16), 0),
-		vals: make([]int, 0, 16),
-		typs: make([]uint64, 0, 16),
-		hs:   append(make([]uint64, 0, 16), xxhash.Sum64(nil)),
+		buf:   make([]byte, 0, 128),
+		comps: make([]hashedComp, 0, 16),
+		hs:    append(make([]uint64, 0, 17), xxhash.Sum64(nil)),
 	}
 }
 
 // prefixes returns hs with len(name)+1 elements, hs[i] the hash of
 // name[:i]. The slice is reused by the next call.
 func (h *nameHasher) prefixes(name ndn.Name) []uint64 {
-	k := 0 // components shared with the previous name
-	for k < len(name) && k < len(h.typs) && h.same(k, name[k]) {
+	comps, buf := h.comps, h.buf
+	k := 0 // components shared with the previous name: same type, same value
+	for k < len(name) && k < len(comps) {
+		c, p := &name[k], &comps[k]
+		if uint64(c.Typ) != p.typ || p.end-p.val != len(c.Val) || string(buf[p.val:p.end]) != string(c.Val) {
+			break
+		}
 		k++
 	}
-	h.buf, h.ends, h.vals, h.typs, h.hs = h.buf[:h.ends[k]], h.ends[:k+1], h.vals[:k], h.typs[:k], h.hs[:k+1]
-	for _, c := range name[k:] {
-		n := c.EncodingLength()
-		at := len(h.buf)
-		h.buf = slices.Grow(h.buf, n)[:at+n]
-		c.EncodeInto(h.buf[at:])
-		h.ends = append(h.ends, len(h.buf))
-		h.vals = append(h.vals, len(h.buf)-len(c.Val))
-		h.typs = append(h.typs, uint64(c.Typ))
-		h.hs = append(h.hs, xxhash.Sum64(h.buf))
+	if k == len(name) && k == len(comps) {
+		return h.hs
 	}
-	return h.hs
-}
-
-// same reports whether c is component i of the previous name: the same
-// type and the same value (so the same encoding).
-func (h *nameHasher) same(i int, c ndn.Component) bool {
-	v := h.buf[h.vals[i]:h.ends[i+1]]
-	return uint64(c.Typ) == h.typs[i] && len(v) == len(c.Val) && bytes.Equal(v, c.Val)
+	comps, hs := comps[:k], h.hs[:k+1]
+	if k > 0 {
+		buf = buf[:comps[k-1].end]
+	} else {
+		buf = buf[:0]
+	}
+	for i := k; i < len(name); i++ {
+		c := &name[i]
+		n := c.EncodingLength()
+		at := len(buf)
+		buf = slices.Grow(buf, n)[:at+n]
+		c.EncodeInto(buf[at:])
+		comps = append(comps, hashedComp{typ: uint64(c.Typ), val: len(buf) - len(c.Val), end: len(buf)})
+		hs = append(hs, xxhash.Sum64(buf))
+	}
+	h.buf, h.comps, h.hs = buf, comps, hs
+	return hs
 }
 
 // full returns the hash of the whole name.

@@ -71,3 +71,20 @@ func TestNameEqualAndPrefix(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNameHasher hashes the names a forwarder sees on a transfer:
+// Interests and Data of consecutive segments of one object, alternately.
+func BenchmarkNameHasher(b *testing.B) {
+	h := newNameHasher()
+	prefix := name("/example/file/v=1700000000000000")
+	var names []ndn.Name
+	for seg := range uint64(64) {
+		names = append(names, ndn.NewSegmentInterest(prefix, seg).Name, ndn.NewSegmentInterest(prefix, seg+32).Name)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		h.prefixes(names[i%len(names)])
+		i++
+	}
+}

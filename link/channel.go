@@ -348,6 +348,14 @@ func (c *Channel) armTxDone() {
 	}
 }
 
+// ReservedEnd returns when the frame on the wire has left, if that event
+// is only reserved, not queued (see armTxDone): a simulation that stops
+// at a time limit runs the clock on to it as it would have with the event,
+// so that where time stands does not depend on events that did nothing.
+func (c *Channel) ReservedEnd() (time.Duration, bool) {
+	return c.busyUntil, c.endHeld
+}
+
 // settle applies a reserved end of transmission whose time has passed, as
 // txDone would have when it ran: the transmitter, finding the queue
 // empty, goes idle at busyUntil. Call it before anything looks at the

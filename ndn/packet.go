@@ -45,6 +45,7 @@ type Interest struct {
 	// Inline storage so that a segment Interest costs one allocation.
 	comps [8]Component
 	seg   [8]byte
+	size  int // cached encoded size, see Sizer.InterestSize
 }
 
 // InterestExt is the part of an Interest that most Interests lack.

@@ -57,7 +57,17 @@ type frameShape struct {
 // InterestSize returns the length of i's encoding: len(i.Ext.Wire) for a
 // received Interest. An Interest with a ForwardingHint or
 // ApplicationParameters is encoded to be sized (the simulator has none).
+// The result is cached in i: i must not change afterwards (but for its
+// HopLimit's value, which does not change its length).
 func (s *Sizer) InterestSize(i *Interest) int {
+	if i.size > 0 {
+		return i.size
+	}
+	i.size = s.interestSize(i)
+	return i.size
+}
+
+func (s *Sizer) interestSize(i *Interest) int {
 	if x := i.Ext; x != nil {
 		if x.Wire != nil {
 			return len(x.Wire)

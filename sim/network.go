@@ -569,7 +569,24 @@ func (n *Network) Run() *Result {
 		n.trace.startForwardingSampler(n)
 	}
 	n.Sched.RunUntil(n.Scenario.Duration, n.allDone)
+	if !n.allDone() {
+		n.runOutClock(n.Scenario.Duration)
+	}
 	return n.result(time.Since(wall))
+}
+
+// runOutClock moves the clock of a run that stopped at the time limit on
+// to the last reserved end of a transmission before it (a link whose
+// transmitter went idle queues no event for it, link.Channel.ReservedEnd):
+// the run ends where it would have if those events had been queued.
+func (n *Network) runOutClock(limit time.Duration) {
+	end := n.Sched.Now()
+	for _, c := range n.Channels {
+		if t, ok := c.ReservedEnd(); ok && t <= limit {
+			end = max(end, t)
+		}
+	}
+	n.Sched.AdvanceTo(end)
 }
 
 // sortedChannels returns channels in a stable order.

@@ -301,8 +301,11 @@ func (s *Scheduler) RunUntil(limit time.Duration, stop func() bool) {
 }
 
 // AdvanceTo runs every event due up to time t, then sets the clock to t
-// (never back).
+// (never back). Every event due by then has run: an OrderedLane's event
+// reserved for t has Passed.
 func (s *Scheduler) AdvanceTo(t time.Duration) {
 	s.RunUntil(t, nil)
-	s.now = max(s.now, t)
+	if t >= s.now {
+		s.now, s.cur = t, math.MaxUint64
+	}
 }
