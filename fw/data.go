@@ -21,7 +21,7 @@ func (f *Forwarder) onData(in FaceID, p ndn.Packet) {
 	f.faces[in].counters.InData++
 	d := p.Data
 	now := f.sched.Now()
-	hs := f.hasher.prefixes(d.Name)
+	hs := f.prefixHashes(d.Name)
 	f.matches = f.pit.matchData(d.Name, hs, f.matches[:0])
 	if len(f.matches) == 0 {
 		f.counters.UnsolicitedData++

@@ -31,6 +31,10 @@ type Config struct {
 	// DeadNonceCapacity bounds the dead-nonce list; 0 means
 	// DefaultDeadNonceCapacity.
 	DeadNonceCapacity int
+	// NameHashes, if set, is a cache of name hashes this forwarder shares
+	// with others that see the very same packet objects (a simulation's):
+	// see NameHashCache for when that is safe.
+	NameHashes *NameHashCache
 }
 
 // Forwarder is one NDN forwarder. It is not safe for concurrent use: all
@@ -56,6 +60,8 @@ type Forwarder struct {
 
 	counters Counters
 	hasher   nameHasher
+	names    *NameHashCache // shared with other forwarders, or nil
+	hs       []uint64       // the prefix hashes of the packet at hand
 	// auxHasher serves strategies' own FIB lookups (Actions.fibEntry), so
 	// they never overwrite the prefix hashes a pipeline holds across a
 	// strategy call.
@@ -109,6 +115,8 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 		fib:        newFIB(),
 		choice:     newStrategyChoice(),
 		hasher:     newNameHasher(),
+		names:      cfg.NameHashes,
+		hs:         make([]uint64, 0, 16),
 		auxHasher:  newNameHasher(),
 	}
 	f.guard.Init(f.handle)
@@ -124,6 +132,17 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// prefixHashes returns the prefix hashes of name (nameHasher.prefixes),
+// from the shared cache if there is one. The slice is reused by the next
+// call.
+func (f *Forwarder) prefixHashes(name ndn.Name) []uint64 {
+	if f.names == nil {
+		return f.hasher.prefixes(name)
+	}
+	f.hs = f.names.prefixes(name, &f.hasher, f.hs)
+	return f.hs
 }
 
 // Name returns the forwarder's name.

@@ -23,7 +23,7 @@ func (f *Forwarder) onInterest(in FaceID, p ndn.Packet) {
 		it, p.Interest = &cp, &cp
 	}
 	now := f.sched.Now()
-	hs := f.hasher.prefixes(it.Name)
+	hs := f.prefixHashes(it.Name)
 	h := hs[len(it.Name)]
 	if f.dnl.has(deadNonceKey(h, it.Nonce), now) {
 		f.onInterestLoop(in, p)

@@ -103,3 +103,65 @@ func nameEqual(a, b ndn.Name) bool {
 func isPrefix(p, n ndn.Name) bool {
 	return len(p) <= len(n) && nameEqual(p, n[:len(p)])
 }
+
+// NameHashCache remembers the prefix hashes of the names forwarders
+// hashed last, for forwarders that share their packets: in a simulation
+// every forwarder on a path sees the same Interest and the same Data,
+// names and all, so with one cache shared by all of them each name is
+// hashed once instead of once per hop (Config.NameHashes).
+//
+// A name is found by its identity (the address of its first component and
+// its length), so only names whose components never change may go through
+// it: a runtime that decodes packets into buffers it reuses (the live one)
+// must not use it. An entry keeps its name alive, so that no other name
+// takes its address while it is cached. It is not safe for concurrent
+// use: forwarders that share one run on one goroutine.
+type NameHashCache struct {
+	slots [nameCacheSlots]nameCacheSlot
+}
+
+const (
+	nameCacheSlots = 512 // a power of two
+	nameCacheComps = 8   // longer names are not cached
+)
+
+type nameCacheSlot struct {
+	name ndn.Name
+	hs   [nameCacheComps + 1]uint64
+}
+
+// NewNameHashCache returns an empty cache.
+func NewNameHashCache() *NameHashCache { return &NameHashCache{} }
+
+// slot returns where name is cached, if anywhere: its index mixes the
+// length and the last component's value, which differ between the
+// segments of an object.
+func (c *NameHashCache) slot(name ndn.Name) *nameCacheSlot {
+	n := len(name)
+	if n == 0 || n > nameCacheComps {
+		return nil
+	}
+	i := n * 0x9e37
+	for _, b := range name[n-1].Val {
+		i = i*31 + int(b)
+	}
+	return &c.slots[i&(nameCacheSlots-1)]
+}
+
+// same reports whether a and b are the same name object.
+func same(a, b ndn.Name) bool { return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0] }
+
+// prefixes copies into dst the prefix hashes of name (see
+// nameHasher.prefixes), computed by h unless they are cached.
+func (c *NameHashCache) prefixes(name ndn.Name, h *nameHasher, dst []uint64) []uint64 {
+	s := c.slot(name)
+	if s != nil && same(s.name, name) {
+		return append(dst[:0], s.hs[:len(name)+1]...)
+	}
+	hs := h.prefixes(name)
+	if s != nil {
+		s.name = name
+		copy(s.hs[:], hs)
+	}
+	return append(dst[:0], hs...)
+}

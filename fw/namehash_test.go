@@ -88,3 +88,36 @@ func BenchmarkNameHasher(b *testing.B) {
 		i++
 	}
 }
+
+// The shared cache gives every name its hashes, whether it finds the name
+// (the same object again), misses it (another object with the same
+// components, or a slot another name took) or cannot hold it (too long).
+func TestNameHashCache(t *testing.T) {
+	c := NewNameHashCache()
+	h := newNameHasher()
+	var dst []uint64
+	check := func(n ndn.Name) {
+		t.Helper()
+		dst = c.prefixes(n, &h, dst)
+		if want := n.PrefixHash(); !slices.Equal(dst, want) {
+			t.Fatalf("%s: %v, want %v", n, dst, want)
+		}
+	}
+	prefix := name("/example/file/v=1")
+	var names []ndn.Name
+	for seg := range uint64(3 * nameCacheSlots) { // more names than slots
+		names = append(names, ndn.NewSegmentInterest(prefix, seg).Name)
+	}
+	for range 2 {
+		for _, n := range names {
+			check(n)
+			check(n)               // found
+			check(slices.Clone(n)) // same components, another object
+			check(n[:len(n)-1])    // a prefix of it, another length
+		}
+	}
+	long := name("/a/b/c/d/e/f/g/h/i/j")
+	check(long)
+	check(long)
+	check(ndn.Name{})
+}

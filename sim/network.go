@@ -184,9 +184,10 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 	if opt.Trace {
 		n.trace = newTraceSet()
 	}
+	names := fw.NewNameHashCache() // every forwarder sees the same packet objects
 	for _, nd := range sc.Topology.Nodes {
 		rs := sc.RouterFor(nd.Name)
-		f, err := fw.New(fw.Config{Name: nd.Name, CSCapacity: rs.CSCapacity, DefaultStrategy: rs.Strategy}, n.Sched, rng(seed, "fw/"+nd.Name))
+		f, err := fw.New(fw.Config{Name: nd.Name, CSCapacity: rs.CSCapacity, DefaultStrategy: rs.Strategy, NameHashes: names}, n.Sched, rng(seed, "fw/"+nd.Name))
 		if err != nil {
 			return nil, fmt.Errorf("%s: node %s: %w", rs.Pos, nd.Name, err)
 		}

@@ -61,6 +61,17 @@ type Queue interface {
 	SetDropHandler(h func(it Item))
 }
 
+// Passer is a Queue that can hand a packet arriving at its empty buffer
+// straight to an idle transmitter: Pass(it, now) on an empty queue does
+// what Enqueue(it, now) followed at once by Dequeue(now) would do, counts
+// and drop included, without going through the buffer. A link model uses
+// it for the frames that find the link idle, most frames on most links.
+type Passer interface {
+	// Pass takes it at time now into the empty queue and out again. It
+	// returns the packet to transmit, or ok=false if it was dropped.
+	Pass(it Item, now time.Duration) (out Item, ok bool)
+}
+
 // Stats are a queue's counters since it was created.
 type Stats struct {
 	Enqueued  uint64 // packets accepted by Enqueue
@@ -125,6 +136,26 @@ func (q *fifo) enqueue(it Item, now time.Duration) bool {
 	q.stats.MaxLen = max(q.stats.MaxLen, q.ring.len())
 	q.stats.MaxBytes = max(q.stats.MaxBytes, q.ring.bytes)
 	return true
+}
+
+// pass is enqueue at time now then pop, for an empty queue (Passer): the
+// same counters, the same tail drop, no buffering.
+func (q *fifo) pass(it Item, now time.Duration) (Item, bool) {
+	if q.ring.len() != 0 {
+		panic("aqm: pass on a queue that is not empty")
+	}
+	if !q.lim.admits(0, 0, it.Size) {
+		q.stats.TailDrops++
+		if q.dropped != nil {
+			q.dropped(it)
+		}
+		return Item{}, false
+	}
+	it.Enqueued = now
+	q.stats.Enqueued++
+	q.stats.MaxLen = max(q.stats.MaxLen, 1)
+	q.stats.MaxBytes = max(q.stats.MaxBytes, it.Size)
+	return it, true
 }
 
 // pop removes the head packet without counting it as dequeued or dropped.

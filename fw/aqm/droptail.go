@@ -27,3 +27,15 @@ func (q *DropTail) Dequeue(now time.Duration) (it Item, ok bool) {
 	}
 	return it, ok
 }
+
+// Pass hands it, arriving at the empty queue at time now, straight out
+// (aqm.Passer): a drop-tail queue neither drops nor marks at dequeue.
+func (q *DropTail) Pass(it Item, now time.Duration) (Item, bool) {
+	it, ok := q.pass(it, now)
+	if ok {
+		q.stats.Dequeued++
+	}
+	return it, ok
+}
+
+var _ Passer = (*DropTail)(nil)

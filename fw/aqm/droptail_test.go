@@ -177,3 +177,40 @@ func BenchmarkDropTail(b *testing.B) {
 	}
 	benchmarkSteadyState(b, q, 64, time.Millisecond)
 }
+
+// Pass on an empty queue is Enqueue then Dequeue: the same packet out, the
+// same counters, the same tail drops told to the drop handler.
+func TestDropTailPassIsEnqueueDequeue(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		lim  Limits
+		size int
+	}{
+		{"unlimited", Limits{}, 1000},
+		{"fits", Limits{Packets: 1, Bytes: 1000}, 1000},
+		{"too big", Limits{Bytes: 999}, 1000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, _ := NewDropTail(tc.lim)
+			b, _ := NewDropTail(tc.lim)
+			var droppedA, droppedB []uint64
+			a.SetDropHandler(func(it Item) { droppedA = append(droppedA, idOf(it)) })
+			b.SetDropHandler(func(it Item) { droppedB = append(droppedB, idOf(it)) })
+			for i := range uint64(3) {
+				now := time.Duration(i) * time.Millisecond
+				it := testItem(i+1, tc.size)
+				want, wantOK := Item{}, a.Enqueue(it, now)
+				if wantOK {
+					want, wantOK = a.Dequeue(now)
+				}
+				got, ok := b.Pass(it, now)
+				if ok != wantOK || idOf(got) != idOf(want) || got.Size != want.Size || got.Enqueued != want.Enqueued {
+					t.Fatalf("packet %d: Pass = %+v, %v; Enqueue+Dequeue = %+v, %v", i+1, got, ok, want, wantOK)
+				}
+			}
+			if a.Stats() != b.Stats() || !slices.Equal(droppedA, droppedB) {
+				t.Errorf("stats %+v, drops %v; Enqueue+Dequeue: %+v, %v", b.Stats(), droppedB, a.Stats(), droppedA)
+			}
+		})
+	}
+}
