@@ -2,6 +2,7 @@ package fw
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -165,5 +166,35 @@ func TestCSCanBePrefixLatestOnly(t *testing.T) {
 	it3 := interest("/b", 4, canBePrefix).Interest
 	if got := cs.find(it3, h.prefixes(it3.Name), 0); got != nil {
 		t.Errorf("CanBePrefix /b = %v after /b/1 was evicted", got.Name)
+	}
+}
+
+// A removed entry is recycled as good as new: every field zero but the
+// record arrays (empty, their elements cleared) and the bound timer.
+func TestPITRecycledEntryIsClean(t *testing.T) {
+	p := newPIT()
+	it := interest("/a/b", 1, canBePrefix, mustBeFresh).Interest
+	e := p.insert(it, 5)
+	e.insertInRecord(3, it, 1, []byte{1}, 10)
+	e.insertOutRecord(4, it, 10)
+	e.strategy, e.expiry, e.retxInterval = &bestRoute{}, 99, 7
+	in, out := e.in[:1], e.out[:1]
+	p.remove(e)
+	if !reflect.ValueOf(in[0]).IsZero() || out[0] != (OutRecord{}) {
+		t.Errorf("records not cleared: %+v %+v", in[0], out[0])
+	}
+	v := reflect.ValueOf(e).Elem()
+	for i := range v.NumField() {
+		switch name := v.Type().Field(i).Name; name {
+		case "in", "out":
+			if v.Field(i).Len() != 0 {
+				t.Errorf("%s has %d records", name, v.Field(i).Len())
+			}
+		case "timer", "timerBound":
+		default:
+			if !v.Field(i).IsZero() {
+				t.Errorf("field %s = %v after remove, want zero", name, v.Field(i))
+			}
+		}
 	}
 }

@@ -61,7 +61,6 @@ type Forwarder struct {
 	counters Counters
 	hasher   nameHasher
 	names    *NameHashCache // shared with other forwarders, or nil
-	hs       []uint64       // the prefix hashes of the packet at hand
 	// auxHasher serves strategies' own FIB lookups (Actions.fibEntry), so
 	// they never overwrite the prefix hashes a pipeline holds across a
 	// strategy call.
@@ -116,7 +115,6 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 		choice:     newStrategyChoice(),
 		hasher:     newNameHasher(),
 		names:      cfg.NameHashes,
-		hs:         make([]uint64, 0, 16),
 		auxHasher:  newNameHasher(),
 	}
 	f.guard.Init(f.handle)
@@ -141,8 +139,7 @@ func (f *Forwarder) prefixHashes(name ndn.Name) []uint64 {
 	if f.names == nil {
 		return f.hasher.prefixes(name)
 	}
-	f.hs = f.names.prefixes(name, &f.hasher, f.hs)
-	return f.hs
+	return f.names.prefixes(name, &f.hasher)
 }
 
 // Name returns the forwarder's name.

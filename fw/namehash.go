@@ -151,17 +151,19 @@ func (c *NameHashCache) slot(name ndn.Name) *nameCacheSlot {
 // same reports whether a and b are the same name object.
 func same(a, b ndn.Name) bool { return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0] }
 
-// prefixes copies into dst the prefix hashes of name (see
-// nameHasher.prefixes), computed by h unless they are cached.
-func (c *NameHashCache) prefixes(name ndn.Name, h *nameHasher, dst []uint64) []uint64 {
+// prefixes returns the prefix hashes of name (see nameHasher.prefixes),
+// computed by h unless they are cached. The slice is valid until the next
+// call by any forwarder sharing c: a forwarder hashes once per packet, and
+// never while another handles one.
+func (c *NameHashCache) prefixes(name ndn.Name, h *nameHasher) []uint64 {
 	s := c.slot(name)
 	if s != nil && same(s.name, name) {
-		return append(dst[:0], s.hs[:len(name)+1]...)
+		return s.hs[:len(name)+1]
 	}
 	hs := h.prefixes(name)
 	if s != nil {
 		s.name = name
 		copy(s.hs[:], hs)
 	}
-	return append(dst[:0], hs...)
+	return hs
 }

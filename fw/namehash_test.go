@@ -95,10 +95,9 @@ func BenchmarkNameHasher(b *testing.B) {
 func TestNameHashCache(t *testing.T) {
 	c := NewNameHashCache()
 	h := newNameHasher()
-	var dst []uint64
 	check := func(n ndn.Name) {
 		t.Helper()
-		dst = c.prefixes(n, &h, dst)
+		dst := c.prefixes(n, &h)
 		if want := n.PrefixHash(); !slices.Equal(dst, want) {
 			t.Fatalf("%s: %v, want %v", n, dst, want)
 		}

@@ -312,9 +312,16 @@ func (t *pit) remove(e *PitEntry) {
 	if e.canBePrefix {
 		t.cbp[len(e.name)]--
 	}
-	clear(e.in)
-	clear(e.out)
-	*e = PitEntry{in: e.in[:0], out: e.out[:0], timer: e.timer, timerBound: e.timerBound}
+	for i := range e.in { // drop references, keep the arrays
+		e.in[i] = InRecord{}
+	}
+	for i := range e.out {
+		e.out[i] = OutRecord{}
+	}
+	e.name, e.next, e.strategy = nil, nil, nil
+	e.in, e.out = e.in[:0], e.out[:0]
+	e.canBePrefix, e.mustBeFresh, e.hash, e.live = false, false, 0, false
+	e.expiry, e.retxInterval = 0, 0
 	if len(t.free) < maxFreePIT {
 		t.free = append(t.free, e)
 	}
