@@ -410,8 +410,10 @@ func (f *Face) Flush() {
 			b.frames = append(b.frames, fr)
 			b.bytes += frameSize(&fr.Pkt) + idleSize
 		}
+		left := len(f.ready)
 		f.ready = f.ready[:copy(f.ready, f.ready[n:])]
-		clear(f.ready[len(f.ready):n])
+		clear(f.ready[len(f.ready):left]) // the slots the remaining frames left
+
 		for f.shaper == nil && len(b.frames) < batchPackets && b.bytes < batchBytes {
 			if f.marker != nil {
 				f.marker.SetExternalBacklog(kernel + int(f.pending.Load()) + b.bytes)
