@@ -174,11 +174,11 @@ type Channel struct {
 	// transmitter, if it has one (aqm.Passer).
 	passer aqm.Passer
 	// txSize, txTime: the last frame size and its serialisation time.
-	txSize int
-	txTime time.Duration
-	inFlight  fifo.Queue[flight]
-	txEnd     sched.Lane // the end of the frame in transmission
-	arrivals  sched.Lane // the frames on the wire, in order
+	txSize   int
+	txTime   time.Duration
+	inFlight fifo.Queue[flight]
+	txEnd    sched.Lane // the end of the frame in transmission
+	arrivals sched.Lane // the frames on the wire, in order
 
 	stats ChannelStats
 	// queue-length integral for the time-average
