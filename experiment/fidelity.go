@@ -151,8 +151,10 @@ func (r *Report) Fidelity(e *Experiment) Fidelity {
 	return f
 }
 
-// writeFidelity writes the fidelity line and, for an experiment with
-// findings, the findings table (Markdown when md, else plain text).
+// writeFidelity writes the findings table of an experiment with findings
+// (Markdown when md, else plain text) and the fidelity line of one that
+// reproduces a paper or has the paper's figures ("0 of 0" when the paper
+// gives no figures for it).
 func (r *Report) writeFidelity(w io.Writer, e *Experiment, md bool) {
 	if findings := r.CheckFindings(e); len(findings) > 0 {
 		fmt.Fprintln(w)
@@ -171,7 +173,7 @@ func (r *Report) writeFidelity(w io.Writer, e *Experiment, md bool) {
 			}
 		}
 	}
-	if f := r.Fidelity(e); f.Cells > 0 {
+	if f := r.Fidelity(e); f.Cells > 0 || e.Seed != "" {
 		fmt.Fprintf(w, "\n%s.\n", f)
 	}
 }

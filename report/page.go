@@ -50,8 +50,9 @@ type Page struct {
 	// Findings are the experiment's qualitative claims checked against
 	// Report, shown under the table.
 	Findings []experiment.FindingResult
-	// Fidelity counts the cells within the paper's range (Cells 0: the
-	// paper gives no figures, and the page says nothing of it).
+	// Fidelity counts the cells within the paper's range; the page states
+	// it under the table for an experiment that reproduces a paper
+	// (SeedDocument) or has the paper's figures.
 	Fidelity experiment.Fidelity
 	// Summary lists the summary charts, shown after the table.
 	Summary []string
@@ -159,7 +160,7 @@ func WriteHTML(dir string, page Page) error {
 		Tables: page.Tables, Version: page.Version, GoVersion: page.GoVersion,
 		Findings: page.Findings,
 	}
-	if page.Fidelity.Cells > 0 {
+	if page.Report != nil && (page.Fidelity.Cells > 0 || page.SeedDocument != "") {
 		data.Fidelity = page.Fidelity.String()
 	}
 	for _, d := range page.Topologies {

@@ -43,6 +43,11 @@ func TestExperimentReportInChromium(t *testing.T) {
 	if !strings.Contains(body, `data-table-rows="4"`) {
 		t.Errorf("chromium rendered %s: want 4 table rows (designs 0-3)", body)
 	}
+	// Issue 13: the page states how many cells lie within the paper's
+	// range and marks those that do not.
+	if !regexp.MustCompile(`id="fidelity">\d+ of 12 cells within the seed(&#39;|')s range \(±10%\)\.</p>`).Match(page) {
+		t.Error("index.html lacks the fidelity line, N of 12 cells within the seed's range")
+	}
 }
 
 // TestReproductionReportCoversCatalog checks that docs/reproduction.md,
