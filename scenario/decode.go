@@ -312,11 +312,28 @@ func (d *decoder) topLevel(m map[string]any, s *Scenario) {
 	d.str(m, "", "profile", &s.Profile)
 }
 
-// topology decodes [topology]: a Mini-NDN file or inline nodes and links.
+// generateKeys are the keys of a generated [topology] besides generate.
+var generateKeys = []string{"routers", "pairs", "fanout", "depth", "bw", "delay", "max-queue-size", "seed"}
+
+// topology decodes [topology]: a Mini-NDN file, inline nodes and links, or
+// a generated network.
 func (d *decoder) topology(m map[string]any, path string) (*topology.Topology, string) {
-	d.known(m, path, "file", "nodes", "links")
+	d.known(m, path, append([]string{"file", "nodes", "links", "generate"}, generateKeys...)...)
 	_, hasNodes := m["nodes"]
 	_, hasLinks := m["links"]
+	_, hasFile := m["file"]
+	if _, ok := m["generate"]; ok {
+		if hasNodes || hasLinks || hasFile {
+			d.errorf(path, "set one of file, inline nodes and links, or generate")
+			return nil, ""
+		}
+		return d.generatedTopology(m, path), ""
+	}
+	for _, k := range generateKeys {
+		if _, ok := m[k]; ok {
+			d.errorf(joinKey(path, k), "only a generated topology (generate = ...) takes %s", k)
+		}
+	}
 	var file string
 	if d.str(m, path, "file", &file) {
 		if hasNodes || hasLinks {
@@ -361,6 +378,77 @@ func (d *decoder) topologyFile(file, path string) (*topology.Topology, string) {
 		return nil, ""
 	}
 	return t, resolved
+}
+
+// generatedTopology decodes a [topology] with generate = FAMILY and builds
+// it (topology.Generate).
+func (d *decoder) generatedTopology(m map[string]any, path string) *topology.Topology {
+	var spec topology.GenSpec
+	errs := len(d.errs)
+	if !d.str(m, path, "generate", &spec.Family) {
+		return nil
+	}
+	if !slices.Contains(topology.Families(), spec.Family) {
+		d.errorf(joinKey(path, "generate"), "unknown topology family %q (want one of %s)", spec.Family, strings.Join(topology.Families(), ", "))
+		return nil
+	}
+	only := map[string][]string{
+		"routers": {topology.FamilyISP, topology.FamilyParkingLot},
+		"pairs":   {topology.FamilyDumbbell},
+		"fanout":  {topology.FamilyTree},
+		"depth":   {topology.FamilyTree},
+		"bw":      {topology.FamilyDumbbell, topology.FamilyParkingLot, topology.FamilyTree},
+		"delay":   {topology.FamilyDumbbell, topology.FamilyParkingLot, topology.FamilyTree},
+		"seed":    {topology.FamilyISP},
+	}
+	for _, k := range slices.Sorted(maps.Keys(only)) {
+		if _, ok := m[k]; ok && !slices.Contains(only[k], spec.Family) {
+			families := only[k]
+			d.errorf(joinKey(path, k), "a %s topology takes no %s (it is for %s)", spec.Family, k, strings.Join(families, ", "))
+		}
+	}
+	positive := func(key string, dst *int) {
+		if d.integerInt(m, path, key, dst) && *dst < 1 {
+			d.errorf(joinKey(path, key), "must be at least 1, got %d", *dst)
+		}
+	}
+	positive("routers", &spec.Routers)
+	positive("pairs", &spec.Pairs)
+	positive("fanout", &spec.Fanout)
+	positive("depth", &spec.Depth)
+	positive("max-queue-size", &spec.QueuePackets)
+	var mbps float64
+	if d.number(m, path, "bw", &mbps) {
+		if mbps <= 0 {
+			d.errorf(joinKey(path, "bw"), "must be a positive number of Mbit/s, got %v", mbps)
+		}
+		spec.Bandwidth = mbps * 1e6
+	}
+	if d.duration(m, path, "delay", &spec.Delay) && spec.Delay <= 0 {
+		d.errorf(joinKey(path, "delay"), "must be positive, got %v", spec.Delay)
+	}
+	var seed int64
+	if d.integer(m, path, "seed", &seed) {
+		if seed < 1 {
+			d.errorf(joinKey(path, "seed"), "must be at least 1, got %d", seed)
+		}
+		spec.Seed = uint64(seed)
+	}
+	if len(d.errs) > errs {
+		return nil
+	}
+	t, err := topology.Generate(spec)
+	if err != nil {
+		d.errorf(path, "%v", err)
+		return nil
+	}
+	for i := range t.Nodes {
+		t.Nodes[i].Pos = d.at(path)
+	}
+	for i := range t.Links {
+		t.Links[i].Pos = d.at(path)
+	}
+	return t
 }
 
 func (d *decoder) inlineTopology(m map[string]any, path string) *topology.Topology {
@@ -594,7 +682,7 @@ func (d *decoder) producer(m map[string]any, path string) Producer {
 
 // producerKeys are the keys of a [[producer]] entry.
 func producerKeys() []string {
-	return []string{"node", "prefix", "file-size", "segment-size", "signature", "freshness"}
+	return []string{"node", "prefix", "file-size", "segment-size", "signature", "freshness", "announce"}
 }
 
 // producerKeys decodes the keys m gives into p.
@@ -605,6 +693,7 @@ func (d *decoder) producerKeys(m map[string]any, path string, p *Producer) {
 	d.integerInt(m, path, "segment-size", &p.SegmentSize)
 	d.str(m, path, "signature", &p.Signature)
 	d.duration(m, path, "freshness", &p.Freshness)
+	d.str(m, path, "announce", &p.Announce)
 }
 
 // consumer decodes one [[consumer]] entry.

@@ -20,7 +20,7 @@ const (
 	// MaxConsumers, MaxProducers, MaxTCPFlows and MaxLinkQueues bound the
 	// [[consumer]], [[producer]], [[tcp]] and [[links]] entries.
 	MaxConsumers  = 100_000
-	MaxProducers  = 1_000
+	MaxProducers  = 100_000
 	MaxTCPFlows   = 10_000
 	MaxLinkQueues = 100_000
 	// MaxObjectBytes bounds a producer's file-size and a TCP flow's size

@@ -221,7 +221,12 @@ type Producer struct {
 	Signature string
 	// Freshness is the FreshnessPeriod of every Data (0: none).
 	Freshness time.Duration
-	Pos       topology.Pos
+	// Announce is the prefix the producer's node routes to it from every
+	// other node, a prefix of Prefix; "" means Prefix. Producers on one
+	// node that announce the same prefix share one route in every other
+	// node's FIB, as the files of a server behind one registered prefix.
+	Announce string
+	Pos      topology.Pos
 }
 
 // Consumer fetches the object under Prefix with a segment-fetch pipeline.
@@ -395,6 +400,39 @@ func (s *Scenario) ProfileOf(c Consumer) string {
 		return c.Profile
 	}
 	return s.Profile
+}
+
+// ProducerIndex finds the producers of a prefix in a scenario with many
+// (ProducersFor parses every producer's prefix at each call).
+type ProducerIndex struct {
+	s  *Scenario
+	by map[string][]int // canonical prefix -> producer indexes
+}
+
+// NewProducerIndex indexes s's producers by prefix. It does not follow
+// later changes to s.
+func (s *Scenario) NewProducerIndex() *ProducerIndex {
+	x := &ProducerIndex{s: s, by: make(map[string][]int, len(s.Producers))}
+	for i, p := range s.Producers {
+		if pn, err := parseName(p.Prefix); err == nil {
+			k := pn.String()
+			x.by[k] = append(x.by[k], i)
+		}
+	}
+	return x
+}
+
+// For returns the producers whose prefix is name, as ProducersFor does.
+func (x *ProducerIndex) For(name string) []Producer {
+	want, err := parseName(name)
+	if err != nil {
+		return nil
+	}
+	var out []Producer
+	for _, i := range x.by[want.String()] {
+		out = append(out, x.s.Producers[i])
+	}
+	return out
 }
 
 // ProducersFor returns the producers whose prefix is name (compared as NDN

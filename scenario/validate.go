@@ -17,7 +17,7 @@ import (
 // position of the offending key when s was read from a file), joined in
 // line order.
 func (s *Scenario) Validate() error {
-	v := validator{s: s}
+	v := validator{s: s, served: map[[2]string]int{}}
 	if err := s.checkCounts(); err != nil {
 		return err
 	}
@@ -100,6 +100,10 @@ type validator struct {
 	// component numbers the topology's connected components by node
 	// (computed once, when a consumer's reachability is first checked).
 	component map[string]int
+	// served maps (node, prefix) to the producer that serves it;
+	// producers indexes them by prefix (made at the first consumer).
+	served    map[[2]string]int
+	producers *ProducerIndex
 }
 
 // errorf records an error about field path, at the position of that key,
@@ -231,10 +235,16 @@ func (v *validator) producer(i int, p Producer) {
 	if _, err := parseName(p.Prefix); err != nil {
 		v.errorf(path+".prefix", p.Pos, "%v", err)
 	}
-	for j, q := range v.s.Producers[:i] {
-		if q.Node == p.Node && q.Prefix == p.Prefix {
-			v.errorf(path+".prefix", p.Pos, "producer[%d] already serves %q on %q", j, p.Prefix, p.Node)
-			break
+	if j, dup := v.served[[2]string{p.Node, p.Prefix}]; dup {
+		v.errorf(path+".prefix", p.Pos, "producer[%d] already serves %q on %q", j, p.Prefix, p.Node)
+	} else {
+		v.served[[2]string{p.Node, p.Prefix}] = i
+	}
+	if p.Announce != "" {
+		if an, err := parseName(p.Announce); err != nil {
+			v.errorf(path+".announce", p.Pos, "%v", err)
+		} else if pn, err := parseName(p.Prefix); err == nil && !an.IsPrefix(pn) {
+			v.errorf(path+".announce", p.Pos, "%q is not a prefix of the producer's prefix %q", p.Announce, p.Prefix)
 		}
 	}
 	switch {
@@ -271,13 +281,16 @@ func (v *validator) consumer(path string, c Consumer) {
 		v.errorf(path+".prefix", c.Pos, "%v", err)
 		return
 	}
-	v.served(path, c)
+	v.servedBy(path, c)
 }
 
-// served checks that some producer serves c's prefix and that c can reach
+// servedBy checks that some producer serves c's prefix and that c can reach
 // one of them.
-func (v *validator) served(path string, c Consumer) {
-	producers := v.s.ProducersFor(c.Prefix)
+func (v *validator) servedBy(path string, c Consumer) {
+	if v.producers == nil {
+		v.producers = v.s.NewProducerIndex()
+	}
+	producers := v.producers.For(c.Prefix)
 	if len(producers) == 0 {
 		v.errorf(path+".prefix", c.Pos, "no producer serves %q (a consumer fetches the object a [[producer]] serves under exactly this prefix)", c.Prefix)
 		return

@@ -18,6 +18,7 @@ import (
 	"github.com/ndncc/ndncc/producer"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sched"
+	"github.com/ndncc/ndncc/topology"
 )
 
 // ObjectVersion is the version component every simulated producer puts
@@ -123,6 +124,12 @@ type Network struct {
 	first   Completion // see FirstCompletion
 	pending int        // flows, NDN and TCP, that have not ended
 	trace   *traceSet
+	// routes toward the producers' nodes; announced says which (node,
+	// prefix) routes every other node already has; producers indexes the
+	// scenario's producers by prefix.
+	routes    *topology.Routes
+	announced map[[2]string]bool
+	producers *scenario.ProducerIndex
 }
 
 // Defaults of the run-to-run variation (see Options).
@@ -197,6 +204,13 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 	if err := n.buildLinks(sc, seed); err != nil {
 		return nil, err
 	}
+	var pnodes []string
+	for _, p := range sc.Producers {
+		pnodes = append(pnodes, p.Node)
+	}
+	n.routes = sc.Topology.RoutesTo(pnodes)
+	n.announced = map[[2]string]bool{}
+	n.producers = sc.NewProducerIndex()
 	for _, p := range sc.Producers {
 		if err := n.addProducer(p); err != nil {
 			return nil, err
@@ -484,12 +498,18 @@ func (n *Network) addProducer(p scenario.Producer) error {
 	n.Producers = append(n.Producers, prod)
 	base, _ := ndn.ParseName(p.Prefix) // validated by the scenario
 	node.FW.AddRoute(base, id, 0)
-	for name, other := range n.Nodes {
-		if name == p.Node {
-			continue
-		}
-		for _, hop := range n.Scenario.Topology.NextHops(name, p.Node) {
-			other.FW.AddRoute(base, other.faces[hop.Neighbor], uint64(hop.Cost))
+	if p.Announce != "" {
+		base, _ = ndn.ParseName(p.Announce)
+	}
+	if key := [2]string{p.Node, base.String()}; !n.announced[key] {
+		n.announced[key] = true
+		for name, other := range n.Nodes {
+			if name == p.Node {
+				continue
+			}
+			for _, hop := range n.routes.NextHops(name, p.Node) {
+				other.FW.AddRoute(base, other.faces[hop.Neighbor], uint64(hop.Cost))
+			}
 		}
 	}
 	return nil
@@ -497,7 +517,7 @@ func (n *Network) addProducer(p scenario.Producer) error {
 
 // producerOf returns the first producer that serves prefix.
 func (n *Network) producerOf(prefix string) (scenario.Producer, bool) {
-	if ps := n.Scenario.ProducersFor(prefix); len(ps) > 0 {
+	if ps := n.producers.For(prefix); len(ps) > 0 {
 		return ps[0], true
 	}
 	return scenario.Producer{}, false

@@ -44,11 +44,12 @@ func (t *Topology) NextHops(src, dst string) []NextHop {
 }
 
 // Routes holds the next hops of every (source, destination) pair of a
-// topology, as NextHops defines them. It is immutable and safe for
-// concurrent use.
+// topology, as NextHops defines them, or of every source toward some
+// destinations (RoutesTo). It is immutable and safe for concurrent use.
 type Routes struct {
 	index map[string]int
-	hops  [][][]NextHop // [src][dst]
+	dst   map[int]int   // destination node -> column of hops
+	hops  [][][]NextHop // [src][column]
 }
 
 // Routes precomputes NextHops for every pair of nodes. For every node s and
@@ -57,20 +58,41 @@ type Routes struct {
 // searches in all, O(E² log V), instead of one per pair. t must be valid
 // (see Validate); links naming unknown nodes are ignored.
 func (t *Topology) Routes() *Routes {
+	names := make([]string, len(t.Nodes))
+	for i, n := range t.Nodes {
+		names[i] = n.Name
+	}
+	return t.RoutesTo(names)
+}
+
+// RoutesTo precomputes NextHops from every node to each of dsts (unknown
+// names are left out), with the searches Routes makes but keeping only
+// those destinations: what a network with many nodes and a few producer
+// nodes needs.
+func (t *Topology) RoutesTo(dsts []string) *Routes {
 	g := newGraph(t)
 	v := len(g.names)
-	r := &Routes{index: g.index, hops: make([][][]NextHop, v)}
+	r := &Routes{index: g.index, dst: map[int]int{}, hops: make([][][]NextHop, v)}
+	var cols []int // node of each column
+	for _, name := range dsts {
+		if d, ok := g.index[name]; ok {
+			if _, dup := r.dst[d]; !dup {
+				r.dst[d] = len(cols)
+				cols = append(cols, d)
+			}
+		}
+	}
 	for s := range v {
 		dists := make(map[int][]pathLen, len(g.adj[s]))
 		for _, e := range g.adj[s] {
 			dists[e.to] = g.shortestFrom(e.to, s)
 		}
-		r.hops[s] = make([][]NextHop, v)
-		for d := range v {
+		r.hops[s] = make([][]NextHop, len(cols))
+		for c, d := range cols {
 			if d == s {
 				continue
 			}
-			r.hops[s][d] = g.rank(s, func(n int) (pathLen, bool) {
+			r.hops[s][c] = g.rank(s, func(n int) (pathLen, bool) {
 				p := dists[n][d]
 				return p, p.hops >= 0
 			})
@@ -87,7 +109,11 @@ func (r *Routes) NextHops(src, dst string) []NextHop {
 	if !oks || !okd {
 		return nil
 	}
-	return slices.Clone(r.hops[s][d])
+	c, ok := r.dst[d]
+	if !ok {
+		return nil
+	}
+	return slices.Clone(r.hops[s][c])
 }
 
 // graph is the adjacency-list form of a Topology, nodes numbered in

@@ -233,3 +233,28 @@ func TestPathQueueOrder(t *testing.T) {
 		}
 	}
 }
+
+// RoutesTo keeps Routes' next hops toward the destinations it is given,
+// and none toward the others.
+func TestRoutesToSomeDestinations(t *testing.T) {
+	topo, err := Generate(GenSpec{Family: FamilyISP, Routers: 60, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := topo.Routes()
+	some := topo.RoutesTo([]string{"e3", "c1", "nowhere", "e3"})
+	for _, src := range topo.Nodes {
+		for _, dst := range topo.Nodes {
+			got := some.NextHops(src.Name, dst.Name)
+			if dst.Name != "e3" && dst.Name != "c1" {
+				if got != nil {
+					t.Fatalf("%s -> %s: routes toward a destination not asked for", src.Name, dst.Name)
+				}
+				continue
+			}
+			if want := all.NextHops(src.Name, dst.Name); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s -> %s: %v, Routes: %v", src.Name, dst.Name, got, want)
+			}
+		}
+	}
+}
