@@ -28,10 +28,15 @@ type ScaleOptions struct {
 	// FileSize is each flow's object, in bytes (default 256 KiB). Other
 	// sizes run as extra points with the FileSizes field.
 	FileSize int64
-	// FileSizes, if set, adds points at these object sizes for the
-	// smallest topology and the middle number of flows, to show what the
-	// object size costs in memory (default: FileSize and 4 × FileSize).
+	// FileSizes are the object sizes of the points that show what the
+	// object size costs in memory: the smallest topology, the middle
+	// number of flows, every flow with the same fixed window
+	// (ObjectWindow), so that only the object changes (default FileSize
+	// and 4 × FileSize).
 	FileSizes []int64
+	// ObjectWindow is the fixed window of those points (default 32,
+	// paper 000's).
+	ObjectWindow int
 	// Pipeline is every consumer's pipeline (default "cubic", ndncc
 	// fetch's).
 	Pipeline string
@@ -55,9 +60,12 @@ type ScaleOptions struct {
 
 // ScalePoint is one size of the scale experiment.
 type ScalePoint struct {
-	Routers  int   `json:"routers"`
-	Flows    int   `json:"flows"`
-	FileSize int64 `json:"file_size"`
+	Routers  int    `json:"routers"`
+	Flows    int    `json:"flows"`
+	FileSize int64  `json:"file_size"`
+	Pipeline string `json:"pipeline"`
+	// Window is the fixed pipeline's window; 0 for another pipeline.
+	Window int `json:"window,omitempty"`
 }
 
 // ScaleResult is what one point cost.
@@ -79,7 +87,9 @@ type ScaleResult struct {
 	Speedup    float64 `json:"speedup"` // simulated seconds per wall second
 	// Memory, in bytes. NetworkBytes is the live heap of the network with
 	// a single flow (forwarders, links, tables); PeakLiveBytes the most
-	// live heap a garbage collection found during the run; PeakHeapBytes
+	// live heap a garbage collection found during the run (memory is
+	// sampled every SampleEvery of simulated time, with a collection
+	// forced if none ran for ten samples); PeakHeapBytes
 	// the most heap in use (live and not yet collected); PeakTotalBytes
 	// the most memory the Go runtime held from the system (heap, stacks,
 	// metadata), the process's footprint.
@@ -129,6 +139,9 @@ func (o ScaleOptions) withDefaults() ScaleOptions {
 	if o.Pipeline == "" {
 		o.Pipeline = d.Pipeline
 	}
+	if o.ObjectWindow == 0 {
+		o.ObjectWindow = 32
+	}
 	if o.StartWithin == 0 {
 		o.StartWithin = d.StartWithin
 	}
@@ -145,20 +158,19 @@ func (o ScaleOptions) withDefaults() ScaleOptions {
 }
 
 // Points returns the points Scale runs, in order: every (routers, flows)
-// pair at FileSize, smallest first, then the other FileSizes.
+// pair at FileSize with Pipeline, smallest first, then the FileSizes with
+// a fixed window.
 func (o ScaleOptions) Points() []ScalePoint {
 	o = o.withDefaults()
 	var out []ScalePoint
 	for _, r := range o.Routers {
 		for _, f := range o.Flows {
-			out = append(out, ScalePoint{Routers: r, Flows: f, FileSize: o.FileSize})
+			out = append(out, ScalePoint{Routers: r, Flows: f, FileSize: o.FileSize, Pipeline: o.Pipeline})
 		}
 	}
 	mid := o.Flows[len(o.Flows)/2]
 	for _, s := range o.FileSizes {
-		if s != o.FileSize {
-			out = append(out, ScalePoint{Routers: slices.Min(o.Routers), Flows: mid, FileSize: s})
-		}
+		out = append(out, ScalePoint{Routers: slices.Min(o.Routers), Flows: mid, FileSize: s, Pipeline: "fixed", Window: o.ObjectWindow})
 	}
 	return out
 }
@@ -216,7 +228,10 @@ func ScaleScenario(pt ScalePoint, opt ScaleOptions) (*scenario.Scenario, error) 
 		p := scenario.NewProducer(server, prefix, pt.FileSize)
 		p.Announce = "/" + server
 		sc.Producers = append(sc.Producers, p)
-		c := scenario.NewConsumer(access[rng.IntN(len(access))], prefix, opt.Pipeline)
+		c := scenario.NewConsumer(access[rng.IntN(len(access))], prefix, cmp.Or(pt.Pipeline, opt.Pipeline))
+		if pt.Window > 0 {
+			c.Params["window"] = fmt.Sprint(pt.Window)
+		}
 		c.ID = fmt.Sprintf("f%d", i)
 		c.Start = time.Duration(rng.Int64N(int64(opt.StartWithin)))
 		sc.Consumers = append(sc.Consumers, c)
@@ -227,11 +242,17 @@ func ScaleScenario(pt ScalePoint, opt ScaleOptions) (*scenario.Scenario, error) 
 // memory is what the Go runtime reports of its memory.
 type memory struct{ live, heap, total uint64 }
 
-var memoryMetrics = []string{"/gc/heap/live:bytes", "/memory/classes/heap/objects:bytes", "/memory/classes/total:bytes"}
+var memoryMetrics = []string{"/gc/heap/live:bytes", "/memory/classes/heap/objects:bytes", "/memory/classes/total:bytes", "/gc/cycles/total:gc-cycles"}
 
 func readMemory(s []metrics.Sample) memory {
 	metrics.Read(s)
 	return memory{s[0].Value.Uint64(), s[1].Value.Uint64(), s[2].Value.Uint64()}
+}
+
+// gcCycles returns the garbage collections completed so far.
+func gcCycles(s []metrics.Sample) uint64 {
+	metrics.Read(s)
+	return s[3].Value.Uint64()
 }
 
 // liveAfterGC collects garbage and returns the live heap.
@@ -250,7 +271,9 @@ func runScalePoint(pt ScalePoint, opt ScaleOptions) (ScaleResult, error) {
 	if err != nil {
 		return res, err
 	}
-	one, err := ScaleScenario(ScalePoint{Routers: pt.Routers, Flows: 1, FileSize: pt.FileSize}, opt)
+	onePt := pt
+	onePt.Flows = 1
+	one, err := ScaleScenario(onePt, opt)
 	if err != nil {
 		return res, err
 	}
@@ -280,9 +303,19 @@ func runScalePoint(pt ScalePoint, opt ScaleOptions) (ScaleResult, error) {
 		return res, err
 	}
 	res.BuildS = time.Since(t0).Seconds()
+	// The live heap is known at each garbage collection: a run that
+	// allocates too little to collect for ten samples gets one (cheap, as
+	// its heap is small), so that its peak is seen.
 	var peak memory
 	var sample func()
+	lastGC, quiet := gcCycles(samples), 0
 	sample = func() {
+		if c := gcCycles(samples); c != lastGC {
+			lastGC, quiet = c, 0
+		} else if quiet++; quiet >= 10 {
+			runtime.GC()
+			lastGC, quiet = gcCycles(samples), 0
+		}
 		m := readMemory(samples)
 		peak.live, peak.heap, peak.total = max(peak.live, m.live), max(peak.heap, m.heap), max(peak.total, m.total)
 		n.Sched.After(opt.SampleEvery, sample)
@@ -338,12 +371,16 @@ func runScalePoint(pt ScalePoint, opt ScaleOptions) (ScaleResult, error) {
 
 // PrintTable writes the report as a table.
 func (r *ScaleReport) PrintTable(w io.Writer) {
-	fmt.Fprintf(w, "scale — isp topologies, every flow its own object (pipeline %s, seed %d, %s)\n\n", r.Pipeline, r.Seed, r.GoVersion)
+	fmt.Fprintf(w, "scale — isp topologies, every flow its own object (seed %d, %s)\n\n", r.Seed, r.GoVersion)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "routers\tflows\tobject\tcomplete\tconcurrent\tsim (s)\tbuild (s)\twall (s)\tevents\tevents/s\tx real time\tKB/node\tKB/flow\tpeak live (MB)\tpeak total (MB)\t")
+	fmt.Fprintln(tw, "routers\tflows\tobject\tpipeline\tcomplete\tconcurrent\tsim (s)\tbuild (s)\twall (s)\tevents\tevents/s\tx real time\tKB/node\tKB/flow\tpeak live (MB)\tpeak total (MB)\t")
 	for _, p := range r.Points {
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%d\t%d\t%.1f\t%.1f\t%.1f\t%d\t%.2fM\t%.0f\t%.1f\t%.1f\t%.0f\t%.0f\t\n",
-			p.Routers, p.Flows, byteSize(p.FileSize), p.Complete, p.PeakConcurrent, p.SimTimeS, p.BuildS, p.WallS,
+		pipeline := p.Pipeline
+		if p.Window > 0 {
+			pipeline += fmt.Sprintf(" %d", p.Window)
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%.1f\t%.1f\t%.1f\t%d\t%.2fM\t%.0f\t%.1f\t%.1f\t%.0f\t%.0f\t\n",
+			p.Routers, p.Flows, byteSize(p.FileSize), pipeline, p.Complete, p.PeakConcurrent, p.SimTimeS, p.BuildS, p.WallS,
 			p.Events, p.EventsPerS/1e6, p.Speedup, p.BytesPerNode/1e3, p.BytesPerFlow/1e3,
 			float64(p.PeakLiveBytes)/1e6, float64(p.PeakTotalBytes)/1e6)
 	}

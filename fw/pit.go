@@ -49,25 +49,31 @@ func (o *OutRecord) pending(now time.Duration) bool {
 // gets a *PitEntry only for the duration of a call and must not keep it:
 // entries are recycled once satisfied, rejected or expired.
 type PitEntry struct {
-	name        ndn.Name
-	canBePrefix bool
-	mustBeFresh bool
-	hash        uint64
-	next        *PitEntry // next entry in the same hash bucket
+	name ndn.Name
+	hash uint64
+	next *PitEntry // next entry in the same hash bucket
 
 	in  []InRecord
 	out []OutRecord
+	// Room for the first in- and out-record, which most entries only
+	// have: in and out start there (a second record moves them to an
+	// array of their own).
+	in1  [1]InRecord
+	out1 [1]OutRecord
 
 	strategy Strategy
-	live     bool
 
 	expiry time.Duration // latest in-record expiry
 	// timer fires at expiry (set whenever expiry changes). It is bound
 	// once per entry object and kept when the entry is recycled.
-	timer      lazytimer.Timer
-	timerBound bool
+	timer lazytimer.Timer
 
 	retxInterval time.Duration // per-entry retransmission suppression
+
+	canBePrefix bool
+	mustBeFresh bool
+	live        bool
+	timerBound  bool
 }
 
 // Name returns the Interest name of the entry.
@@ -282,6 +288,7 @@ func (t *pit) insert(it *ndn.Interest, h uint64) *PitEntry {
 		t.free = t.free[:n-1]
 	} else {
 		e = &PitEntry{}
+		e.in, e.out = e.in1[:0], e.out1[:0]
 	}
 	e.name, e.canBePrefix, e.mustBeFresh, e.hash = it.Name, it.CanBePrefix, it.MustBeFresh, h
 	e.live = true
@@ -318,6 +325,7 @@ func (t *pit) remove(e *PitEntry) {
 	for i := range e.out {
 		e.out[i] = OutRecord{}
 	}
+	e.in1[0], e.out1[0] = InRecord{}, OutRecord{} // if in or out moved out
 	e.name, e.next, e.strategy = nil, nil, nil
 	e.in, e.out = e.in[:0], e.out[:0]
 	e.canBePrefix, e.mustBeFresh, e.hash, e.live = false, false, 0, false

@@ -43,7 +43,7 @@ type Interest struct {
 	Ext *InterestExt
 
 	// Inline storage so that a segment Interest costs one allocation.
-	comps [8]Component
+	comps [6]Component
 	seg   [8]byte
 	size  int // cached encoded size, see Sizer.InterestSize
 }
@@ -96,7 +96,7 @@ func (i *Interest) LifetimeOrDefault() time.Duration {
 
 // NewSegmentInterest returns an Interest for prefix/seg=N, where the segment
 // component is typed (NDN naming conventions rev3). The whole Interest,
-// including its name, is a single allocation when prefix has at most 7
+// including its name, is a single allocation when prefix has at most 5
 // components.
 func NewSegmentInterest(prefix Name, seg uint64) *Interest {
 	in := &Interest{}

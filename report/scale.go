@@ -15,20 +15,22 @@ import (
 
 // ScaleChart draws the scale experiment's cost against size as base.png
 // and base.svg: wall time, events per second and memory per flow against
-// the number of flows (log scale), one line per topology size and object
-// size.
+// the number of flows (log scale), one line per topology size, object
+// size and pipeline.
 func ScaleChart(base string, rep *experiment.ScaleReport) ([]string, error) {
 	if len(rep.Points) == 0 {
 		return nil, fmt.Errorf("scale chart: no points")
 	}
 	type key struct {
-		routers int
-		size    int64
+		routers  int
+		size     int64
+		pipeline string
+		window   int
 	}
 	var keys []key
 	series := map[key][]experiment.ScaleResult{}
 	for _, p := range rep.Points {
-		k := key{p.Routers, p.FileSize}
+		k := key{p.Routers, p.FileSize, p.Pipeline, p.Window}
 		if _, ok := series[k]; !ok {
 			keys = append(keys, k)
 		}
@@ -65,7 +67,11 @@ func ScaleChart(base string, rep *experiment.ScaleReport) ([]string, error) {
 			l := &plotter.Line{XYs: xys, LineStyle: draw.LineStyle{Color: col, Width: vg.Points(1.5)}}
 			sc := &plotter.Scatter{XYs: xys, GlyphStyle: draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}}
 			p.Add(l, sc)
-			lg.Add(fmt.Sprintf("%d routers, %s objects", k.routers, sizeText(k.size)), l)
+			label := fmt.Sprintf("%d routers, %s, %s", k.routers, sizeText(k.size), k.pipeline)
+			if k.window > 0 {
+				label += fmt.Sprintf(" %d", k.window)
+			}
+			lg.Add(label, l)
 		}
 		p.X.Min, p.X.Max = lo/1.5, hi*1.5
 		p.Y.Min, p.Y.Max = 0, max(top*1.1, 1e-9)

@@ -85,3 +85,20 @@ func TestGeneratedTopologyErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestProducerAnnounce(t *testing.T) {
+	ok := strings.Replace(genBase, `file-size = 1000`, "file-size = 1000\nannounce = \"/\"", 1)
+	if s, err := Parse([]byte(ok), "f.toml"); err != nil {
+		t.Fatal(err)
+	} else if err := s.Validate(); err != nil || s.Producers[0].Announce != "/" {
+		t.Fatalf("announce %q, %v", s.Producers[0].Announce, err)
+	}
+	bad := strings.Replace(genBase, `file-size = 1000`, "file-size = 1000\nannounce = \"/y\"", 1)
+	s, err := Parse([]byte(bad), "f.toml")
+	if err == nil {
+		err = s.Validate()
+	}
+	if want := `f.toml:9: producer[0].announce: "/y" is not a prefix of the producer's prefix "/x"`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}

@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -292,5 +293,41 @@ func TestHugeContentStoreSmallTransfer(t *testing.T) {
 	t.Logf("cs-capacity 1e8, 100 KiB: %.1f MB allocated in all", float64(alloc)/1e6)
 	if alloc > 100e6 {
 		t.Errorf("%.1f MB allocated, want under 100 MB", float64(alloc)/1e6)
+	}
+}
+
+// Producers on one node that announce one prefix share one route in the
+// other nodes' FIBs, and each still serves its own objects.
+func TestAnnouncedPrefixIsOneRoute(t *testing.T) {
+	src := `[topology]
+generate = "dumbbell"
+pairs = 2
+`
+	for i, obj := range []string{"a", "b", "c"} {
+		src += fmt.Sprintf("[[producer]]\nnode = \"d1\"\nprefix = \"/d1/%s\"\nfile-size = 20000\nannounce = \"/d1\"\n", obj)
+		src += fmt.Sprintf("[[consumer]]\nid = \"c%d\"\nnode = \"s%d\"\nprefix = \"/d1/%s\"\npipeline = \"fixed\"\n", i, i%2, obj)
+	}
+	sc, err := scenario.Parse([]byte(src), "announce.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := Build(sc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := n.Run()
+	for _, f := range r.Flows {
+		if !f.Complete {
+			t.Errorf("flow %s: %s", f.ID, f.Error)
+		}
+	}
+	for _, node := range []string{"left", "right", "s0"} {
+		fib := n.Nodes[node].FW.FIB()
+		if len(fib) != 1 || fib[0].Prefix.String() != "/d1" {
+			t.Errorf("%s's FIB: %v, want one route, /d1", node, fib)
+		}
+	}
+	if fib := n.Nodes["d1"].FW.FIB(); len(fib) != 3 {
+		t.Errorf("d1's FIB has %d entries, want one per producer", len(fib))
 	}
 }

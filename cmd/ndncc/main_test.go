@@ -328,6 +328,11 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"experiment", "--runs", "x", "seed000-linear"}, `invalid argument "x" for "--runs"`},
 		{[]string{"experiment", "seed000-linear", "--variant", "nosuch", "--runs", "1"}, `no variant "nosuch"`},
 		{[]string{"experiment", "merge"}, "requires at least 1 arg(s)"},
+		{[]string{"experiment", "scale", "--routers", "3"}, "--routers: isp: 3 routers, want 4 to 10000"},
+		{[]string{"experiment", "scale", "--flows", "0"}, "want positive numbers"},
+		{[]string{"experiment", "scale", "--file-size", "big"}, `--file-size "big": want a positive size`},
+		{[]string{"experiment", "scale", "--pipeline", "nosuch"}, `--pipeline "nosuch": want one of`},
+		{[]string{"experiment", "scale", "extra"}, `unknown command "extra" for "ndncc experiment scale"`},
 		{[]string{"reproduce", "extra"}, `unknown command "extra" for "ndncc reproduce"`},
 		{[]string{"params", "extra"}, `unknown command "extra" for "ndncc params"`},
 		{[]string{"fw", "--nosuch"}, "unknown flag: --nosuch"},
@@ -347,5 +352,37 @@ func TestUsageErrorsExit2(t *testing.T) {
 				t.Errorf("exit %d (%v), want %d saying %q", r.code, r.err, exitUsage, tt.want)
 			}
 		})
+	}
+}
+
+// experiment scale runs its points and writes its JSON and charts.
+func TestExperimentScaleSmall(t *testing.T) {
+	out := t.TempDir()
+	r := runCLI(context.Background(), nil, "experiment", "scale", "--routers", "20", "--flows", "10,30", "--file-size", "32KiB", "--json", "--out", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %v\n%s", r.code, r.err, r.stderr)
+	}
+	var rep struct {
+		Points []struct {
+			Routers, Flows, Complete int
+			EventsPerS               float64 `json:"events_per_s"`
+			BytesPerFlow             float64 `json:"bytes_per_flow"`
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Points) != 4 {
+		t.Fatalf("%d points, want 2 sizes and 2 objects", len(rep.Points))
+	}
+	for _, p := range rep.Points {
+		if p.Routers != 20 || p.Complete != p.Flows || p.EventsPerS <= 0 {
+			t.Errorf("point %+v", p)
+		}
+	}
+	for _, f := range []string{"scale.json", "scale.png", "scale.svg"} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +17,13 @@ import (
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/topology"
 )
+
+// scaleMemoryLimit is the Go runtime's soft memory limit during
+// experiment scale (unless GOMEMLIMIT sets one): a simulation's memory is
+// its live heap plus the garbage awaiting collection, which the collector
+// by default lets grow as large as the live heap; near the limit it
+// collects more often instead.
+const scaleMemoryLimit = 1800 << 20
 
 func newScaleCmd() *cobra.Command {
 	var (
@@ -36,10 +44,12 @@ access router fetches its own object (--file-size) from a producer on a random a
 all starting within --start-within. Report per point the wall time to build and to run the
 network, the events run and events per second, the live heap of the network (per node) and what
 the flows added to it at its peak (per flow), and the peak memory the process held. Points run one
-at a time. A second object size (four times --file-size) runs on the smallest topology with the
-middle number of flows, to show that memory follows the windows, not the objects.
+at a time. Two more points run the smallest topology with the middle number of flows, every
+consumer with a fixed window of 32, at --file-size and four times it: the same windows, objects
+four times larger, to show that memory follows the windows, not the objects.
 With --out DIR: DIR/scale.json and DIR/scale.png, .svg (cost against size). Exits 1 if a flow
-of some point did not complete.`,
+of some point did not complete. Unless GOMEMLIMIT is set, the Go runtime's soft memory limit is
+1800 MiB: near it the garbage collector runs more often rather than let garbage double the heap.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			size, err := scenario.ParseSize(fileSize)
@@ -64,6 +74,9 @@ of some point did not complete.`,
 			}
 			opt := experiment.ScaleOptions{Routers: routers, Flows: flows, FileSize: size, Pipeline: pipeline,
 				Seed: seed, StartWithin: startWithin}
+			if os.Getenv("GOMEMLIMIT") == "" {
+				debug.SetMemoryLimit(scaleMemoryLimit)
+			}
 			start := time.Now()
 			opt.OnPoint = func(p experiment.ScalePoint) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "[%5.0fs] %d routers, %d flows of %d bytes\n", time.Since(start).Seconds(), p.Routers, p.Flows, p.FileSize)

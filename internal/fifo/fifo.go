@@ -44,7 +44,7 @@ func (q *Queue[T]) Pop() T {
 }
 
 func (q *Queue[T]) grow() {
-	buf := make([]T, max(16, 2*len(q.buf)))
+	buf := make([]T, max(4, 2*len(q.buf)))
 	for i := 0; i < q.n; i++ {
 		buf[i] = q.buf[(q.head+i)&(len(q.buf)-1)]
 	}

@@ -22,29 +22,49 @@ import (
 // Timer is a lazy one-shot deadline timer. The zero value is unusable:
 // call Init first. It is used from the scheduler's thread only.
 type Timer struct {
+	// wake is the wake-up: on a sched.TimerScheduler one of its reusable
+	// timers, else an afterTimer that schedules each wake-up with After.
+	wake     sched.ReusableTimer
 	s        sched.Scheduler
 	fn       func()
 	deadline time.Duration
+	wakeAt   time.Duration // when the scheduled wake-up runs
 	armed    bool
-	// The wake-up: on a sched.TimerScheduler one reusable timer (rt),
-	// else one sched.Timer per wake-up (wake).
-	rt      sched.ReusableTimer
-	wake    sched.Timer
-	fire    func()        // t.onWake, bound once (the After path)
-	waiting bool          // a wake-up is scheduled
-	wakeAt  time.Duration // when it runs
+	waiting  bool // a wake-up is scheduled
 }
 
-// Init prepares t to run fn on scheduler s. It allocates once (on a
-// sched.TimerScheduler, its reusable timer); a Timer kept in a recycled
-// object keeps its binding (call Cancel before reuse).
+// Init prepares t to run fn on scheduler s. It allocates once (the
+// wake-up timer); a Timer kept in a recycled object keeps its binding
+// (call Cancel before reuse).
 func (t *Timer) Init(s sched.Scheduler, fn func()) {
 	*t = Timer{s: s, fn: fn}
 	if ts, ok := s.(sched.TimerScheduler); ok {
-		t.rt = ts.NewTimer(t.onWake)
+		t.wake = ts.NewTimer(t.onWake)
 	} else {
-		t.fire = t.onWake
+		t.wake = &afterTimer{s: s, fn: t.onWake}
 	}
+}
+
+// afterTimer is a sched.ReusableTimer on a plain sched.Scheduler: one
+// After per Reset.
+type afterTimer struct {
+	s   sched.Scheduler
+	fn  func()
+	cur sched.Timer
+}
+
+func (a *afterTimer) Reset(at time.Duration) {
+	a.Stop()
+	a.cur = a.s.After(at-a.s.Now(), a.fn)
+}
+
+func (a *afterTimer) Stop() bool {
+	if a.cur == nil {
+		return false
+	}
+	stopped := a.cur.Stop()
+	a.cur = nil
+	return stopped
 }
 
 // Set arms t for deadline, replacing any earlier deadline: fn runs once,
@@ -83,26 +103,17 @@ func (t *Timer) Deadline() time.Duration { return t.deadline }
 
 func (t *Timer) schedule() {
 	t.wakeAt, t.waiting = t.deadline, true
-	if t.rt != nil {
-		t.rt.Reset(t.deadline)
-		return
-	}
-	t.wake = t.s.After(t.deadline-t.s.Now(), t.fire)
+	t.wake.Reset(t.deadline)
 }
 
 func (t *Timer) unschedule() {
 	t.waiting = false
-	if t.rt != nil {
-		t.rt.Stop()
-		return
-	}
 	t.wake.Stop()
-	t.wake = nil
 }
 
 // onWake runs fn if the deadline has come, or waits for it.
 func (t *Timer) onWake() {
-	t.waiting, t.wake = false, nil
+	t.waiting = false
 	if !t.armed {
 		return
 	}

@@ -159,7 +159,7 @@ func (t *Timer) Stop() bool {
 	s.stale++
 	if s.deadlines.Peek().t == t {
 		s.pruneDeadlines()
-	} else if s.stale > 64 && 2*s.stale > s.deadlines.Len() {
+	} else if s.stale > 64 && 3*s.stale > s.deadlines.Len() {
 		s.compactDeadlines()
 	}
 	return true
@@ -169,7 +169,7 @@ func (t *Timer) Stop() bool {
 func (t *Timer) Pending() bool { return t.queued || t.Timer.Pending() }
 
 // compactDeadlines drops the stale entries of the deadline FIFO, so that
-// its memory stays within twice the timers armed.
+// its memory stays within one and a half times the timers armed.
 func (s *Scheduler) compactDeadlines() {
 	for n := s.deadlines.Len(); n > 0; n-- {
 		if d := s.deadlines.Pop(); d.live() {
