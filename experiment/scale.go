@@ -41,7 +41,8 @@ type ScaleOptions struct {
 	// fetch's).
 	Pipeline string
 	// StartWithin spreads the flows' starts uniformly over [0,
-	// StartWithin) (default 100 ms), so that they all run at once.
+	// StartWithin) (default 1 ms; the simulator adds its own start jitter,
+	// up to 10 ms), so that they all run at once.
 	StartWithin time.Duration
 	// Seed draws the topology, the flows' ends and starts, and the run.
 	Seed uint64
@@ -117,7 +118,7 @@ type ScaleReport struct {
 func DefaultScaleOptions() ScaleOptions {
 	return ScaleOptions{
 		Routers: []int{100, 1000}, Flows: []int{100, 1000, 10000},
-		FileSize: 256 << 10, Pipeline: "cubic", StartWithin: 100 * time.Millisecond,
+		FileSize: 256 << 10, Pipeline: "cubic", StartWithin: time.Millisecond,
 		Seed: 1, SampleEvery: 10 * time.Millisecond, ProcessingJitter: 10 * time.Microsecond,
 	}
 }
@@ -379,7 +380,7 @@ func (r *ScaleReport) PrintTable(w io.Writer) {
 		if p.Window > 0 {
 			pipeline += fmt.Sprintf(" %d", p.Window)
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%.1f\t%.1f\t%.1f\t%d\t%.2fM\t%.0f\t%.1f\t%.1f\t%.0f\t%.0f\t\n",
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%.1f\t%.1f\t%.1f\t%d\t%.2fM\t%.2f\t%.1f\t%.1f\t%.0f\t%.0f\t\n",
 			p.Routers, p.Flows, byteSize(p.FileSize), pipeline, p.Complete, p.PeakConcurrent, p.SimTimeS, p.BuildS, p.WallS,
 			p.Events, p.EventsPerS/1e6, p.Speedup, p.BytesPerNode/1e3, p.BytesPerFlow/1e3,
 			float64(p.PeakLiveBytes)/1e6, float64(p.PeakTotalBytes)/1e6)
