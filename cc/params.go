@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Params are an algorithm's parameters by kebab-case name, as scenario
@@ -178,6 +179,10 @@ func windowSize() floatCheck {
 	return floatCheck{func(v float64) bool { return v >= 1 && v <= MaxWindow }, fmt.Sprintf("a number of segments from 1 to %d", MaxWindow)}
 }
 
+func atLeast1() floatCheck {
+	return floatCheck{func(v float64) bool { return v >= 1 && !math.IsInf(v, 0) }, "a number >= 1"}
+}
+
 func positive() floatCheck {
 	return floatCheck{func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }, "a positive number"}
 }
@@ -208,6 +213,21 @@ func floatField[C any](name, doc string, ptr func(*C) *float64, chk floatCheck) 
 				return fmt.Errorf("want %s, got %q", chk.want, v)
 			}
 			*ptr(c) = x
+			return nil
+		},
+	}
+}
+
+func durationField[C any](name, doc string, ptr func(*C) *time.Duration) field[C] {
+	return field[C]{
+		name: name, doc: doc,
+		get: func(c *C) string { return ptr(c).String() },
+		set: func(c *C, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return fmt.Errorf("want a positive duration like 10s, got %q", v)
+			}
+			*ptr(c) = d
 			return nil
 		},
 	}
@@ -321,6 +341,22 @@ func specs() []pipelineSpec {
 				intField("raaqm-samples", "recent RTT samples that define Rmin and Rmax", func(c *RAAQMConfig) *int { return &c.Samples }),
 			},
 			func(c RAAQMConfig) (Algorithm, error) { return algorithm(NewRAAQM(c)) }),
+
+		spec("paced-delay", "paced, delay-based: per-source minimum RTT, standing-queue target, multiplicative decrease on marks and losses (issue 15)", DefaultPacedDelayConfig,
+			[]field[PacedDelayConfig]{
+				floatField("init-cwnd", "initial congestion window, segments", func(c *PacedDelayConfig) *float64 { return &c.InitCwnd }, windowSize()),
+				floatField("delay-alpha", "standing queue below it (segments of this flow): grow the window", func(c *PacedDelayConfig) *float64 { return &c.Alpha }, positive()),
+				floatField("delay-beta", "standing queue above it (segments of this flow): shrink the window", func(c *PacedDelayConfig) *float64 { return &c.Beta }, positive()),
+				floatField("delay-ss-gamma", "standing queue above it ends slow start, segments", func(c *PacedDelayConfig) *float64 { return &c.SlowStartGamma }, positive()),
+				floatField("mark-beta", "multiplicative decrease on a congestion mark or Nack", func(c *PacedDelayConfig) *float64 { return &c.MarkBeta }, fraction()),
+				floatField("loss-beta", "multiplicative decrease on a timeout or a hole", func(c *PacedDelayConfig) *float64 { return &c.LossBeta }, fraction()),
+				floatField("pacing-gain", "pacing rate = gain * cwnd / least RTT of the last round, after slow start", func(c *PacedDelayConfig) *float64 { return &c.PacingGain }, atLeast1()),
+				floatField("ss-pacing-gain", "pacing gain in slow start", func(c *PacedDelayConfig) *float64 { return &c.SlowStartPacingGain }, atLeast1()),
+				durationField("min-rtt-window", "a source's minimum RTT expires after this long without a sample near it", func(c *PacedDelayConfig) *time.Duration { return &c.MinRTTWindow }),
+				floatField("source-ratio", "a sample below this fraction of the least minimum RTT is a nearer source", func(c *PacedDelayConfig) *float64 { return &c.SourceRatio }, fraction()),
+				floatField("max-velocity", "largest window change per round, segments (Copa's velocity)", func(c *PacedDelayConfig) *float64 { return &c.MaxVelocity }, atLeast1()),
+			},
+			func(c PacedDelayConfig) (Algorithm, error) { return algorithm(NewPacedDelay(c)) }),
 	}
 }
 

@@ -20,8 +20,9 @@ func TestNewAlgorithmDefaults(t *testing.T) {
 		{"vegas", 1, 200},
 		{"ndn-vegas", 1, 200},
 		{"raaqm", 1, 1},
+		{"paced-delay", 10, math.Inf(1)},
 	}
-	if got := Pipelines(); !slices.Equal(got, []string{"fixed", "aimd", "cubic", "bic", "vegas", "ndn-vegas", "raaqm"}) {
+	if got := Pipelines(); !slices.Equal(got, []string{"fixed", "aimd", "cubic", "bic", "vegas", "ndn-vegas", "raaqm", "paced-delay"}) {
 		t.Errorf("Pipelines() = %v", got)
 	}
 	for _, c := range cases {

@@ -25,6 +25,12 @@ type RTTConfig struct {
 	MinRTO time.Duration
 	// MaxRTO is the RTO's upper bound. Default 10 s (seed 003, MaxRTO).
 	MaxRTO time.Duration
+	// VarFloor is the least the variance term may add to SRTT: RTO =
+	// SRTT + max(VarFloor, K*RTTVAR). RFC 6298 has the clock granularity
+	// G there; Linux TCP puts its 200 ms minimum there, so that a paced
+	// flow whose RTT samples barely vary (RTTVAR near 0) does not time
+	// out spuriously when a queue starts to build. Default 0.
+	VarFloor time.Duration
 	// BackoffMultiplier multiplies the RTO on Backoff. Default 2 (seed
 	// 003, "RTO backoff multiplier").
 	BackoffMultiplier float64
@@ -52,6 +58,8 @@ func (c RTTConfig) Validate() error {
 		return fmt.Errorf("rtt: Beta %v not in (0,1]", c.Beta)
 	case !(c.K >= 0) || math.IsInf(c.K, 0):
 		return fmt.Errorf("rtt: K %v must be a non-negative number", c.K)
+	case c.VarFloor < 0:
+		return errors.New("rtt: VarFloor must not be negative")
 	case c.MinRTO <= 0:
 		return errors.New("rtt: MinRTO must be positive")
 	case c.MaxRTO < c.MinRTO:
@@ -107,7 +115,7 @@ func (e *RTTEstimator) AddSample(rtt time.Duration) {
 	}
 	e.n++
 	e.sum += rtt
-	e.rto = e.clamp(e.srtt + e.cfg.K*e.rttvar)
+	e.rto = e.clamp(e.srtt + max(float64(e.cfg.VarFloor), e.cfg.K*e.rttvar))
 }
 
 // Backoff multiplies the RTO by BackoffMultiplier, up to MaxRTO (RFC 6298

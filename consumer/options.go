@@ -99,15 +99,25 @@ func DefaultRTT() cc.RTTConfig {
 	return r
 }
 
+// PacedVarFloor is paced-delay's default rto-var-floor.
+const PacedVarFloor = 200 * time.Millisecond
+
 // DefaultOptions returns the documented defaults for a pipeline.
 func DefaultOptions(pipeline string) Options {
+	rtt := DefaultRTT()
+	if pipeline == "paced-delay" {
+		// A paced flow's RTT samples barely vary: without a floor under
+		// the variance term its RTO falls to SRTT and the first queue
+		// that builds times it out spuriously (Linux's rto_min).
+		rtt.VarFloor = PacedVarFloor
+	}
 	return Options{
 		Pipeline:      pipeline,
 		AlgParams:     cc.Params{},
 		Conservative:  true,
 		RTTSampling:   cc.SampleEveryData,
 		HoleThreshold: 5,
-		RTT:           DefaultRTT(),
+		RTT:           rtt,
 		CheckInterval: 10 * time.Millisecond,
 		MaxRetries:    15,
 		Timeout:       30 * time.Second,
@@ -184,6 +194,7 @@ func pipelineParams() []param {
 		floatParam("rto-alpha", "0.125", "RFC 6298 SRTT gain", func(o *Options) *float64 { return &o.RTT.Alpha }),
 		floatParam("rto-beta", "0.25", "RFC 6298 RTTVAR gain", func(o *Options) *float64 { return &o.RTT.Beta }),
 		floatParam("rto-k", "8", "RTTVAR multiplier (RFC 6298: 4)", func(o *Options) *float64 { return &o.RTT.K }),
+		durationParam("rto-var-floor", "0s (200ms for paced-delay)", "least variance term: RTO = SRTT + max(floor, rto-k*RTTVAR), as Linux TCP's minimum RTO", func(o *Options) *time.Duration { return &o.RTT.VarFloor }),
 		floatParam("rto-backoff", "2", "RTO multiplier at each backoff (a round of unanswered retransmissions, or a timeout loss event)", func(o *Options) *float64 { return &o.RTT.BackoffMultiplier }),
 		durationParam("initial-rto", "1s", "RTO before the first sample", func(o *Options) *time.Duration { return &o.RTT.InitialRTO }),
 		durationParam("min-rto", "200ms", "lower bound of the RTO", func(o *Options) *time.Duration { return &o.RTT.MinRTO }),

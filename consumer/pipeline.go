@@ -117,6 +117,8 @@ type Pipeline struct {
 
 	rate  rateMeter
 	stats Stats
+	// pace spaces Interests for a paced algorithm (nil: none).
+	pace *pacer
 }
 
 // New returns a pipeline that sends on face. Call Start to begin.
@@ -143,6 +145,9 @@ func New(cfg Config, s sched.Scheduler, face ndn.Face) (*Pipeline, error) {
 		p.hole = cc.NewHoleDetector(o.HoleThreshold)
 	}
 	p.ooo, _ = alg.(interface{ OnOutOfOrder() })
+	if pa, ok := alg.(cc.Paced); ok {
+		p.pace = newPacer(pa, s, p.schedule)
+	}
 	p.checkFn = p.checkTimeouts
 	p.rate.tracer = cfg.Tracer
 	return p, nil
@@ -181,6 +186,7 @@ func (p *Pipeline) Stop() {
 	if p.check != nil {
 		p.check.Stop()
 	}
+	p.pace.stop()
 }
 
 func (p *Pipeline) slot(seg uint64) *segment { return &p.ring[seg&uint64(len(p.ring)-1)] }
@@ -226,7 +232,7 @@ func (p *Pipeline) maxSpan() uint64 {
 
 // schedule sends Interests while the window allows.
 func (p *Pipeline) schedule() {
-	for !p.done && p.inFlight < p.window() {
+	for !p.done && p.inFlight < p.window() && p.pace.ready() {
 		if seg, ok := p.nextRetx(); ok {
 			p.send(seg, true)
 			continue
@@ -295,6 +301,7 @@ func (p *Pipeline) send(seg uint64, retx bool) {
 	p.inFlight++
 	p.cwa.OnInterestSent(seg)
 	p.stats.Interests++
+	p.pace.sent()
 
 	in := ndn.NewSegmentInterest(p.cfg.Prefix, seg)
 	in.Nonce = p.cfg.Rand.Uint32()
@@ -604,6 +611,7 @@ func (p *Pipeline) finish(err error) {
 	if p.check != nil {
 		p.check.Stop()
 	}
+	p.pace.stop()
 	if p.cfg.OnDone != nil {
 		p.cfg.OnDone(err)
 	}

@@ -1,0 +1,371 @@
+package cc
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// PacedDelayConfig parameterises the paced-delay pipeline (docs/algorithms.md,
+// "paced-delay"). Alpha, Beta and SlowStartGamma are in segments this flow
+// keeps queued in the network, as Vegas' are.
+type PacedDelayConfig struct {
+	// InitCwnd is the initial window. Default 10 (RFC 6928's initial
+	// window: a paced start from 10 costs a short path less than one from 2).
+	InitCwnd float64
+	// Alpha: a standing queue of fewer segments than this grows the
+	// window. Default 1.
+	Alpha float64
+	// Beta: a standing queue of more segments than this shrinks it.
+	// Default 2.
+	Beta float64
+	// SlowStartGamma: slow start ends when the standing queue exceeds it.
+	// Default 1.
+	SlowStartGamma float64
+	// MarkBeta is the multiplicative decrease on a congestion mark or a
+	// congestion Nack. Default 0.8 (RFC 8511's for ECN).
+	MarkBeta float64
+	// LossBeta is the multiplicative decrease on a timeout or a hole.
+	// Default 0.5 (Reno's, as the conservative AIMD of seed 000).
+	LossBeta float64
+	// PacingGain multiplies the pacing rate cwnd/RTT in congestion
+	// avoidance. Default 1.25 (BBR's probing gain).
+	PacingGain float64
+	// SlowStartPacingGain multiplies it in slow start. Default 2 (the
+	// window doubles each round).
+	SlowStartPacingGain float64
+	// MinRTTWindow is how long a source's minimum RTT stands without a
+	// sample near it before it is replaced by the least sample of that
+	// span (BBR's min_rtt filter window). Default 10 s.
+	MinRTTWindow time.Duration
+	// SourceRatio: an RTT sample below SourceRatio times the least known
+	// minimum is taken as a nearer source (a cache hit, a shorter path),
+	// not as the old source's minimum falling. Default 0.7.
+	SourceRatio float64
+	// MaxVelocity caps the window change per round that consecutive
+	// rounds in one direction build up (Copa's velocity), segments.
+	// Default 64.
+	MaxVelocity float64
+}
+
+// DefaultPacedDelayConfig returns the documented defaults.
+func DefaultPacedDelayConfig() PacedDelayConfig {
+	return PacedDelayConfig{
+		InitCwnd: 10, Alpha: 1, Beta: 2, SlowStartGamma: 1,
+		MarkBeta: 0.8, LossBeta: 0.5,
+		PacingGain: 1.25, SlowStartPacingGain: 2,
+		MinRTTWindow: 10 * time.Second, SourceRatio: 0.7, MaxVelocity: 64,
+	}
+}
+
+// Validate reports the first field that is out of range.
+func (c PacedDelayConfig) Validate() error {
+	if err := c.validate(); err != nil {
+		return fmt.Errorf("paced-delay: %w", err)
+	}
+	return nil
+}
+
+func (c PacedDelayConfig) validate() error {
+	if err := checkInit(c.InitCwnd, math.Inf(1)); err != nil {
+		return err
+	}
+	switch {
+	case !(c.Alpha > 0) || math.IsInf(c.Alpha, 0):
+		return fmt.Errorf("delay-alpha %v must be a positive number", c.Alpha)
+	case !(c.Beta >= c.Alpha) || math.IsInf(c.Beta, 0):
+		return fmt.Errorf("delay-beta %v must be a number not below delay-alpha %v", c.Beta, c.Alpha)
+	case !(c.SlowStartGamma > 0) || math.IsInf(c.SlowStartGamma, 0):
+		return fmt.Errorf("delay-ss-gamma %v must be a positive number", c.SlowStartGamma)
+	case !(c.PacingGain >= 1) || math.IsInf(c.PacingGain, 0):
+		return fmt.Errorf("pacing-gain %v must be a number >= 1", c.PacingGain)
+	case !(c.SlowStartPacingGain >= 1) || math.IsInf(c.SlowStartPacingGain, 0):
+		return fmt.Errorf("ss-pacing-gain %v must be a number >= 1", c.SlowStartPacingGain)
+	case c.MinRTTWindow <= 0:
+		return fmt.Errorf("min-rtt-window %v must be positive", c.MinRTTWindow)
+	case !(c.MaxVelocity >= 1) || math.IsInf(c.MaxVelocity, 0):
+		return fmt.Errorf("max-velocity %v must be a number >= 1", c.MaxVelocity)
+	}
+	if err := checkFraction("mark-beta", c.MarkBeta); err != nil {
+		return err
+	}
+	if err := checkFraction("loss-beta", c.LossBeta); err != nil {
+		return err
+	}
+	return checkFraction("source-ratio", c.SourceRatio)
+}
+
+// maxSources bounds the RTT levels (sources) PacedDelay keeps apart.
+const maxSources = 4
+
+// rttSource is one source's RTT level: the least RTT of the Data it sends.
+type rttSource struct {
+	base time.Duration // its minimum RTT
+	near time.Duration // when a sample last came within nearTolerance of base
+	cand time.Duration // least sample since then (the base once it expires)
+}
+
+// nearTolerance is how close to a source's minimum a sample must be to
+// confirm it: an eighth of the minimum, at least 1 ms.
+func nearTolerance(base time.Duration) time.Duration {
+	return max(base/8, time.Millisecond)
+}
+
+// PacedDelay is a paced, delay-based window: Vegas' queue estimate taken
+// from the standing RTT of each round (Copa), against a minimum RTT kept
+// per source (so a cache hit or a shorter path reads as neither relief
+// nor congestion), Copa's velocity for growth, BBR's pacing and min-RTT
+// expiry, and multiplicative decreases on marks, Nacks, holes and
+// timeouts. Rounds are as Vegas': one per RTT, from segment numbers.
+//
+// Per RTT sample r the source is the level with the largest minimum b <=
+// r (a sample below every level within SourceRatio lowers the least
+// level; further below it founds a new, nearer level); its queueing delay
+// is q = r - b. At the end of a round, with (q, r) the sample of the
+// round with the least q:
+//
+//	diff = cwnd * q / r          segments this flow keeps queued
+//
+// Slow start adds 1 per Data. It ends at the first decrease, or when
+// three samples in a row show cwnd*q/r > SlowStartGamma, by removing that
+// excess: cwnd -= cwnd*q/r. Then, per
+// round: diff < Alpha → cwnd += v; diff > Beta → cwnd -= min(v, diff -
+// Alpha); else hold. v starts at 1 and doubles after three rounds in the
+// same direction (up to MaxVelocity); it returns to 1 when the direction
+// changes or the window holds.
+//
+// A mark or congestion Nack multiplies the window by MarkBeta, a timeout
+// or hole by LossBeta (at most once per round), never below MinSsthresh.
+// PacingInterval spaces Interests at gain * cwnd / rmin, where rmin is
+// the least RTT of the last round.
+type PacedDelay struct {
+	cfg PacedDelayConfig
+
+	cwnd, ssthresh float64
+	slowStart      bool
+
+	src  [maxSources]rttSource
+	nsrc int
+
+	round     uint64
+	mark      uint64
+	roundQ    time.Duration // least queueing delay in this round (-1: none)
+	roundR    time.Duration // the RTT of that sample
+	roundMin  time.Duration // least RTT in this round
+	lastMin   time.Duration // least RTT of the last round with a sample
+	diff      float64
+	decreased bool
+
+	ssAbove int // samples in a row above SlowStartGamma in slow start
+
+	velocity float64
+	dir      int // +1 growing, -1 shrinking, 0 holding
+	sameDir  int // rounds in a row in dir
+}
+
+// NewPacedDelay returns a paced-delay window in its initial state.
+func NewPacedDelay(cfg PacedDelayConfig) (*PacedDelay, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &PacedDelay{cfg: cfg, cwnd: cfg.InitCwnd, ssthresh: math.Inf(1), slowStart: true, roundQ: -1, velocity: 1}, nil
+}
+
+// Name implements Algorithm.
+func (*PacedDelay) Name() string { return "paced-delay" }
+
+// Cwnd implements Algorithm.
+func (d *PacedDelay) Cwnd() float64 { return d.cwnd }
+
+// Ssthresh implements Algorithm.
+func (d *PacedDelay) Ssthresh() float64 { return d.ssthresh }
+
+// Diff is the queue estimate of the last round with samples, segments.
+func (d *PacedDelay) Diff() float64 { return d.diff }
+
+// Round is the number of rounds completed.
+func (d *PacedDelay) Round() uint64 { return d.round }
+
+// Sources returns the minimum RTT of each source level, least first.
+func (d *PacedDelay) Sources() []time.Duration {
+	out := make([]time.Duration, d.nsrc)
+	for i := range out {
+		out[i] = d.src[i].base
+	}
+	return out
+}
+
+// InSlowStart reports whether the window is still in slow start.
+func (d *PacedDelay) InSlowStart() bool { return d.slowStart }
+
+// PacingInterval implements Paced: the time between two Interests, or 0
+// (no pacing) before the first RTT sample.
+func (d *PacedDelay) PacingInterval() time.Duration {
+	r := d.lastMin
+	if r == 0 {
+		r = d.roundMin
+	}
+	if r == 0 {
+		return 0
+	}
+	gain := d.cfg.PacingGain
+	if d.slowStart {
+		gain = d.cfg.SlowStartPacingGain
+	}
+	return time.Duration(float64(r) / (gain * max(d.cwnd, 1)))
+}
+
+// OnData implements Algorithm.
+func (d *PacedDelay) OnData(a Ack) {
+	if a.RTT > 0 {
+		d.sample(a.Now, a.RTT)
+	}
+	if d.slowStart {
+		d.cwnd++
+	}
+	if a.Seg >= d.mark {
+		d.endRound(a.HighInterest)
+	}
+}
+
+// sample attributes an RTT sample to a source and records its queueing
+// delay for this round.
+func (d *PacedDelay) sample(now, r time.Duration) {
+	if d.roundMin == 0 || r < d.roundMin {
+		d.roundMin = r
+	}
+	i := d.attribute(now, r)
+	s := &d.src[i]
+	if r <= s.base+nearTolerance(s.base) {
+		s.near = now
+		s.cand = r
+	} else if s.cand == 0 || r < s.cand {
+		s.cand = r
+	}
+	if now-s.near > d.cfg.MinRTTWindow {
+		// No sample near the minimum for a whole window: the path got
+		// longer (or a competitor keeps a standing queue); the least
+		// sample of that window becomes the minimum.
+		s.base, s.near, s.cand = s.cand, now, r
+	}
+	q := r - s.base
+	if d.roundQ < 0 || q < d.roundQ {
+		d.roundQ, d.roundR = q, r
+	}
+	if d.slowStart {
+		d.slowStartSample(q, r)
+	}
+}
+
+// slowStartSamples is how many samples in a row must show a queue above
+// SlowStartGamma to end slow start (one could be noise).
+const slowStartSamples = 3
+
+// slowStartSample ends slow start as soon as the queue builds (HyStart's
+// delay-increase test, on every sample rather than once a round: the
+// window doubles each round, so a round late is a whole window of excess).
+func (d *PacedDelay) slowStartSample(q, r time.Duration) {
+	diff := d.cwnd * float64(q) / float64(r)
+	if diff <= d.cfg.SlowStartGamma {
+		d.ssAbove = 0
+		return
+	}
+	d.ssAbove++
+	if d.ssAbove < slowStartSamples {
+		return
+	}
+	d.diff = diff
+	d.slowStart = false
+	d.cwnd = max(d.cwnd-diff, MinSsthresh)
+	d.ssthresh = d.cwnd
+}
+
+// attribute returns the index of the source level r belongs to, creating
+// or lowering a level as the rules of PacedDelay say.
+func (d *PacedDelay) attribute(now, r time.Duration) int {
+	if d.nsrc == 0 || r < d.src[0].base {
+		if d.nsrc > 0 && float64(r) >= d.cfg.SourceRatio*float64(d.src[0].base) {
+			d.src[0].base = r
+			return 0
+		}
+		// A nearer source: a new least level (the farthest is forgotten
+		// when all are in use).
+		n := min(d.nsrc+1, maxSources)
+		copy(d.src[1:n], d.src[:n-1])
+		d.src[0] = rttSource{base: r, near: now, cand: r}
+		d.nsrc = n
+		return 0
+	}
+	i := d.nsrc - 1
+	for d.src[i].base > r {
+		i--
+	}
+	return i
+}
+
+func (d *PacedDelay) endRound(highInterest uint64) {
+	if !d.decreased && d.roundQ >= 0 {
+		d.diff = d.cwnd * float64(d.roundQ) / float64(d.roundR)
+		d.decide()
+	}
+	if d.roundMin > 0 {
+		d.lastMin = d.roundMin
+	}
+	d.round++
+	d.mark = highInterest + 1
+	d.roundQ, d.roundR, d.roundMin = -1, 0, 0
+	d.decreased = false
+}
+
+// decide applies the once-per-round rules.
+func (d *PacedDelay) decide() {
+	if d.slowStart {
+		return // ended by slowStartSample
+	}
+	switch {
+	case d.diff < d.cfg.Alpha:
+		d.move(+1)
+		d.cwnd = min(d.cwnd+d.velocity, MaxWindow)
+	case d.diff > d.cfg.Beta:
+		d.move(-1)
+		d.cwnd = max(d.cwnd-min(d.velocity, d.diff-d.cfg.Alpha), MinSsthresh)
+	default:
+		d.move(0)
+	}
+	d.ssthresh = d.cwnd
+}
+
+// move updates Copa's velocity for a round that went in direction dir.
+func (d *PacedDelay) move(dir int) {
+	if dir == 0 || dir != d.dir {
+		d.dir, d.sameDir, d.velocity = dir, 0, 1
+		return
+	}
+	d.sameDir++
+	if d.sameDir >= 3 {
+		d.velocity = min(2*d.velocity, d.cfg.MaxVelocity)
+	}
+}
+
+// OnDecrease implements Algorithm.
+func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
+	if d.decreased {
+		return
+	}
+	d.decreased = true
+	beta := d.cfg.LossBeta
+	if cause == CauseMark || cause == CauseNack {
+		beta = d.cfg.MarkBeta
+	}
+	d.slowStart = false
+	d.cwnd = max(d.cwnd*beta, MinSsthresh)
+	d.ssthresh = d.cwnd
+	d.dir, d.sameDir, d.velocity = 0, 0, 1
+}
+
+// Paced is implemented by an algorithm that paces its Interests.
+type Paced interface {
+	// PacingInterval is the least time between two Interests; 0 means
+	// send as the window allows.
+	PacingInterval() time.Duration
+}

@@ -1,0 +1,284 @@
+package cc
+
+import (
+	"errors"
+	"math"
+	"testing"
+	"time"
+)
+
+// pdFeed drives a PacedDelay as a pipeline would: each Data releases
+// one new Interest, so the Data of segment s arrives when segments up to
+// s+W (W the window) have been sent. Rounds are Vegas': a round ends at
+// the first Data of a segment sent after it began, so its decision comes
+// one Data into the next window of Data.
+type pdFeed struct {
+	d   *PacedDelay
+	now time.Duration
+	seg uint64 // next segment to acknowledge
+}
+
+// ack acknowledges the next segment with RTT r.
+func (f *pdFeed) ack(r time.Duration) {
+	f.now += r / 64
+	w := uint64(max(int(f.d.Cwnd()), 1))
+	f.d.OnData(Ack{Now: f.now, Seg: f.seg, RTT: r, HighInterest: f.seg + w})
+	f.seg++
+}
+
+// start acknowledges segment 0 with RTT r: it founds the first source.
+func (f *pdFeed) start(r time.Duration) { f.ack(r) }
+
+// round acknowledges Data with RTT samples from rtt until the algorithm
+// has completed one more round, and returns the least window meanwhile.
+func (f *pdFeed) round(rtt func(i int) time.Duration) float64 {
+	least := f.d.Cwnd()
+	for i, r0 := 0, f.d.Round(); f.d.Round() == r0; i++ {
+		f.ack(rtt(i))
+		least = min(least, f.d.Cwnd())
+	}
+	return least
+}
+
+func constRTT(r time.Duration) func(int) time.Duration { return func(int) time.Duration { return r } }
+
+func newPD(t *testing.T, mod func(*PacedDelayConfig)) *PacedDelay {
+	t.Helper()
+	cfg := DefaultPacedDelayConfig()
+	if mod != nil {
+		mod(&cfg)
+	}
+	d, err := NewPacedDelay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestPacedDelayConfigValidate(t *testing.T) {
+	cases := []struct {
+		name string
+		mod  func(*PacedDelayConfig)
+	}{
+		{"alpha 0", func(c *PacedDelayConfig) { c.Alpha = 0 }},
+		{"beta below alpha", func(c *PacedDelayConfig) { c.Alpha, c.Beta = 3, 2 }},
+		{"gamma 0", func(c *PacedDelayConfig) { c.SlowStartGamma = 0 }},
+		{"mark-beta 1", func(c *PacedDelayConfig) { c.MarkBeta = 1 }},
+		{"loss-beta 0", func(c *PacedDelayConfig) { c.LossBeta = 0 }},
+		{"pacing gain below 1", func(c *PacedDelayConfig) { c.PacingGain = 0.5 }},
+		{"ss pacing gain inf", func(c *PacedDelayConfig) { c.SlowStartPacingGain = math.Inf(1) }},
+		{"min-rtt-window 0", func(c *PacedDelayConfig) { c.MinRTTWindow = 0 }},
+		{"source ratio 1", func(c *PacedDelayConfig) { c.SourceRatio = 1 }},
+		{"velocity 0", func(c *PacedDelayConfig) { c.MaxVelocity = 0 }},
+		{"init-cwnd 0", func(c *PacedDelayConfig) { c.InitCwnd = 0 }},
+	}
+	if err := DefaultPacedDelayConfig().Validate(); err != nil {
+		t.Fatalf("defaults: %v", err)
+	}
+	for _, c := range cases {
+		cfg := DefaultPacedDelayConfig()
+		c.mod(&cfg)
+		if _, err := NewPacedDelay(cfg); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+	}
+	if _, err := NewAlgorithm("paced-delay", Params{"min-rtt-window": "-1s"}); !errors.Is(err, ErrBadParam) {
+		t.Errorf("min-rtt-window -1s: %v, want ErrBadParam", err)
+	}
+	a, err := NewAlgorithm("paced-delay", Params{"delay-alpha": "2", "delay-beta": "4", "min-rtt-window": "5s", "init-cwnd": "4"})
+	if err != nil || a.Cwnd() != 4 {
+		t.Fatalf("params: %v %v", a, err)
+	}
+}
+
+// TestPacedDelayRounds replays the window through slow start, its exit
+// and the congestion-avoidance rules, round by round.
+func TestPacedDelayRounds(t *testing.T) {
+	base := ms(100)
+	cases := []struct {
+		name  string
+		init  float64       // initial window (the start's Data grows it by one in avoidance)
+		slow  bool          // still in slow start before the round
+		queue time.Duration // queueing delay of every sample in the round
+		want  float64       // window after the round
+	}{
+		// Slow start doubles the window in a round without queue (and
+		// the Data that ends the round adds one more).
+		{"slow start doubles", 10, true, 0, 21},
+		// Three samples in a row with cwnd*q/r > 1 end slow start by
+		// removing the excess: cwnd*10/110 > 1 from cwnd 12 on, so the
+		// samples at 12, 13 and 14 end it at 14 - 14*10/110 = 12.73; the
+		// round's diff, 12.73*10/110 = 1.16, then holds it.
+		{"slow start exit", 10, true, ms(10), 14 - 14*10.0/110},
+		// After slow start: no queue grows by the velocity (1).
+		{"grow", 19, false, 0, 21},
+		// diff = 20*2/102 = 0.39 < alpha 1: grow.
+		{"grow under alpha", 19, false, ms(2), 21},
+		// diff = 20*11/111 = 1.98 in [1,2]: hold.
+		{"hold", 19, false, ms(11), 20},
+		// diff = 20*30/130 = 4.6 > beta 2: shrink by min(v=1, 3.6).
+		{"shrink", 19, false, ms(30), 19},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd = c.init })
+			if !c.slow {
+				d.slowStart, d.ssthresh = false, c.init
+			}
+			f := &pdFeed{d: d}
+			f.start(base)
+			if c.slow {
+				d.cwnd = c.init // undo the start's Data
+			}
+			f.round(constRTT(base + c.queue))
+			checkNear(t, c.name, "cwnd", d.Cwnd(), c.want)
+			if d.InSlowStart() != (c.slow && c.queue == 0) {
+				t.Errorf("in slow start %v", d.InSlowStart())
+			}
+		})
+	}
+}
+
+// TestPacedDelayVelocity: rounds in one direction speed the change up
+// (Copa's velocity), a change of direction resets it.
+func TestPacedDelayVelocity(t *testing.T) {
+	d := newPD(t, func(c *PacedDelayConfig) { c.InitCwnd = 19 })
+	d.slowStart = false // the start's Data then grows it to 20
+	f := &pdFeed{d: d}
+	f.start(ms(100))
+	var got []float64
+	for range 6 {
+		f.round(constRTT(ms(100)))
+		got = append(got, d.Cwnd())
+	}
+	// The start's round grew 19 to 20; then +1 +1, and from the fourth
+	// round in a row the velocity doubles: +2 +4 +8 +16.
+	want := []float64{21, 22, 24, 28, 36, 52}
+	for i := range want {
+		checkNear(t, "round", "cwnd", got[i], want[i])
+	}
+	f.round(constRTT(ms(140))) // diff = 52*40/140 = 14.9: shrink by 1
+	checkNear(t, "reverse", "cwnd", d.Cwnd(), 51)
+}
+
+func TestPacedDelayDecrease(t *testing.T) {
+	cases := []struct {
+		cause Cause
+		want  float64
+	}{
+		{CauseMark, 80}, {CauseNack, 80}, {CauseTimeout, 50}, {CauseHole, 50},
+	}
+	for _, c := range cases {
+		d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd = 100 })
+		d.OnDecrease(0, c.cause)
+		d.OnDecrease(0, c.cause) // a second one in the same round is ignored
+		if d.Cwnd() != c.want || d.Ssthresh() != c.want || d.InSlowStart() {
+			t.Errorf("%v: cwnd %v ssthresh %v slow start %v, want %v", c.cause, d.Cwnd(), d.Ssthresh(), d.InSlowStart(), c.want)
+		}
+	}
+	d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd = 2 })
+	d.OnDecrease(0, CauseTimeout)
+	if d.Cwnd() != MinSsthresh {
+		t.Errorf("floor: cwnd %v, want %v", d.Cwnd(), MinSsthresh)
+	}
+}
+
+// TestPacedDelayCacheHitHalvesRTT pins issue 15's "a cache hit halving the
+// RTT mid-transfer costs no window collapse": once a nearer source answers
+// some or all Data at half the RTT, no round decreases the window, where
+// a single minimum RTT (Vegas) reads the far source's Data as a queue.
+func TestPacedDelayCacheHitHalvesRTT(t *testing.T) {
+	far, near := ms(100), ms(50)
+	cases := []struct {
+		name string
+		rtt  func(i int) time.Duration
+	}{
+		{"all Data from the cache", constRTT(near)},
+		{"alternate cache and producer", func(i int) time.Duration {
+			if i%2 == 0 {
+				return near
+			}
+			return far
+		}},
+		{"one in four from the cache", func(i int) time.Duration {
+			if i%4 == 0 {
+				return near
+			}
+			return far
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := newPD(t, nil)
+			f := &pdFeed{d: d}
+			f.start(far)
+			d.slowStart, d.cwnd, d.ssthresh = false, 30, 30
+			for range 3 {
+				f.round(constRTT(far + ms(5))) // diff 1.4: hold at 30
+			}
+			before := d.Cwnd()
+			for r := range 20 {
+				if least := f.round(c.rtt); least < before {
+					t.Fatalf("round %d after the shift: window fell to %v from %v (sources %v, diff %v)", r, least, before, d.Sources(), d.Diff())
+				}
+			}
+			if got := d.Sources(); len(got) != 2 || got[0] != near || got[1] != far {
+				t.Errorf("sources %v, want [%v %v]", got, near, far)
+			}
+		})
+	}
+	// The control: Vegas with one minimum shrinks on the mixed samples.
+	v, err := NewVegas(VegasConfig{InitCwnd: 30, InitSsthresh: 30, Alpha: 1, Beta: 3, SlowStartGamma: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seg uint64
+	for r := range 10 {
+		hi := seg + 29
+		for i := range 30 {
+			rtt := far
+			if r >= 3 && i%2 == 0 {
+				rtt = near
+			}
+			v.OnData(Ack{Seg: seg, RTT: rtt, HighInterest: hi})
+			seg++
+		}
+	}
+	if v.Cwnd() >= 30 {
+		t.Errorf("control: vegas window %v did not fall below 30 on mixed RTTs", v.Cwnd())
+	}
+}
+
+// TestPacedDelayMinRTTExpiry: a path that got longer for good is taken
+// as the new minimum after MinRTTWindow, not as a standing queue forever.
+func TestPacedDelayMinRTTExpiry(t *testing.T) {
+	d := newPD(t, func(c *PacedDelayConfig) { c.MinRTTWindow = time.Second })
+	f := &pdFeed{d: d}
+	f.start(ms(50))
+	d.slowStart, d.cwnd = false, 10
+	for f.now < 3*time.Second {
+		f.round(constRTT(ms(80)))
+	}
+	if got := d.Sources(); len(got) != 1 || got[0] != ms(80) {
+		t.Errorf("sources %v, want [80ms]", got)
+	}
+}
+
+func TestPacedDelayPacingInterval(t *testing.T) {
+	d := newPD(t, nil)
+	if got := d.PacingInterval(); got != 0 {
+		t.Errorf("before a sample: %v, want 0", got)
+	}
+	f := &pdFeed{d: d}
+	f.start(ms(100))
+	// Slow start: 100 ms / (2 * 11).
+	if got, want := d.PacingInterval(), time.Duration(float64(ms(100))/22); got != want {
+		t.Errorf("slow start: %v, want %v", got, want)
+	}
+	d.slowStart, d.cwnd = false, 40
+	f.round(constRTT(ms(110)))
+	// The least RTT of the last round over 1.25 * cwnd (41 after growing).
+	if got, want := d.PacingInterval(), time.Duration(float64(ms(110))/(1.25*d.Cwnd())); got != want {
+		t.Errorf("avoidance: %v, want %v", got, want)
+	}
+}
