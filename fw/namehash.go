@@ -86,10 +86,15 @@ func (h *nameHasher) full(name ndn.Name) uint64 {
 
 // nameEqual reports whether a and b are the same name. It compares
 // components directly, which avoids the interface conversions of
-// enc.Component.Equal on the per-packet path.
+// enc.Component.Equal on the per-packet path. Two slices of one array are
+// equal at once: a PIT entry keeps its Interest's name, and a producer
+// names its Data with the Interest's name, so that is the common case.
 func nameEqual(a, b ndn.Name) bool {
 	if len(a) != len(b) {
 		return false
+	}
+	if same(a, b) {
+		return true
 	}
 	for i := range a {
 		if a[i].Typ != b[i].Typ || !bytes.Equal(a[i].Val, b[i].Val) {

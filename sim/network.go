@@ -53,6 +53,7 @@ func (nd *Node) Out(neighbour string) (*Channel, bool) {
 // testbeds had; with jitter 0 packets are handled on arrival.
 type processor struct {
 	s      *Scheduler
+	fw     *fw.Forwarder // the node's
 	rng    *rand.Rand
 	jitter time.Duration
 	busy   time.Duration // when the thread is next free
@@ -61,32 +62,31 @@ type processor struct {
 }
 
 type pending struct {
-	f    *fw.Forwarder
 	face fw.FaceID
 	pkt  ndn.Packet
 }
 
-func newProcessor(s *Scheduler, rng *rand.Rand, jitter time.Duration) *processor {
-	p := &processor{s: s, rng: rng, jitter: jitter}
+func newProcessor(s *Scheduler, f *fw.Forwarder, rng *rand.Rand, jitter time.Duration) *processor {
+	p := &processor{s: s, fw: f, rng: rng, jitter: jitter}
 	p.lane = sched.NewLane(s, p.run)
 	return p
 }
 
-func (p *processor) receive(f *fw.Forwarder, face fw.FaceID, pkt ndn.Packet) {
+func (p *processor) receive(face fw.FaceID, pkt ndn.Packet) {
 	if p.jitter <= 0 {
-		f.Receive(face, pkt)
+		p.fw.Receive(face, pkt)
 		return
 	}
 	now := p.s.Now()
 	start := max(now, p.busy)
 	p.busy = start + time.Duration(p.rng.Int64N(int64(p.jitter)))
-	p.q.Push(pending{f, face, pkt})
+	p.q.Push(pending{face, pkt})
 	p.lane.At(p.busy)
 }
 
 func (p *processor) run() {
 	x := p.q.Pop()
-	x.f.Receive(x.face, x.pkt)
+	p.fw.Receive(x.face, x.pkt)
 }
 
 // Flow is one consumer fetching from one producer.
@@ -198,7 +198,7 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: node %s: %w", rs.Pos, nd.Name, err)
 		}
-		cpu := newProcessor(n.Sched, rng(seed, "cpu/"+nd.Name), orDefault(opt.ProcessingJitter, DefaultProcessingJitter))
+		cpu := newProcessor(n.Sched, f, rng(seed, "cpu/"+nd.Name), orDefault(opt.ProcessingJitter, DefaultProcessingJitter))
 		n.Nodes[nd.Name] = &Node{Name: nd.Name, FW: f, faces: map[string]fw.FaceID{}, cpu: cpu, out: map[string]*Channel{}}
 	}
 	if err := n.buildLinks(sc, seed); err != nil {
@@ -287,8 +287,8 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 				return fmt.Errorf("%s: link %s: %w", sc.File, l, err)
 			}
 		} else {
-			exit[0].OnDeliver(func(f link.Frame) { b.cpu.receive(b.FW, fb, f.Pkt) })
-			exit[1].OnDeliver(func(f link.Frame) { a.cpu.receive(a.FW, fa, f.Pkt) })
+			exit[0].OnDeliver(func(f link.Frame) { b.cpu.receive(fb, f.Pkt) })
+			exit[1].OnDeliver(func(f link.Frame) { a.cpu.receive(fa, f.Pkt) })
 		}
 		from0, from1 := l.A, l.B
 		ch[0].OnDeliverExt(func(e any) {
@@ -433,12 +433,12 @@ func (n *Network) addLossDetection(a, b *Node, fa, fb fw.FaceID, ch, exit [2]*Ch
 	b2a.SetReliability(lb)
 	exit[0].OnDeliver(func(f link.Frame) {
 		if lb.OnReceive(f) {
-			b.cpu.receive(b.FW, fb, f.Pkt)
+			b.cpu.receive(fb, f.Pkt)
 		}
 	})
 	exit[1].OnDeliver(func(f link.Frame) {
 		if la.OnReceive(f) {
-			a.cpu.receive(a.FW, fa, f.Pkt)
+			a.cpu.receive(fa, f.Pkt)
 		}
 	})
 	a2b.OnDrop(func(p ndn.Packet) { a.FW.OnSendFailure(fa, p, fw.CauseQueueDrop) })

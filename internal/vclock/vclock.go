@@ -6,6 +6,7 @@ package vclock
 
 import (
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/ndncc/ndncc/internal/fifo"
@@ -290,10 +291,25 @@ func before(at time.Duration, seq uint64, bat time.Duration, bseq uint64) bool {
 	return at < bat || at == bat && seq < bseq
 }
 
+// yieldEvery is how many events RunUntil runs between two yields to the
+// Go scheduler (a power of two).
+const yieldEvery = 1024
+
 // RunUntil runs events until none is left, stop returns true, or the next
 // event lies after limit. Time then stands at the last event run.
+//
+// Every yieldEvery events it yields the processor (runtime.Gosched, some
+// 100 ns every 200 µs or so). A simulation never blocks, so without it a
+// garbage collection's background marker, which needs a turn on the
+// processor, would wait up to the 10 ms preemption tick when the run has
+// one processor (GOMAXPROCS=1, or every processor busy with runs), and
+// every pointer the simulation writes meanwhile pays the collector's write
+// barrier: that was 20-25% of a run's time (docs/performance.md).
 func (s *Scheduler) RunUntil(limit time.Duration, stop func() bool) {
 	for s.step(limit) {
+		if s.fired%yieldEvery == 0 {
+			runtime.Gosched()
+		}
 		if stop != nil && stop() {
 			return
 		}
