@@ -19,7 +19,8 @@
 //	           (seeds 000, 003): slow start +1 per Data, then +step/cwnd;
 //	           decrease to max(cwnd*beta, 2).
 //	cubic      init-cwnd 1, init-ssthresh 200, cubic-c 0.4, cubic-beta 0.7,
-//	           fast-conv true, cubic-reno-friendly true (RFC 9438).
+//	           fast-conv true, cubic-reno-friendly true (RFC 9438),
+//	           hystart true (slow start ends on an RTT increase).
 //	bic        init-cwnd 1, init-ssthresh 200, bic-max-increment 16,
 //	           bic-min-increment 0.01, bic-low-window 14, bic-beta 0.8,
 //	           fast-conv true (BIC as PCON's consumer, seed 004; Linux

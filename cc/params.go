@@ -297,6 +297,7 @@ func specs() []pipelineSpec {
 				floatField("cubic-beta", "multiplicative decrease factor beta_cubic", func(c *CubicConfig) *float64 { return &c.Beta }, fraction()),
 				boolField("fast-conv", "fast convergence: lower W_max after a decrease below it", func(c *CubicConfig) *bool { return &c.FastConvergence }),
 				boolField("cubic-reno-friendly", "never grow slower than Reno's estimate W_est", func(c *CubicConfig) *bool { return &c.RenoFriendly }),
+				boolField("hystart", "end slow start when the RTT grows by clamp(minRTT/8, 4 ms, 16 ms) (HyStart, as Linux's CUBIC)", func(c *CubicConfig) *bool { return &c.HyStart }),
 			),
 			func(c CubicConfig) (Algorithm, error) { return algorithm(NewCubic(c)) }),
 

@@ -45,6 +45,7 @@ func Profiles() []Profile {
 				{Name: "reset-cwnd-to-init", Value: "false", Pipelines: []string{"aimd"}},
 				{Name: "cubic-beta", Value: "0.7"},
 				{Name: "fast-conv", Value: "false", Pipelines: []string{"cubic"}},
+				{Name: "hystart", Value: "false"},
 				{Name: "conservative", Value: "true"},
 				{Name: "ignore-marks", Value: "false"},
 				{Name: "rto-alpha", Value: "0.125"},

@@ -125,6 +125,7 @@ func tcpAlgorithm(name string, ssthresh float64) (cc.Algorithm, error) {
 	case scenario.TCPCubic:
 		cfg := cc.DefaultCubicConfig()
 		cfg.InitCwnd, cfg.InitSsthresh, cfg.FastConvergence = tcpInitCwnd, tcpInitSsthresh, true
+		cfg.HyStart = false // the papers' TCP runs predate it; results stay theirs
 		if ssthresh > 0 {
 			cfg.InitSsthresh = ssthresh
 		}
