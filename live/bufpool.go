@@ -1,7 +1,5 @@
 package live
 
-import "sync"
-
 // framePool recycles the receive buffers of stream faces: a fetch hands a
 // Data back once its payload is written, and a later frame reuses the
 // buffer instead of allocating (and later collecting) a new one.
@@ -10,32 +8,46 @@ import "sync"
 // the buffer from the Data's first byte on: the buffer loses the header's
 // few bytes each round, and leaves the pool once it is too short for the
 // largest frame.
+//
+// The free list is a buffered channel: the reader goroutine takes, the
+// loop gives back, and neither allocates (a sync.Pool of slices allocates
+// a slice header per Put). At most framePoolSize buffers wait in it.
 type framePool struct {
-	pool sync.Pool
+	free chan []byte
 }
+
+// framePoolSize bounds the idle buffers a pool keeps (about 5 MB).
+const framePoolSize = 512
 
 // poolBufSize is the capacity of new pooled buffers: the largest frame plus
 // room for many rounds of header loss.
 const poolBufSize = MaxPacketSize + 1024
+
+func newFramePool() framePool { return framePool{free: make(chan []byte, framePoolSize)} }
 
 // get returns a buffer of length n.
 func (p *framePool) get(n int) []byte {
 	if n > MaxPacketSize {
 		return make([]byte, n)
 	}
-	if b, ok := p.pool.Get().(*[]byte); ok {
-		return (*b)[:n]
+	select {
+	case b := <-p.free:
+		return b[:n]
+	default:
+		return make([]byte, n, poolBufSize)
 	}
-	return make([]byte, n, poolBufSize)
 }
 
 // put takes back the tail of a buffer that get returned; the caller must
 // not use any part of that buffer again. Buffers too short for the largest
-// frame are left to the garbage collector.
+// frame are left to the garbage collector, and so are those a full pool
+// has no room for.
 func (p *framePool) put(b []byte) {
 	if cap(b) < MaxPacketSize {
 		return
 	}
-	b = b[:0]
-	p.pool.Put(&b)
+	select {
+	case p.free <- b[:0]:
+	default:
+	}
 }

@@ -196,12 +196,22 @@ func (f *Face) Send(p ndn.Packet) {
 		f.writeDatagrams(frames)
 		return
 	}
-	b, err := ndn.EncodeFrame(&p)
+	// Encoded straight into the output buffer (a consumer's Interests
+	// without an intermediate copy).
+	start := len(f.wbuf)
+	wb, err := ndn.AppendFrame(f.wbuf, &p)
 	if err != nil {
+		f.wbuf = wb[:start]
 		f.sendError(p.Name(), err)
 		return
 	}
-	f.queue(b)
+	if n := len(wb) - start; n > MaxPacketSize {
+		f.wbuf = wb[:start]
+		f.sendError(p.Name(), fmt.Errorf("%d-byte frame exceeds the %d-byte limit", n, MaxPacketSize))
+		return
+	}
+	f.wbuf = wb
+	f.queued(len(wb) - start)
 }
 
 // SendWire sends an already encoded network packet (an Interest or Data
@@ -240,9 +250,16 @@ func (f *Face) queue(b []byte) {
 		return
 	}
 	f.wbuf = append(f.wbuf, b...)
+	f.queued(len(b))
+}
+
+// queued counts a frame of n bytes just added to the output buffer and
+// has it written, at once past flushThreshold, else before the loop next
+// waits.
+func (f *Face) queued(n int) {
 	f.out.FramesOut++
 	f.out.PacketsOut++
-	f.out.BytesOut += uint64(len(b))
+	f.out.BytesOut += uint64(n)
 	if len(f.wbuf) >= flushThreshold {
 		f.Flush()
 		return

@@ -42,7 +42,7 @@ const maxReadBatch = 32
 func (f *Face) readStream() {
 	fr := face.NewFrameReader(f.conn, MaxPacketSize)
 	fr.Alloc = f.loop.frames.get
-	var batch []received
+	batch := f.loop.newBatch()
 	for {
 		b, err := fr.Next()
 		if err != nil {
@@ -59,7 +59,7 @@ func (f *Face) readStream() {
 			if !f.post(inboxEvent{face: f, pkts: batch}) {
 				return
 			}
-			batch = nil
+			batch = f.loop.newBatch()
 		}
 	}
 }

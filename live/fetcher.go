@@ -237,25 +237,33 @@ func (f *fetch) onSegment(seg uint64, d *ndn.Data) {
 			f.progress.LastSegment, f.progress.FinalKnown = last, true
 		}
 	}
-	f.verify(d, func(err error) {
-		if f.done {
-			return
-		}
-		if err != nil {
-			f.fail(err)
-			return
-		}
-		if err := f.out.put(seg, d); err != nil {
-			f.fail(err)
-			return
-		}
-		f.progress.Segments++
-		f.progress.Bytes = f.out.written
-		if f.cfg.OnProgress != nil {
-			f.cfg.OnProgress(f.progress)
-		}
-		f.maybeFinish()
-	})
+	need, err := f.check(d)
+	if err != nil || need == nil {
+		f.verified(seg, d, err) // no closure on the per-Data path
+		return
+	}
+	f.awaitCert(need, d, func(err error) { f.verified(seg, d, err) })
+}
+
+// verified writes segment seg once its check ended with err.
+func (f *fetch) verified(seg uint64, d *ndn.Data, err error) {
+	if f.done {
+		return
+	}
+	if err != nil {
+		f.fail(err)
+		return
+	}
+	if err := f.out.put(seg, d); err != nil {
+		f.fail(err)
+		return
+	}
+	f.progress.Segments++
+	f.progress.Bytes = f.out.written
+	if f.cfg.OnProgress != nil {
+		f.cfg.OnProgress(f.progress)
+	}
+	f.maybeFinish()
 }
 
 func (f *fetch) pipelineDone(err error) {
@@ -290,6 +298,18 @@ func (f *fetch) maybeFinish() {
 // verify checks d, fetching the certificate of its key first if needed,
 // and calls then with the outcome.
 func (f *fetch) verify(d *ndn.Data, then func(error)) {
+	need, err := f.check(d)
+	if err != nil || need == nil {
+		then(err)
+		return
+	}
+	f.awaitCert(need, d, then)
+}
+
+// check checks d with what is known (the reader's digest check, the
+// certificates fetched): it returns the outcome, or the name of the
+// certificate the check needs first.
+func (f *fetch) check(d *ndn.Data) (ndn.Name, error) {
 	digest := digestUnchecked
 	if checked, ok := f.e.Face().DigestChecked(d); checked {
 		digest = digestBad
@@ -297,11 +317,12 @@ func (f *fetch) verify(d *ndn.Data, then func(error)) {
 			digest = digestOK
 		}
 	}
-	need, err := f.v.check(d, digest)
-	if err != nil || need == nil {
-		then(err)
-		return
-	}
+	return f.v.check(d, digest)
+}
+
+// awaitCert queues d until the certificate need is fetched (fetching it
+// unless a fetch is under way), then checks it again and calls then.
+func (f *fetch) awaitCert(need ndn.Name, d *ndn.Data, then func(error)) {
 	f.waiting = append(f.waiting, pendingCheck{d, then})
 	if f.certFetching {
 		return

@@ -31,6 +31,7 @@ type Loop struct {
 	timers timerheap.Heap
 
 	inbox   chan inboxEvent
+	batches chan []received // handled batches, back to the readers
 	posted  chan func()
 	dirty   []Flusher // output to write before the loop next waits
 	frames  framePool
@@ -68,10 +69,12 @@ const (
 // NewLoop returns a loop whose clock starts now.
 func NewLoop() *Loop {
 	return &Loop{
-		start:  time.Now(),
-		inbox:  make(chan inboxEvent, inboxSize),
-		posted: make(chan func(), 64),
-		ended:  make(chan struct{}),
+		start:   time.Now(),
+		inbox:   make(chan inboxEvent, inboxSize),
+		batches: make(chan []received, inboxSize),
+		frames:  newFramePool(),
+		posted:  make(chan func(), 64),
+		ended:   make(chan struct{}),
 	}
 }
 
@@ -188,6 +191,29 @@ func (l *Loop) handle(ev inboxEvent) {
 	}
 	if ev.err != nil {
 		ev.face.down(ev.err)
+	}
+	l.reuseBatch(ev.pkts)
+}
+
+// reuseBatch hands a handled batch back for a reader's next one.
+func (l *Loop) reuseBatch(b []received) {
+	if cap(b) == 0 {
+		return
+	}
+	clear(b) // drop the references to the packets
+	select {
+	case l.batches <- b[:0]:
+	default:
+	}
+}
+
+// newBatch returns an empty batch for a reader, reused when one is free.
+func (l *Loop) newBatch() []received {
+	select {
+	case b := <-l.batches:
+		return b
+	default:
+		return make([]received, 0, maxReadBatch)
 	}
 }
 

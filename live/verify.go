@@ -59,7 +59,7 @@ func (v *Verifier) pin(d *ndn.Data) error {
 		id.key = keyNameOf(d.Sig.KeyLocator)
 	}
 	if v.signer == nil {
-		v.signer = &id
+		v.signer = &signerID{typ: id.typ, key: id.key}
 		return nil
 	}
 	if id.typ != v.signer.typ || !id.key.Equal(v.signer.key) {

@@ -94,14 +94,21 @@ func TestVerifyDigestDetectsTampering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tampered := bytes.Clone(wire)
-	tampered[bytes.Index(tampered, []byte("payload"))] ^= 1
-	got, err := DecodeFrame(tampered)
-	if err != nil {
-		t.Fatal(err)
+	if err := VerifyDigest(d); err != nil {
+		t.Errorf("VerifyDigest of the encoded Data = %v", err)
 	}
-	if err := VerifyDigest(got.Data); !errors.Is(err, ErrBadSignature) {
-		t.Errorf("VerifyDigest of a tampered Data = %v, want ErrBadSignature", err)
+	// A byte of the content, of the name (both covered), and of the
+	// signature value.
+	for _, at := range []int{bytes.Index(wire, []byte("payload")), bytes.Index(wire, []byte("a")), len(wire) - 1} {
+		tampered := bytes.Clone(wire)
+		tampered[at] ^= 1
+		got, err := DecodeFrame(tampered)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := VerifyDigest(got.Data); !errors.Is(err, ErrBadSignature) {
+			t.Errorf("VerifyDigest of a Data tampered at byte %d = %v, want ErrBadSignature", at, err)
+		}
 	}
 	if err := VerifyDigest(&Data{Name: name("a"), Sig: RSASignature(name("k"))}); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("VerifyDigest of an RSA Data = %v, want ErrUnsupported", err)
@@ -509,6 +516,67 @@ func TestEncodeDataECDSA(t *testing.T) {
 		}
 		if diff := packetDiff(got, Packet{Data: d}); diff != "" {
 			t.Fatal(diff)
+		}
+	}
+}
+
+// AppendFrame writes EncodeFrame's bytes, by its fast path for plain
+// Interests and by EncodeFrame for the rest.
+func TestAppendFrameIsEncodeFrame(t *testing.T) {
+	prefix, err := enc.NameFromStr("/example/file/v=7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := func(edit func(*Interest)) *Interest {
+		i := NewSegmentInterest(prefix, 300)
+		i.Nonce = 0xdeadbeef
+		edit(i)
+		return i
+	}
+	for _, tt := range []struct {
+		name string
+		pkt  Packet
+	}{
+		{"segment Interest", Packet{Interest: plain(func(*Interest) {})}},
+		{"fresh, lifetime", Packet{Interest: plain(func(i *Interest) { i.MustBeFresh, i.Lifetime = true, 1500*time.Millisecond })}},
+		{"can be prefix, hop limit", Packet{Interest: plain(func(i *Interest) { i.CanBePrefix, i.HopLimit, i.HasHopLimit = true, 9, true })}},
+		{"long lifetime", Packet{Interest: plain(func(i *Interest) { i.Lifetime = time.Hour })}},
+		{"Nack (an LpPacket)", Packet{Interest: plain(func(*Interest) {}), Nack: NackCongestion}},
+		{"forwarding hint", Packet{Interest: plain(func(i *Interest) { i.Ext = &InterestExt{ForwardingHint: []Name{prefix}} })}},
+		{"Data", Packet{Data: &Data{Name: prefix, Content: []byte("x"), Sig: DigestSignature()}}},
+	} {
+		want, err := EncodeFrame(&tt.pkt)
+		if err != nil {
+			t.Fatalf("%s: EncodeFrame: %v", tt.name, err)
+		}
+		prev := []byte{1, 2, 3}
+		got, err := AppendFrame(prev, &tt.pkt)
+		if err != nil {
+			t.Fatalf("%s: AppendFrame: %v", tt.name, err)
+		}
+		if !bytes.Equal(got[:3], []byte{1, 2, 3}) || !bytes.Equal(got[3:], want) {
+			t.Errorf("%s: AppendFrame wrote\n%x\nwant %x after the 3 bytes already there", tt.name, got, want)
+		}
+	}
+	if _, err := AppendFrame(nil, &Packet{Interest: &Interest{}}); err == nil {
+		t.Error("AppendFrame encoded an Interest without a name")
+	}
+}
+
+func BenchmarkAppendFrameInterest(b *testing.B) {
+	prefix, err := enc.NameFromStr("/bench/object/v=1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf := make([]byte, 0, 1<<16)
+	b.ReportAllocs()
+	seg := uint64(0)
+	for b.Loop() {
+		i := NewSegmentInterest(prefix, seg)
+		i.Nonce, i.Lifetime = uint32(seg), 4*time.Second
+		seg++
+		if buf, err = AppendFrame(buf[:0], &Packet{Interest: i}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -123,6 +123,9 @@ func decodeNetwork(wire []byte) (Packet, error) {
 	if err := checkLengths(wire[hdr:], typ, maxNesting); err != nil {
 		return Packet{}, fmt.Errorf("ndn: decode network packet: %w: %w", ErrMalformed, err)
 	}
+	if typ == tlvData {
+		return decodeData(wire)
+	}
 	pkt, err := parseSafely(func() (*spec.Packet, error) {
 		p, _, err := spec.ReadPacket(enc.NewBufferView(wire))
 		return p, err
@@ -141,6 +144,27 @@ func decodeNetwork(wire []byte) (Packet, error) {
 	if err != nil {
 		return Packet{}, fmt.Errorf("ndn: decode Data: %w", err)
 	}
+	return Packet{Data: d}, nil
+}
+
+// decodeData decodes a bare Data whose lengths are checked, keeping the
+// part its signature covers.
+func decodeData(wire []byte) (Packet, error) {
+	sd, covered, err := readSigned(wire, func(r enc.WireView) (*spec.Data, enc.Wire, error) {
+		d, covered, err := spec.Spec{}.ReadData(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		return d.(*spec.Data), covered, nil
+	})
+	if err != nil {
+		return Packet{}, fmt.Errorf("ndn: decode network packet: %w: %w", ErrMalformed, err)
+	}
+	d, err := dataFrom(sd, wire)
+	if err != nil {
+		return Packet{}, fmt.Errorf("ndn: decode Data: %w", err)
+	}
+	d.covered = covered
 	return Packet{Data: d}, nil
 }
 

@@ -153,6 +153,9 @@ type Data struct {
 	Wire []byte
 
 	size int // cached encoded size, see Sizer.DataSize
+	// covered is the part of Wire the signature covers, as ndnd's decoder
+	// found it (decoded Data only): VerifyDigest needs no second parse.
+	covered enc.Wire
 }
 
 // NackReason is an NDNLPv2 Nack reason code.

@@ -1,6 +1,8 @@
 package ndn
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 
@@ -74,6 +76,18 @@ var ErrBadSignature = errors.New("ndn: bad signature")
 func VerifyDigest(d *Data) error {
 	if d.Sig.Type != SigDigestSHA256 {
 		return fmt.Errorf("ndn: verify digest of %s: signature type %d: %w", d.Name, d.Sig.Type, ErrUnsupported)
+	}
+	if d.covered != nil && d.Wire != nil {
+		// Decoded: the covered part and the value are at hand.
+		h := sha256.New()
+		for _, b := range d.covered {
+			h.Write(b)
+		}
+		var sum [sha256.Size]byte
+		if !bytes.Equal(h.Sum(sum[:0]), d.Sig.Value) {
+			return fmt.Errorf("ndn: verify digest of %s: %w", d.Name, ErrBadSignature)
+		}
+		return nil
 	}
 	data, covered, err := NdndData(d)
 	if err != nil {
