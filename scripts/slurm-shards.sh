@@ -14,6 +14,8 @@
 # directory (KEEP=1 keeps it).
 #
 # Needs root (the daemons and apt-get) and Go. Usage: scripts/slurm-shards.sh
+# It takes some 10-20 minutes on a 2-core machine (1,360 runs of 100 MB), too
+# long for CI: docs/slurm-run.txt is the output of a real run.
 # Environment: SLURM_PORT (default 16817; slurmd uses the next port),
 # KEEP=1.
 set -euo pipefail
