@@ -84,6 +84,14 @@ func (e *Endpoint) Handle(fn func(ndn.Packet)) { e.handler = fn }
 // Send implements ndn.Face.
 func (e *Endpoint) Send(p ndn.Packet) { e.face.Send(p) }
 
+// SendWire sends an encoded packet (Face.SendWire); a packet that cannot
+// be sent is counted as Send counts it.
+func (e *Endpoint) SendWire(b []byte) {
+	if err := e.face.SendWire(b); err != nil {
+		e.face.out.SendErrors++
+	}
+}
+
 // Express sends a one-shot Interest and calls done once with the Data
 // that answers it, or with an error wrapping ErrNoReply, ErrNacked or the
 // encoding failure. A timeout, a Nack Congestion and a Nack Duplicate

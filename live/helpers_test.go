@@ -50,18 +50,25 @@ type serving struct {
 // waits until its route is registered.
 func serve(t testing.TB, uri string, prefix string, content []byte, signing Signing, segSize int) *serving {
 	t.Helper()
+	return serveWith(t, uri, prefix, content, ServeConfig{
+		SegmentSize: segSize, Freshness: 10 * time.Second, Signing: signing,
+	})
+}
+
+// serveWith is serve with a configuration, whose Name, Content, Size and
+// Register it sets (and Signing, a digest, when not given).
+func serveWith(t testing.TB, uri string, prefix string, content []byte, cfg ServeConfig) *serving {
+	t.Helper()
 	loop, e := connect(t, uri)
-	if signing.Signer == nil {
+	if cfg.Signing.Signer == nil {
 		var err error
-		if signing, err = LoadSigning(SignDigest, "", nil); err != nil {
+		if cfg.Signing, err = LoadSigning(SignDigest, "", nil); err != nil {
 			t.Fatal(err)
 		}
 	}
 	name := ndntest.Name(t, prefix).Append(NewVersion(time.Now()))
-	srv, err := NewServer(e, ServeConfig{
-		Name: name, Content: bytes.NewReader(content), Size: int64(len(content)),
-		SegmentSize: segSize, Freshness: 10 * time.Second, Signing: signing, Register: true,
-	})
+	cfg.Name, cfg.Content, cfg.Size, cfg.Register = name, bytes.NewReader(content), int64(len(content)), true
+	srv, err := NewServer(e, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,11 @@ type ServeConfig struct {
 	// Signing signs every Data (and the metadata); its certificate, if
 	// any, is served too.
 	Signing Signing
+	// CacheBytes bounds the prepared Data the server keeps: the encoded,
+	// signed segments of the object's beginning, as many as fit, kept
+	// once first produced and sent again as they are, without reading,
+	// digesting or encoding them again. 0 keeps none.
+	CacheBytes int64
 	// Register registers the routes (the unversioned prefix, and the
 	// certificate's key name when outside it) with the forwarder.
 	Register bool
@@ -42,6 +47,9 @@ type ServerStats struct {
 	Metadata     uint64 // RDR metadata requests answered
 	Certificates uint64 // certificate requests answered
 	PrefixProbes uint64 // CanBePrefix Interests answered with segment 0
+	// CacheHits counts segment Interests answered with a prepared Data
+	// (they are in Interests, DataSent and PayloadBytes too).
+	CacheHits uint64
 }
 
 // Server answers Interests for one object: its segments, its RDR metadata
@@ -55,7 +63,14 @@ type Server struct {
 	meta  *ndn.Data
 	stats ServerStats
 	log   *slog.Logger
+
+	cache      [][]byte // prepared Data by segment, for the first len(cache)
+	cacheBytes uint64   // payload bytes sent from the cache
 }
+
+// cacheEntryOverhead is what a cached segment costs beyond its payload,
+// for CacheBytes: its name, signature and TLV headers, and the slice.
+const cacheEntryOverhead = 128
 
 // NewServer prepares a server on e and starts answering Interests. It
 // checks that the largest segment fits in an NDN packet.
@@ -76,7 +91,7 @@ func NewServer(e *Endpoint, cfg ServeConfig) (*Server, error) {
 		SegmentSize: cfg.SegmentSize,
 		Freshness:   cfg.Freshness,
 		Content:     cfg.Content,
-		Finish:      s.sign,
+		Finish:      s.finish,
 		Logger:      s.log,
 	}, e)
 	if err != nil {
@@ -85,6 +100,10 @@ func NewServer(e *Endpoint, cfg ServeConfig) (*Server, error) {
 	s.prod = prod
 	if err := s.checkSize(); err != nil {
 		return nil, err
+	}
+	if cfg.CacheBytes > 0 {
+		n := uint64(cfg.CacheBytes / int64(cfg.SegmentSize+cacheEntryOverhead))
+		s.cache = make([][]byte, min(n, prod.Segments()))
 	}
 	meta, err := MetadataData(Metadata{
 		Versioned:   cfg.Name,
@@ -107,6 +126,43 @@ func NewServer(e *Endpoint, cfg ServeConfig) (*Server, error) {
 func (s *Server) sign(d *ndn.Data) error {
 	_, err := ndn.EncodeData(d, s.cfg.Signing.Signer)
 	return err
+}
+
+// finish signs a segment the producer made and keeps it in the cache
+// (producer.Config.Finish).
+func (s *Server) finish(d *ndn.Data) error {
+	if err := s.sign(d); err != nil {
+		return err
+	}
+	if seg, ok := s.cacheSlot(d.Name); ok {
+		s.cache[seg] = d.Wire
+	}
+	return nil
+}
+
+// cacheSlot returns the cache slot of a segment name the producer
+// answers: in the cache's range, its segment number encoded in the
+// fewest bytes (the form a cached Data is named in, so that the Data
+// matches every Interest it answers).
+func (s *Server) cacheSlot(name ndn.Name) (uint64, bool) {
+	seg, ok := s.prod.SegmentOf(name)
+	if !ok || seg >= uint64(len(s.cache)) || len(name[len(name)-1].Val) != enc.Nat(seg).EncodingLength() {
+		return 0, false
+	}
+	return seg, true
+}
+
+// answerCached sends the prepared Data an Interest for name asks for,
+// if the cache has it.
+func (s *Server) answerCached(name ndn.Name) bool {
+	seg, ok := s.cacheSlot(name)
+	if !ok || s.cache[seg] == nil {
+		return false
+	}
+	s.stats.CacheHits++
+	s.cacheBytes += uint64(min(int64(s.cfg.SegmentSize), s.cfg.Size-int64(seg)*int64(s.cfg.SegmentSize)))
+	s.e.SendWire(s.cache[seg])
+	return true
 }
 
 // checkSize encodes the first segment and requires it, with room for the
@@ -141,6 +197,9 @@ func (s *Server) Segments() uint64 { return s.prod.Segments() }
 func (s *Server) Stats() ServerStats {
 	st := s.stats
 	st.Stats = s.prod.Stats()
+	st.Interests += st.CacheHits
+	st.DataSent += st.CacheHits
+	st.PayloadBytes += s.cacheBytes
 	return st
 }
 
@@ -200,7 +259,9 @@ func (s *Server) onPacket(p ndn.Packet) {
 	case in.CanBePrefix && len(in.Name) <= len(s.cfg.Name) && in.Name.IsPrefix(s.cfg.Name):
 		s.answerProbe()
 	default:
-		s.prod.OnPacket(p)
+		if !s.answerCached(in.Name) {
+			s.prod.OnPacket(p)
+		}
 	}
 }
 

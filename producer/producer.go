@@ -117,8 +117,11 @@ func (p *Producer) OnPacket(pkt ndn.Packet) {
 	p.face.Send(ndn.Packet{Data: d})
 }
 
-// segmentOf returns the segment number an Interest asks for, if the name is
-// Prefix/seg=N with N in range.
+// SegmentOf returns the segment number an Interest asks for, if the name
+// is Prefix/seg=N with N in range: the Interests OnPacket answers.
+func (p *Producer) SegmentOf(n ndn.Name) (uint64, bool) { return p.segmentOf(n) }
+
+// segmentOf is SegmentOf.
 func (p *Producer) segmentOf(n ndn.Name) (uint64, bool) {
 	if len(n) != len(p.cfg.Prefix)+1 || !p.cfg.Prefix.IsPrefix(n) {
 		return 0, false

@@ -21,6 +21,7 @@ import (
 // serveFlags are serve's flags.
 type serveFlags struct {
 	segmentSize  int
+	cacheMB      int64
 	freshness    string
 	printVersion bool
 	sign         string
@@ -73,6 +74,7 @@ unreachable, or the connection lost and not restored within --reconnect.`,
 	fs.SortFlags = false
 	fs.IntVarP(&sf.segmentSize, "size", "s", 8000, "payload size of a segment, in bytes")
 	fs.StringVarP(&sf.freshness, "freshness", "f", "10000", "FreshnessPeriod of every segment (`ms`, or a duration such as 10s)")
+	fs.Int64Var(&sf.cacheMB, "cache", 256, "keep up to this many `MB` of prepared (signed, encoded) segments, the object's first, to send again as they are; 0: none")
 	fs.BoolVarP(&sf.printVersion, "print-data-version", "p", false, "print the versioned name on stdout")
 	fs.StringVar(&sf.sign, "sign", "", "`signature`: digest (default), ed25519 or ecdsa")
 	fs.StringVar(&sf.key, "key", "", "sign with this key `file` (from 'ndnd sec keygen', PEM or TLV)")
@@ -110,6 +112,9 @@ func runServe(cmd *cobra.Command, sf *serveFlags, args []string) error {
 	if err != nil {
 		return usageError(cmd, fmt.Errorf("--reconnect: %w", err))
 	}
+	if sf.cacheMB < 0 || sf.cacheMB > 1<<30 {
+		return usageError(cmd, fmt.Errorf("--cache must be between 0 and %d MB, got %d", 1<<30, sf.cacheMB))
+	}
 	if sf.segmentSize < 1 || sf.segmentSize > live.MaxPacketSize {
 		return usageError(cmd, fmt.Errorf("-s/--size must be between 1 and %d, got %d", live.MaxPacketSize, sf.segmentSize))
 	}
@@ -145,7 +150,7 @@ func runServe(cmd *cobra.Command, sf *serveFlags, args []string) error {
 
 	srv, err := live.NewServer(conn.Endpoint, live.ServeConfig{
 		Name: name, Content: content, Size: size, SegmentSize: sf.segmentSize,
-		Freshness: freshness, Signing: signing, Register: !sf.noRegister,
+		Freshness: freshness, Signing: signing, Register: !sf.noRegister, CacheBytes: sf.cacheMB * 1e6,
 	})
 	if err != nil {
 		return usageError(cmd, err)
@@ -178,8 +183,8 @@ func runServe(cmd *cobra.Command, sf *serveFlags, args []string) error {
 	err = conn.Loop.Run(ctx)
 	if sf.verbose {
 		st := srv.Stats()
-		fmt.Fprintf(stderr, "Interests: %d, Data sent: %d (%d payload bytes), metadata: %d, certificates: %d, unknown: %d\n",
-			st.Interests+st.Metadata+st.Certificates+st.PrefixProbes, st.DataSent+st.PrefixProbes, st.PayloadBytes,
+		fmt.Fprintf(stderr, "Interests: %d, Data sent: %d (%d payload bytes; %d prepared before), metadata: %d, certificates: %d, unknown: %d\n",
+			st.Interests+st.Metadata+st.Certificates+st.PrefixProbes, st.DataSent+st.PrefixProbes, st.PayloadBytes, st.CacheHits,
 			st.Metadata, st.Certificates, st.Unknown)
 		writeFaceStats(stderr, conn.Endpoint.Face().Stats())
 	}

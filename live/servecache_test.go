@@ -1,0 +1,63 @@
+package live
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	enc "github.com/named-data/ndnd/std/encoding"
+
+	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/live/ndndtest"
+)
+
+// TestServeCache serves 40 segments with a cache of prepared Data for
+// the first 20 and fetches them twice with MustBeFresh through a real
+// forwarder (the Data carry no freshness, so its Content Store answers
+// none): the second fetch is answered from the cache for those 20, and
+// both are byte-identical. An Interest naming a cached segment in a
+// longer encoding gets a Data of its own name, not the cached one.
+func TestServeCache(t *testing.T) {
+	const segSize, segs, cached = 1000, 40, 20
+	fw := ndndtest.Start(t, ndndtest.Options{})
+	content := ndntest.RandomBytes(segs*segSize, 5)
+	s := serveWith(t, fw.Unix(), "/ndncc/cache", content, ServeConfig{
+		SegmentSize: segSize, CacheBytes: cached * (segSize + cacheEntryOverhead),
+	})
+	opt := options(t, "fixed", map[string]string{"window": "8", "must-be-fresh": "true"})
+	var hits []uint64
+	for i := range 2 {
+		// Nonces of their own: the forwarder drops an Interest whose name
+		// and nonce it has seen (its dead nonce list).
+		f := fetchObject(t, fw.Unix(), s.name, opt, FetchConfig{Rand: rand.New(rand.NewPCG(uint64(i), 9))})
+		if f.err != nil {
+			t.Fatalf("fetch %d: %v", i, f.err)
+		}
+		if !bytes.Equal(f.data, content) {
+			t.Fatalf("fetch %d: %d bytes, differ from the %d served", i, len(f.data), len(content))
+		}
+		if f.res.Stats.Retransmissions != 0 {
+			t.Logf("fetch %d: %d retransmissions", i, f.res.Stats.Retransmissions)
+		}
+		hits = append(hits, s.serverStats().CacheHits)
+	}
+	st := s.serverStats()
+	if hits[0] != 0 || hits[1] < cached {
+		t.Errorf("cache hits after each fetch: %v, want 0, then at least %d", hits, cached)
+	}
+	if st.DataSent < 2*segs || st.PayloadBytes < 2*segs*segSize {
+		t.Errorf("server counters %+v, want at least %d Data and %d payload bytes sent", st, 2*segs, 2*segs*segSize)
+	}
+
+	long := s.name.Append(enc.Component{Typ: enc.TypeSegmentNameComponent, Val: []byte{0, 5}})
+	d, err := expressOnce(t, fw.Unix(), Request{Name: long, MustBeFresh: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Name.Equal(long) || !bytes.Equal(d.Content, content[5*segSize:6*segSize]) {
+		t.Errorf("Interest %s answered by %s with %d bytes, want its own name and segment 5", long, d.Name, len(d.Content))
+	}
+	if got := s.serverStats().CacheHits; got != hits[1] {
+		t.Errorf("the long-encoded Interest was answered from the cache (%d hits, %d before)", got, hits[1])
+	}
+}
