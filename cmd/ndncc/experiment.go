@@ -122,7 +122,7 @@ with variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}
 			return nil
 		},
 	}
-	cmd.AddCommand(newMergeCmd(), newScaleCmd())
+	cmd.AddCommand(newMergeCmd(), newScaleCmd(), newTournamentCmd())
 	cmd.Flags().BoolVar(&list, "list", false, "list the experiments")
 	cmd.Flags().IntVar(&runs, "runs", 0, "runs per variant (default: the experiment's own)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document instead of the table")
