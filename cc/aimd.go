@@ -38,11 +38,15 @@ type AIMDConfig struct {
 	// "Alternative Backoff with ECN", recommends 0.8 for marks). Default 0:
 	// marks are treated like losses (ndn-tools' behaviour).
 	MarkBeta float64
+	// HyStart ends slow start when the RTT grows, as CubicConfig.HyStart
+	// does (RFC 9406 applies it to any slow start). Default true; the
+	// papers' experiments turn it off.
+	HyStart bool
 }
 
 // DefaultAIMDConfig returns the documented defaults.
 func DefaultAIMDConfig() AIMDConfig {
-	return AIMDConfig{InitCwnd: 2, InitSsthresh: math.Inf(1), Step: 1, Beta: 0.5}
+	return AIMDConfig{InitCwnd: 2, InitSsthresh: math.Inf(1), Step: 1, Beta: 0.5, HyStart: true}
 }
 
 // Validate reports the first field that is out of range.
@@ -71,6 +75,7 @@ type AIMD struct {
 	cfg      AIMDConfig
 	cwnd     float64
 	ssthresh float64
+	hs       hyStart
 }
 
 // NewAIMD returns an AIMD window in its initial state.
@@ -84,8 +89,12 @@ func NewAIMD(cfg AIMDConfig) (*AIMD, error) {
 // Name implements Algorithm.
 func (*AIMD) Name() string { return "aimd" }
 
-// OnData implements Algorithm: seed 000's OnData.
-func (w *AIMD) OnData(Ack) {
+// OnData implements Algorithm: seed 000's OnData (with HyStart's check
+// first in slow start).
+func (w *AIMD) OnData(a Ack) {
+	if w.cwnd < w.ssthresh && w.cfg.HyStart && w.hs.exit(a, w.cwnd) {
+		w.ssthresh = w.cwnd
+	}
 	if w.cwnd < w.ssthresh {
 		w.cwnd++
 	} else {
@@ -112,3 +121,6 @@ func (w *AIMD) Cwnd() float64 { return w.cwnd }
 
 // Ssthresh implements Algorithm.
 func (w *AIMD) Ssthresh() float64 { return w.ssthresh }
+
+// HyStartExits is how many slow starts HyStart ended.
+func (w *AIMD) HyStartExits() int { return w.hs.exits }

@@ -15,7 +15,8 @@
 //
 //	fixed      window 32 (seed 000 Design #0); never changes.
 //	aimd       init-cwnd 1, init-ssthresh 200, aimd-step 1, aimd-beta 0.5,
-//	           aimd-mark-beta 0 (= aimd-beta), reset-cwnd-to-init false
+//	           aimd-mark-beta 0 (= aimd-beta), reset-cwnd-to-init false,
+//	           hystart true (slow start ends on an RTT increase)
 //	           (seeds 000, 003): slow start +1 per Data, then +step/cwnd;
 //	           decrease to max(cwnd*beta, 2).
 //	cubic      init-cwnd 1, init-ssthresh 200, cubic-c 0.4, cubic-beta 0.7,

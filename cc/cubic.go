@@ -39,16 +39,6 @@ type CubicConfig struct {
 	HyStart bool
 }
 
-// HyStart's constants, Linux's tcp_cubic defaults (RFC 9406's
-// MIN_RTT_THRESH, MAX_RTT_THRESH, MIN_RTT_DIVISOR and N_RTT_SAMPLE).
-const (
-	HyStartLowWindow  = 16                    // no exit below this window, segments
-	HyStartSamples    = 8                     // RTT samples per round before a decision
-	HyStartMinThresh  = 4 * time.Millisecond  // least RTT increase that ends slow start
-	HyStartMaxThresh  = 16 * time.Millisecond // largest threshold
-	hyStartMinDivisor = 8                     // threshold = minRTT/8 within the bounds
-)
-
 // DefaultCubicConfig returns the documented defaults.
 func DefaultCubicConfig() CubicConfig {
 	return CubicConfig{InitCwnd: 2, InitSsthresh: math.Inf(1), C: 0.4, Beta: 0.7, FastConvergence: false, RenoFriendly: true, HyStart: true}
@@ -109,16 +99,6 @@ type Cubic struct {
 	hs             hyStart
 }
 
-// hyStart is HyStart's delay-increase detection state.
-type hyStart struct {
-	started  bool
-	roundEnd uint64        // the round ends with Data for a segment above it
-	samples  int           // RTT samples taken this round
-	roundMin time.Duration // least RTT of this round's samples
-	minRTT   time.Duration // least RTT of the flow (0: none yet)
-	exits    int           // slow starts ended by a delay increase
-}
-
 // NewCubic returns a CUBIC window in its initial state.
 func NewCubic(cfg CubicConfig) (*Cubic, error) {
 	if err := cfg.Validate(); err != nil {
@@ -145,8 +125,8 @@ func (c *Cubic) OnData(a Ack) {
 			c.srtt += (s - c.srtt) / 8
 		}
 	}
-	if c.cwnd < c.ssthresh && c.cfg.HyStart {
-		c.hyStart(a) // before the increase, as Linux's CUBIC
+	if c.cwnd < c.ssthresh && c.cfg.HyStart && c.hs.exit(a, c.cwnd) {
+		c.ssthresh = c.cwnd // checked before the increase, as Linux's CUBIC
 	}
 	if c.cwnd < c.ssthresh {
 		c.cwnd++
@@ -169,43 +149,6 @@ func (c *Cubic) OnData(a Ack) {
 	}
 	target := min(max(c.WCubic(t+c.srtt), c.cwnd), 1.5*c.cwnd)
 	c.cwnd += (target - c.cwnd) / c.cwnd
-}
-
-// hyStart takes a slow-start Data's RTT sample and ends slow start when
-// the round's least RTT shows a queue building: a round starts with a
-// Data and ends with the first Data for an Interest sent after it
-// (a.Seg > the highest segment sent when the round began).
-func (c *Cubic) hyStart(a Ack) {
-	h := &c.hs
-	if !h.started || a.Seg > h.roundEnd {
-		h.started, h.roundEnd, h.samples, h.roundMin = true, a.HighInterest, 0, 0
-	}
-	if a.RTT <= 0 {
-		return
-	}
-	if h.minRTT == 0 || a.RTT < h.minRTT {
-		h.minRTT = a.RTT
-	}
-	if h.samples >= HyStartSamples {
-		return
-	}
-	h.samples++
-	if h.roundMin == 0 || a.RTT < h.roundMin {
-		h.roundMin = a.RTT
-	}
-	if h.samples < HyStartSamples || c.cwnd < HyStartLowWindow {
-		return
-	}
-	if h.roundMin > h.minRTT+HyStartThreshold(h.minRTT) {
-		c.ssthresh = c.cwnd
-		h.exits++
-	}
-}
-
-// HyStartThreshold is the RTT increase over minRTT that ends slow start:
-// minRTT/8 clamped to [HyStartMinThresh, HyStartMaxThresh].
-func HyStartThreshold(minRTT time.Duration) time.Duration {
-	return min(max(minRTT/hyStartMinDivisor, HyStartMinThresh), HyStartMaxThresh)
 }
 
 // HyStartExits is how many slow starts HyStart ended (0 or 1: after a

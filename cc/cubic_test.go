@@ -185,83 +185,99 @@ func TestHyStartThreshold(t *testing.T) {
 	}
 }
 
-// slowStartRounds runs a CUBIC window through slow start, round after
-// round: every Data of a round gives the round's RTT, and the Interests a
+// slowStartRounds runs a window through slow start, round after round:
+// every Data of a round gives the round's RTT, and the Interests a
 // round's Data release form the next round. It returns the window slow
 // start ended at (0 if it never did).
-func slowStartRounds(t *testing.T, cfg CubicConfig, rtt func(round int) time.Duration) (exitCwnd float64, c *Cubic) {
-	t.Helper()
-	c = newCubic(t, cfg)
-	sent := uint64(c.Cwnd()) // segments 0..sent-1 are outstanding
+func slowStartRounds(a Algorithm, rtt func(round int) time.Duration) float64 {
+	sent := uint64(a.Cwnd()) // segments 0..sent-1 are outstanding
 	next := uint64(0)        // next segment to be answered
 	now := time.Duration(0)
 	for round := range 12 {
 		end := sent // this round answers the segments sent before it
 		now += rtt(round)
 		for ; next < end; next++ {
-			c.OnData(Ack{Now: now, Seg: next, RTT: rtt(round), HighInterest: sent - 1})
-			for sent-next-1 < uint64(c.Cwnd()) {
+			a.OnData(Ack{Now: now, Seg: next, RTT: rtt(round), HighInterest: sent - 1})
+			for sent-next-1 < uint64(a.Cwnd()) {
 				sent++
 			}
-			if !math.IsInf(c.Ssthresh(), 1) {
-				return c.Ssthresh(), c
+			if !math.IsInf(a.Ssthresh(), 1) {
+				return a.Ssthresh()
 			}
 		}
 	}
-	return 0, c
+	return 0
 }
 
-func TestCubicHyStart(t *testing.T) {
+// TestHyStart checks HyStart's slow-start exit in cubic and aimd.
+func TestHyStart(t *testing.T) {
 	const base = 300 * time.Microsecond // loopback, as through ndnd fw
 	grow := func(step time.Duration) func(int) time.Duration {
 		return func(r int) time.Duration { return base + time.Duration(r)*step }
 	}
-	on := DefaultCubicConfig()
-	off := on
-	off.HyStart = false
-	for _, tt := range []struct {
-		name     string
-		cfg      CubicConfig
-		rtt      func(int) time.Duration
-		wantExit bool
-	}{
-		// The RTT grows 1 ms a round: 4 ms (the threshold at this minimum)
-		// is exceeded in round 5, where the window is 64, over 16.
-		{"queue builds", on, grow(time.Millisecond), true},
-		{"queue builds, hystart off", off, grow(time.Millisecond), false},
-		{"constant RTT", on, grow(0), false},
-		// 0.3 ms a round stays under 4 ms for the 12 rounds.
-		{"small RTT growth", on, grow(300 * time.Microsecond), false},
-		// A jump in round 2: its 8th sample comes at window 15, below 16.
-		{"below the low window", on, func(r int) time.Duration {
-			if r >= 1 && r <= 2 {
-				return 10 * time.Millisecond
+	newAlg := func(pipeline string, hystart bool) Algorithm {
+		if pipeline == "aimd" {
+			cfg := DefaultAIMDConfig()
+			cfg.HyStart = hystart
+			a, err := NewAIMD(cfg)
+			if err != nil {
+				t.Fatal(err)
 			}
-			return base
-		}, false},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			exit, c := slowStartRounds(t, tt.cfg, tt.rtt)
-			if got := exit != 0; got != tt.wantExit {
-				t.Fatalf("slow start ended: %v at window %v (ssthresh %v), want %v", got, exit, c.Ssthresh(), tt.wantExit)
-			}
-			if !tt.wantExit {
-				return
-			}
-			if c.HyStartExits() != 1 {
-				t.Errorf("%d HyStart exits, want 1", c.HyStartExits())
-			}
-			// Round r's window is 2^(r+1); RTT - base > 4 ms first in round 5.
-			if exit < 64 || exit > 72 {
-				t.Errorf("slow start ended at window %v, want within the 8 samples after 64", exit)
-			}
-			// Congestion avoidance from there: the next Data grows the
-			// window by less than one segment.
-			w := c.Cwnd()
-			c.OnData(Ack{Now: time.Minute, Seg: 1 << 20, RTT: base, HighInterest: 1 << 20})
-			if c.Cwnd()-w >= 1 {
-				t.Errorf("after the exit the window grew %v on one Data, want congestion avoidance", c.Cwnd()-w)
-			}
-		})
+			return a
+		}
+		cfg := DefaultCubicConfig()
+		cfg.HyStart = hystart
+		return newCubic(t, cfg)
+	}
+	for _, pipeline := range []string{"cubic", "aimd"} {
+		for _, tt := range []struct {
+			name     string
+			hystart  bool
+			rtt      func(int) time.Duration
+			wantExit bool
+		}{
+			// The RTT grows 1 ms a round: 4 ms (the threshold at this
+			// minimum) is exceeded in round 5, where the window is 64,
+			// over 16.
+			{"queue builds", true, grow(time.Millisecond), true},
+			{"queue builds, hystart off", false, grow(time.Millisecond), false},
+			{"constant RTT", true, grow(0), false},
+			// 0.3 ms a round stays under 4 ms for the 12 rounds.
+			{"small RTT growth", true, grow(300 * time.Microsecond), false},
+			// A jump in round 2: its 8th sample comes at window 15,
+			// below 16.
+			{"below the low window", true, func(r int) time.Duration {
+				if r >= 1 && r <= 2 {
+					return 10 * time.Millisecond
+				}
+				return base
+			}, false},
+		} {
+			t.Run(pipeline+"/"+tt.name, func(t *testing.T) {
+				a := newAlg(pipeline, tt.hystart)
+				exit := slowStartRounds(a, tt.rtt)
+				if got := exit != 0; got != tt.wantExit {
+					t.Fatalf("slow start ended: %v at window %v (ssthresh %v), want %v", got, exit, a.Ssthresh(), tt.wantExit)
+				}
+				if !tt.wantExit {
+					return
+				}
+				if n := a.(interface{ HyStartExits() int }).HyStartExits(); n != 1 {
+					t.Errorf("%d HyStart exits, want 1", n)
+				}
+				// Round r's window is 2^(r+1); RTT - base > 4 ms first in
+				// round 5.
+				if exit < 64 || exit > 72 {
+					t.Errorf("slow start ended at window %v, want within the 8 samples after 64", exit)
+				}
+				// Congestion avoidance from there: the next Data grows the
+				// window by less than one segment.
+				w := a.Cwnd()
+				a.OnData(Ack{Now: time.Minute, Seg: 1 << 20, RTT: base, HighInterest: 1 << 20})
+				if a.Cwnd()-w >= 1 {
+					t.Errorf("after the exit the window grew %v on one Data, want congestion avoidance", a.Cwnd()-w)
+				}
+			})
+		}
 	}
 }

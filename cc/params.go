@@ -270,6 +270,9 @@ func initFields[C any](cwnd, ssthresh func(*C) *float64) []field[C] {
 	}
 }
 
+// hyStartDoc documents the hystart parameter of aimd and cubic.
+const hyStartDoc = "end slow start when the RTT grows by clamp(minRTT/8, 4 ms, 16 ms) (HyStart, as Linux's CUBIC)"
+
 // fixedConfig is the fixed pipeline's one parameter.
 type fixedConfig struct{ window float64 }
 
@@ -288,6 +291,7 @@ func specs() []pipelineSpec {
 				floatField("aimd-beta", "multiplicative decrease factor: ssthresh = cwnd*beta", func(c *AIMDConfig) *float64 { return &c.Beta }, fraction()),
 				floatField("aimd-mark-beta", "decrease factor on a congestion mark (RFC 8511 suggests 0.8); 0 means aimd-beta", func(c *AIMDConfig) *float64 { return &c.MarkBeta }, fractionOrZero()),
 				boolField("reset-cwnd-to-init", "after a decrease set cwnd to init-cwnd (paper 003) instead of ssthresh (paper 000)", func(c *AIMDConfig) *bool { return &c.ResetToInit }),
+				boolField("hystart", hyStartDoc, func(c *AIMDConfig) *bool { return &c.HyStart }),
 			),
 			func(c AIMDConfig) (Algorithm, error) { return algorithm(NewAIMD(c)) }),
 
@@ -297,7 +301,7 @@ func specs() []pipelineSpec {
 				floatField("cubic-beta", "multiplicative decrease factor beta_cubic", func(c *CubicConfig) *float64 { return &c.Beta }, fraction()),
 				boolField("fast-conv", "fast convergence: lower W_max after a decrease below it", func(c *CubicConfig) *bool { return &c.FastConvergence }),
 				boolField("cubic-reno-friendly", "never grow slower than Reno's estimate W_est", func(c *CubicConfig) *bool { return &c.RenoFriendly }),
-				boolField("hystart", "end slow start when the RTT grows by clamp(minRTT/8, 4 ms, 16 ms) (HyStart, as Linux's CUBIC)", func(c *CubicConfig) *bool { return &c.HyStart }),
+				boolField("hystart", hyStartDoc, func(c *CubicConfig) *bool { return &c.HyStart }),
 			),
 			func(c CubicConfig) (Algorithm, error) { return algorithm(NewCubic(c)) }),
 

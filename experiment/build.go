@@ -130,5 +130,8 @@ func withParams(base map[string]string, kv ...string) map[string]string {
 	return out
 }
 
-// markAIMD is AIMD with a milder backoff on marks (RFC 8511's idea).
-func markAIMD() map[string]string { return map[string]string{"aimd-mark-beta": "0.85"} }
+// markAIMD is AIMD with a milder backoff on marks (RFC 8511's idea), and
+// without HyStart, which PCON's consumer did not have.
+func markAIMD() map[string]string {
+	return map[string]string{"aimd-mark-beta": "0.85", "hystart": "false"}
+}

@@ -29,12 +29,11 @@ func seed001RTO() map[string]string {
 // seed001Window is the initial window and threshold of paper 001's AIMD
 // and CUBIC runs: paper 001 states none, and these (papers 000 and 003's)
 // are what the runs were first made with; CUBIC ran with RFC 9438's fast
-// convergence and no HyStart (ndncatchunks' CUBIC has none).
+// convergence; neither ran HyStart (ndncatchunks has none).
 func seed001Window(pipeline string) map[string]string {
-	p := map[string]string{"init-cwnd": "1", "init-ssthresh": "200"}
+	p := map[string]string{"init-cwnd": "1", "init-ssthresh": "200", "hystart": "false"}
 	if pipeline == "cubic" {
 		p["fast-conv"] = "true"
-		p["hystart"] = "false"
 	}
 	return p
 }

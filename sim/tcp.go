@@ -114,6 +114,7 @@ func tcpAlgorithm(name string, ssthresh float64) (cc.Algorithm, error) {
 	case scenario.TCPReno:
 		cfg := cc.DefaultAIMDConfig()
 		cfg.InitCwnd, cfg.InitSsthresh = tcpInitCwnd, tcpInitSsthresh
+		cfg.HyStart = false // the papers' TCP runs predate it; results stay theirs
 		if ssthresh > 0 {
 			cfg.InitSsthresh = ssthresh
 		}
