@@ -25,9 +25,16 @@ type PacedDelayConfig struct {
 	// MarkBeta is the multiplicative decrease on a congestion mark or a
 	// congestion Nack. Default 0.8 (RFC 8511's for ECN).
 	MarkBeta float64
-	// LossBeta is the multiplicative decrease on a timeout or a hole.
-	// Default 0.5 (Reno's, as the conservative AIMD of seed 000).
+	// LossBeta is the multiplicative decrease on a timeout or a hole
+	// while this flow keeps more than Beta segments queued: it overflowed
+	// the buffer. Default 0.5 (Reno's, as the conservative AIMD of seed
+	// 000).
 	LossBeta float64
+	// QuietLossBeta is the decrease on a timeout or a hole while the
+	// flow's standing queue was within Beta: no buffer it fills
+	// overflowed, so the loss is random (a lossy link) or another flow's
+	// overflow. Default 1: no decrease.
+	QuietLossBeta float64
 	// PacingGain multiplies the pacing rate cwnd/RTT in congestion
 	// avoidance. Default 1.25 (BBR's probing gain).
 	PacingGain float64
@@ -52,7 +59,7 @@ type PacedDelayConfig struct {
 func DefaultPacedDelayConfig() PacedDelayConfig {
 	return PacedDelayConfig{
 		InitCwnd: 10, Alpha: 1, Beta: 2, SlowStartGamma: 1,
-		MarkBeta: 0.8, LossBeta: 0.5,
+		MarkBeta: 0.8, LossBeta: 0.5, QuietLossBeta: 1,
 		PacingGain: 1.25, SlowStartPacingGain: 2,
 		MinRTTWindow: 10 * time.Second, SourceRatio: 0.7, MaxVelocity: 64,
 	}
@@ -91,6 +98,9 @@ func (c PacedDelayConfig) validate() error {
 	}
 	if err := checkFraction("loss-beta", c.LossBeta); err != nil {
 		return err
+	}
+	if !(c.QuietLossBeta > 0 && c.QuietLossBeta <= 1) {
+		return fmt.Errorf("quiet-loss-beta %v not in (0,1]", c.QuietLossBeta)
 	}
 	return checkFraction("source-ratio", c.SourceRatio)
 }
@@ -131,11 +141,15 @@ func nearTolerance(base time.Duration) time.Duration {
 // excess: cwnd -= cwnd*q/r. Then, per
 // round: diff < Alpha → cwnd += v; diff > Beta → cwnd -= min(v, diff -
 // Alpha); else hold. v starts at 1 and doubles after three rounds in the
-// same direction (up to MaxVelocity); it returns to 1 when the direction
-// changes or the window holds.
+// same direction (up to MaxVelocity and cwnd/8: the queue estimate lags
+// a round, so one round's change must not overflow a buffer); it returns
+// to 1 when the direction changes or the window holds.
 //
-// A mark or congestion Nack multiplies the window by MarkBeta, a timeout
-// or hole by LossBeta (at most once per round), never below MinSsthresh.
+// A mark or congestion Nack multiplies the window by MarkBeta; a timeout
+// or hole by LossBeta when the last round's diff exceeded Beta (this
+// flow's queue overflowed) or in slow start, else by QuietLossBeta (a
+// random loss, or another flow's overflow); at most once per round,
+// never below MinSsthresh.
 // PacingInterval spaces Interests at gain * cwnd / rmin, where rmin is
 // the least RTT of the last round.
 type PacedDelay struct {
@@ -343,7 +357,7 @@ func (d *PacedDelay) move(dir int) {
 	}
 	d.sameDir++
 	if d.sameDir >= 3 {
-		d.velocity = min(2*d.velocity, d.cfg.MaxVelocity)
+		d.velocity = min(2*d.velocity, d.cfg.MaxVelocity, max(1, d.cwnd/8))
 	}
 }
 
@@ -354,8 +368,11 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 	}
 	d.decreased = true
 	beta := d.cfg.LossBeta
-	if cause == CauseMark || cause == CauseNack {
+	switch {
+	case cause == CauseMark || cause == CauseNack:
 		beta = d.cfg.MarkBeta
+	case !d.slowStart && d.diff <= d.cfg.Beta:
+		beta = d.cfg.QuietLossBeta
 	}
 	d.slowStart = false
 	d.cwnd = max(d.cwnd*beta, MinSsthresh)

@@ -65,6 +65,7 @@ func TestPacedDelayConfigValidate(t *testing.T) {
 		{"gamma 0", func(c *PacedDelayConfig) { c.SlowStartGamma = 0 }},
 		{"mark-beta 1", func(c *PacedDelayConfig) { c.MarkBeta = 1 }},
 		{"loss-beta 0", func(c *PacedDelayConfig) { c.LossBeta = 0 }},
+		{"quiet-loss-beta above 1", func(c *PacedDelayConfig) { c.QuietLossBeta = 1.5 }},
 		{"pacing gain below 1", func(c *PacedDelayConfig) { c.PacingGain = 0.5 }},
 		{"ss pacing gain inf", func(c *PacedDelayConfig) { c.SlowStartPacingGain = math.Inf(1) }},
 		{"min-rtt-window 0", func(c *PacedDelayConfig) { c.MinRTTWindow = 0 }},
@@ -152,31 +153,49 @@ func TestPacedDelayVelocity(t *testing.T) {
 		got = append(got, d.Cwnd())
 	}
 	// The start's round grew 19 to 20; then +1 +1, and from the fourth
-	// round in a row the velocity doubles: +2 +4 +8 +16.
-	want := []float64{21, 22, 24, 28, 36, 52}
+	// round in a row the velocity doubles, capped at cwnd/8: +2, then
+	// min(4, 24/8) = 3, min(6, 27/8), min(6.75, 30.375/8).
+	want := []float64{21, 22, 24, 27, 30.375, 30.375 + 30.375/8}
 	for i := range want {
 		checkNear(t, "round", "cwnd", got[i], want[i])
 	}
-	f.round(constRTT(ms(140))) // diff = 52*40/140 = 14.9: shrink by 1
-	checkNear(t, "reverse", "cwnd", d.Cwnd(), 51)
+	f.round(constRTT(ms(140))) // diff = 34*40/140 = 9.8: shrink by 1
+	checkNear(t, "reverse", "cwnd", d.Cwnd(), 30.375+30.375/8-1)
 }
 
 func TestPacedDelayDecrease(t *testing.T) {
 	cases := []struct {
+		name  string
 		cause Cause
+		diff  float64 // queue estimate of the last round
 		want  float64
 	}{
-		{CauseMark, 80}, {CauseNack, 80}, {CauseTimeout, 50}, {CauseHole, 50},
+		{"mark", CauseMark, 0, 80},
+		{"nack", CauseNack, 5, 80},
+		// A loss while the flow kept more than Beta (2) queued: its own
+		// overflow.
+		{"timeout, own queue", CauseTimeout, 5, 50},
+		{"hole, own queue", CauseHole, 2.5, 50},
+		// Within Beta: a random loss or another flow's overflow.
+		{"timeout, quiet", CauseTimeout, 1, 100},
+		{"hole, quiet", CauseHole, 2, 100},
 	}
 	for _, c := range cases {
 		d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd = 100 })
+		d.slowStart, d.diff = false, c.diff
 		d.OnDecrease(0, c.cause)
 		d.OnDecrease(0, c.cause) // a second one in the same round is ignored
 		if d.Cwnd() != c.want || d.Ssthresh() != c.want || d.InSlowStart() {
-			t.Errorf("%v: cwnd %v ssthresh %v slow start %v, want %v", c.cause, d.Cwnd(), d.Ssthresh(), d.InSlowStart(), c.want)
+			t.Errorf("%s: cwnd %v ssthresh %v slow start %v, want %v", c.name, d.Cwnd(), d.Ssthresh(), d.InSlowStart(), c.want)
 		}
 	}
-	d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd = 2 })
+	// In slow start every loss is the flow's own overshoot.
+	d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd = 40 })
+	d.OnDecrease(0, CauseTimeout)
+	if d.Cwnd() != 20 || d.InSlowStart() {
+		t.Errorf("slow start loss: cwnd %v, want 20", d.Cwnd())
+	}
+	d = newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd = 2 })
 	d.OnDecrease(0, CauseTimeout)
 	if d.Cwnd() != MinSsthresh {
 		t.Errorf("floor: cwnd %v, want %v", d.Cwnd(), MinSsthresh)

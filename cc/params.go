@@ -195,6 +195,10 @@ func fraction() floatCheck {
 	return floatCheck{func(v float64) bool { return v > 0 && v < 1 }, "a number in (0,1)"}
 }
 
+func fractionOrOne() floatCheck {
+	return floatCheck{func(v float64) bool { return v > 0 && v <= 1 }, "a number in (0,1]"}
+}
+
 func fractionOrZero() floatCheck {
 	return floatCheck{func(v float64) bool { return v >= 0 && v < 1 }, "0 or a number in (0,1)"}
 }
@@ -354,7 +358,8 @@ func specs() []pipelineSpec {
 				floatField("delay-beta", "standing queue above it (segments of this flow): shrink the window", func(c *PacedDelayConfig) *float64 { return &c.Beta }, positive()),
 				floatField("delay-ss-gamma", "standing queue above it ends slow start, segments", func(c *PacedDelayConfig) *float64 { return &c.SlowStartGamma }, positive()),
 				floatField("mark-beta", "multiplicative decrease on a congestion mark or Nack", func(c *PacedDelayConfig) *float64 { return &c.MarkBeta }, fraction()),
-				floatField("loss-beta", "multiplicative decrease on a timeout or a hole", func(c *PacedDelayConfig) *float64 { return &c.LossBeta }, fraction()),
+				floatField("loss-beta", "multiplicative decrease on a timeout or a hole while the flow keeps more than delay-beta segments queued", func(c *PacedDelayConfig) *float64 { return &c.LossBeta }, fraction()),
+				floatField("quiet-loss-beta", "decrease on a timeout or a hole while the flow's queue was within delay-beta (random loss, another flow's overflow); 1: none", func(c *PacedDelayConfig) *float64 { return &c.QuietLossBeta }, fractionOrOne()),
 				floatField("pacing-gain", "pacing rate = gain * cwnd / least RTT of the last round, after slow start", func(c *PacedDelayConfig) *float64 { return &c.PacingGain }, atLeast1()),
 				floatField("ss-pacing-gain", "pacing gain in slow start", func(c *PacedDelayConfig) *float64 { return &c.SlowStartPacingGain }, atLeast1()),
 				durationField("min-rtt-window", "a source's minimum RTT expires after this long without a sample near it", func(c *PacedDelayConfig) *time.Duration { return &c.MinRTTWindow }),

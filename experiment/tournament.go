@@ -20,12 +20,15 @@ const TournamentPipeline = "paced-delay"
 
 // Tie margins of the tournament (issue 15): a completion time within 2%
 // of the best ties it; a queueing delay within 10% of the lowest (or
-// within QueueTieMs of it, below which delays are a packet's
-// serialization) is as low.
+// within QueueTieMs of it) is as low. The lowest queueing delay is taken
+// over the pipelines that used the link: those within QueueFieldTime of
+// the fastest completion (a window too small to fill the link queues
+// nothing, which is no merit).
 const (
-	TimeTie    = 0.02
-	QueueTie   = 0.10
-	QueueTieMs = 0.5
+	TimeTie        = 0.02
+	QueueTie       = 0.10
+	QueueTieMs     = 0.5
+	QueueFieldTime = 0.10
 )
 
 // TournamentOptions select what the tournament runs.
@@ -222,7 +225,8 @@ type ArenaVerdict struct {
 	// TimeOK: it completed within TimeTie of the fastest pipeline.
 	TimeOK bool
 	// QueueOK: its queueing delay is within QueueTie (or QueueTieMs) of
-	// the lowest of the pipelines that completed.
+	// the lowest of the pipelines that completed within QueueFieldTime
+	// of the fastest.
 	QueueOK bool
 	// Best is the fastest pipeline and LowestQueue the one with the
 	// lowest queueing delay.
@@ -240,18 +244,7 @@ func (r *TournamentReport) Verdicts(pipeline string) []ArenaVerdict {
 	var out []ArenaVerdict
 	for i, a := range r.Arenas {
 		row := r.Cells[i]
-		best, low := -1, -1
-		for j, c := range row {
-			if !c.Complete {
-				continue
-			}
-			if best < 0 || c.TimeS < row[best].TimeS {
-				best = j
-			}
-			if low < 0 || c.QueueMs < row[low].QueueMs {
-				low = j
-			}
-		}
+		best, low := fastest(row), lowestQueue(row)
 		v := ArenaVerdict{Arena: a.Name, Cell: row[pi]}
 		if best >= 0 {
 			v.Best, v.BestCell = r.Pipelines[best], row[best]
@@ -327,4 +320,31 @@ func withPipeline(sc *scenario.Scenario, p string, keep map[string]bool) *scenar
 	}
 	sc.Profile = ""
 	return sc
+}
+
+// fastest is the index of the fastest complete cell (-1: none).
+func fastest(row []TournamentCell) int {
+	best := -1
+	for j, c := range row {
+		if c.Complete && (best < 0 || c.TimeS < row[best].TimeS) {
+			best = j
+		}
+	}
+	return best
+}
+
+// lowestQueue is the index of the cell with the least queueing delay
+// among those complete within QueueFieldTime of the fastest (-1: none).
+func lowestQueue(row []TournamentCell) int {
+	best := fastest(row)
+	low := -1
+	for j, c := range row {
+		if best < 0 || !c.Complete || c.TimeS > row[best].TimeS*(1+QueueFieldTime) {
+			continue
+		}
+		if low < 0 || c.QueueMs < row[low].QueueMs {
+			low = j
+		}
+	}
+	return low
 }

@@ -57,33 +57,32 @@ func (r *TournamentReport) Markdown(w io.Writer, pipeline string) {
 		fmt.Fprintf(w, "| %s | %s | %.2f |\n", a.Name, doc, a.LimitS)
 	}
 	head := "| arena | " + strings.Join(r.Pipelines, " | ") + " |\n|---|" + strings.Repeat("---|", len(r.Pipelines)) + "\n"
-	verdicts := r.Verdicts(pipeline)
 	fmt.Fprintf(w, "\n### Completion time over the limit\n\nBold: the fastest, and every pipeline within %.0f%% of it.\n\n%s", TimeTie*100, head)
 	for i, a := range r.Arenas {
 		var cells []string
 		for j := range r.Pipelines {
 			c := r.Cells[i][j]
 			s := overText(c)
-			if c.Complete && c.TimeS <= verdicts0(r, i).TimeS*(1+TimeTie) {
+			if b := fastest(r.Cells[i]); c.Complete && c.TimeS <= r.Cells[i][b].TimeS*(1+TimeTie) {
 				s = "**" + s + "**"
 			}
 			cells = append(cells, s)
 		}
 		fmt.Fprintf(w, "| %s | %s |\n", a.Name, strings.Join(cells, " | "))
 	}
-	fmt.Fprintf(w, "\n### Mean queueing delay (ms)\n\nMean RTT minus the least RTT any pipeline saw on the flow's path, averaged over the flows. Bold: the lowest, and every pipeline within %.0f%% (or %.1f ms) of it.\n\n%s", QueueTie*100, QueueTieMs, head)
+	fmt.Fprintf(w, "\n### Mean queueing delay (ms)\n\nMean RTT minus the least RTT any pipeline saw on the flow's path, averaged over the flows. Bold: the lowest among the pipelines that completed within %.0f%% of the fastest, and every such pipeline within %.0f%% (or %.1f ms) of it.\n\n%s", QueueFieldTime*100, QueueTie*100, QueueTieMs, head)
 	for i, a := range r.Arenas {
-		low := math.Inf(1)
-		for _, c := range r.Cells[i] {
-			if c.Complete {
-				low = min(low, c.QueueMs)
-			}
+		li := lowestQueue(r.Cells[i])
+		low := math.Inf(-1)
+		if li >= 0 {
+			low = r.Cells[i][li].QueueMs
 		}
+		best := r.Cells[i][max(fastest(r.Cells[i]), 0)]
 		var cells []string
 		for j := range r.Pipelines {
 			c := r.Cells[i][j]
 			s := fmt.Sprintf("%.1f", c.QueueMs)
-			if c.Complete && (c.QueueMs <= low*(1+QueueTie) || c.QueueMs <= low+QueueTieMs) {
+			if c.Complete && c.TimeS <= best.TimeS*(1+QueueFieldTime) && (c.QueueMs <= low*(1+QueueTie) || c.QueueMs <= low+QueueTieMs) {
 				s = "**" + s + "**"
 			}
 			cells = append(cells, s)
@@ -101,6 +100,7 @@ func (r *TournamentReport) Markdown(w io.Writer, pipeline string) {
 	}
 	wins, lows := 0, 0
 	var lost []string
+	verdicts := r.Verdicts(pipeline)
 	for _, v := range verdicts {
 		if v.TimeOK {
 			wins++
@@ -125,15 +125,4 @@ func (r *TournamentReport) Markdown(w io.Writer, pipeline string) {
 	if len(lost) > 0 {
 		fmt.Fprintf(w, "Where it does not:\n\n%s\n", strings.Join(lost, "\n"))
 	}
-}
-
-// verdicts0 is the fastest complete cell of arena i.
-func verdicts0(r *TournamentReport, i int) TournamentCell {
-	best := TournamentCell{TimeS: math.Inf(1)}
-	for _, c := range r.Cells[i] {
-		if c.Complete && c.TimeS < best.TimeS {
-			best = c
-		}
-	}
-	return best
 }
