@@ -48,6 +48,9 @@ type FetchConfig struct {
 	Rand *rand.Rand
 	// Tracer, if set, receives the pipeline's cwnd and RTT traces.
 	Tracer consumer.Tracer
+	// WireSize, if set, gives a received packet's size on the wire for
+	// the throughput counters (consumer.Config.WireSize).
+	WireSize func(ndn.Packet) int
 	// OnVersion, if set, is told the versioned name before segments are
 	// requested.
 	OnVersion func(ndn.Name)
@@ -216,6 +219,7 @@ func (f *fetch) startPipeline(prefix ndn.Name) {
 		Options:   f.cfg.Options,
 		Rand:      f.cfg.Rand,
 		Tracer:    f.cfg.Tracer,
+		WireSize:  f.cfg.WireSize,
 		OnDone:    f.pipelineDone,
 		OnSegment: f.onSegment,
 	}, f.loop, f.e)

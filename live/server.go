@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime"
+	"sync"
 	"time"
 
 	enc "github.com/named-data/ndnd/std/encoding"
@@ -34,6 +36,11 @@ type ServeConfig struct {
 	// once first produced and sent again as they are, without reading,
 	// digesting or encoding them again. 0 keeps none.
 	CacheBytes int64
+	// Presign fills the cache before the server answers anything: every
+	// cached segment is made, signed and encoded at once (on every CPU),
+	// as ndnputchunks prepares its object before serving, so no Interest
+	// waits for a signature (the emulator's producers).
+	Presign bool
 	// Register registers the routes (the unversioned prefix, and the
 	// certificate's key name when outside it) with the forwarder.
 	Register bool
@@ -105,6 +112,11 @@ func NewServer(e *Endpoint, cfg ServeConfig) (*Server, error) {
 		n := uint64(cfg.CacheBytes / int64(cfg.SegmentSize+cacheEntryOverhead))
 		s.cache = make([][]byte, min(n, prod.Segments()))
 	}
+	if cfg.Presign {
+		if err := s.presign(); err != nil {
+			return nil, fmt.Errorf("live: serve: %w", err)
+		}
+	}
 	meta, err := MetadataData(Metadata{
 		Versioned:   cfg.Name,
 		LastSegment: prod.Segments() - 1,
@@ -138,6 +150,33 @@ func (s *Server) finish(d *ndn.Data) error {
 		s.cache[seg] = d.Wire
 	}
 	return nil
+}
+
+// presign fills the cache, on every CPU.
+func (s *Server) presign() error {
+	n := uint64(len(s.cache))
+	workers := uint64(max(runtime.GOMAXPROCS(0), 1))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for seg := w; seg < n && errs[w] == nil; seg += workers {
+				d, err := s.prod.Segment(seg)
+				if err == nil {
+					err = s.sign(d)
+				}
+				if err != nil {
+					errs[w] = fmt.Errorf("presign segment %d: %w", seg, err)
+					continue
+				}
+				s.cache[seg] = d.Wire
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // cacheSlot returns the cache slot of a segment name the producer

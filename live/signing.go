@@ -18,7 +18,11 @@ const (
 	SignDigest  = "digest"  // DigestSha256 (integrity only); the default
 	SignEd25519 = "ed25519" // Ed25519
 	SignECDSA   = "ecdsa"   // ECDSA with P-256 and SHA-256
+	SignRSA     = "rsa"     // RSA (2048-bit key) with SHA-256, as the seeds' producers signed
 )
+
+// rsaKeyBits is the size of a generated RSA key.
+const rsaKeyBits = 2048
 
 // Signing is how a server signs: the signer, and the certificate of its
 // key (nil for DigestSha256), which the server also serves so that
@@ -61,8 +65,10 @@ func LoadSigning(scheme, keyFile string, identity ndn.Name) (Signing, error) {
 			key, err = signer.KeygenEd25519(keyName)
 		case SignECDSA:
 			key, err = signer.KeygenEcc(keyName, elliptic.P256())
+		case SignRSA:
+			key, err = signer.KeygenRsa(keyName, rsaKeyBits)
 		default:
-			return Signing{}, fmt.Errorf("signature scheme %q: want %s, %s or %s", scheme, SignDigest, SignEd25519, SignECDSA)
+			return Signing{}, fmt.Errorf("signature scheme %q: want %s, %s, %s or %s", scheme, SignDigest, SignEd25519, SignECDSA, SignRSA)
 		}
 		if err != nil {
 			return Signing{}, fmt.Errorf("generate %s key: %w", scheme, err)
@@ -138,7 +144,7 @@ func schemeOf(t ndnd.SigType) string {
 	case ndnd.SignatureSha256WithEcdsa:
 		return SignECDSA
 	case ndnd.SignatureSha256WithRsa:
-		return "rsa"
+		return SignRSA
 	}
 	return fmt.Sprintf("signature type %d", t)
 }

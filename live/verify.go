@@ -59,7 +59,9 @@ func (v *Verifier) pin(d *ndn.Data) error {
 		id.key = keyNameOf(d.Sig.KeyLocator)
 	}
 	if v.signer == nil {
-		v.signer = &signerID{typ: id.typ, key: id.key}
+		// Cloned once per object: d's buffers go back to the pool once
+		// written.
+		v.signer = &signerID{typ: id.typ, key: id.key.Clone()}
 		return nil
 	}
 	if id.typ != v.signer.typ || !id.key.Equal(v.signer.key) {

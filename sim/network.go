@@ -18,7 +18,6 @@ import (
 	"github.com/ndncc/ndncc/producer"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sched"
-	"github.com/ndncc/ndncc/topology"
 )
 
 // ObjectVersion is the version component every simulated producer puts
@@ -123,12 +122,10 @@ type Network struct {
 	TCP     []*TCPFlow
 	first   Completion // see FirstCompletion
 	pending int        // flows, NDN and TCP, that have not ended
-	trace   *traceSet
-	// routes toward the producers' nodes; announced says which (node,
-	// prefix) routes every other node already has; producers indexes the
-	// scenario's producers by prefix.
-	routes    *topology.Routes
-	announced map[[2]string]bool
+	trace   *Traces
+	// routes plans the routes toward the producers' nodes; producers
+	// indexes the scenario's producers by prefix.
+	routes    *RoutePlanner
 	producers *scenario.ProducerIndex
 }
 
@@ -189,7 +186,7 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 		Nodes:    map[string]*Node{},
 	}
 	if opt.Trace {
-		n.trace = newTraceSet()
+		n.trace = NewTraces()
 	}
 	names := fw.NewNameHashCache() // every forwarder sees the same packet objects
 	for _, nd := range sc.Topology.Nodes {
@@ -204,12 +201,7 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 	if err := n.buildLinks(sc, seed); err != nil {
 		return nil, err
 	}
-	var pnodes []string
-	for _, p := range sc.Producers {
-		pnodes = append(pnodes, p.Node)
-	}
-	n.routes = sc.Topology.RoutesTo(pnodes)
-	n.announced = map[[2]string]bool{}
+	n.routes = NewRoutePlanner(sc)
 	n.producers = sc.NewProducerIndex()
 	for _, p := range sc.Producers {
 		if err := n.addProducer(p); err != nil {
@@ -498,19 +490,10 @@ func (n *Network) addProducer(p scenario.Producer) error {
 	n.Producers = append(n.Producers, prod)
 	base, _ := ndn.ParseName(p.Prefix) // validated by the scenario
 	node.FW.AddRoute(base, id, 0)
-	if p.Announce != "" {
-		base, _ = ndn.ParseName(p.Announce)
-	}
-	if key := [2]string{p.Node, base.String()}; !n.announced[key] {
-		n.announced[key] = true
-		for name, other := range n.Nodes {
-			if name == p.Node {
-				continue
-			}
-			for _, hop := range n.routes.NextHops(name, p.Node) {
-				other.FW.AddRoute(base, other.faces[hop.Neighbor], uint64(hop.Cost))
-			}
-		}
+	for _, r := range n.routes.Announce(p) {
+		prefix, _ := ndn.ParseName(r.Prefix) // validated by the scenario
+		other := n.Nodes[r.Node]
+		other.FW.AddRoute(prefix, other.faces[r.Neighbor], r.Cost)
 	}
 	return nil
 }
@@ -523,15 +506,13 @@ func (n *Network) producerOf(prefix string) (scenario.Producer, bool) {
 	return scenario.Producer{}, false
 }
 
-func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time.Duration) error {
-	node := n.Nodes[c.Node]
-	prod, ok := n.producerOf(c.Prefix)
-	if !ok {
-		return fmt.Errorf("%s: consumer %s: no producer serves exactly %q", c.Pos, c.ID, c.Prefix)
-	}
-	params, err := consumer.WithProfile(c.Pipeline, n.Scenario.ProfileOf(c), c.Params)
+// ConsumerOptions returns consumer c's pipeline options: its profile's
+// (the scenario's) under its params, parsed as a scenario's, with errors
+// at the position of the key at fault.
+func ConsumerOptions(sc *scenario.Scenario, c scenario.Consumer) (consumer.Options, error) {
+	params, err := consumer.WithProfile(c.Pipeline, sc.ProfileOf(c), c.Params)
 	if err != nil {
-		return fmt.Errorf("%s: consumer %s: profile: %w", c.Pos, c.ID, err)
+		return consumer.Options{}, fmt.Errorf("%s: consumer %s: profile: %w", c.Pos, c.ID, err)
 	}
 	opts, err := consumer.ParseParams(c.Pipeline, params)
 	if err != nil {
@@ -541,16 +522,40 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time
 				pos = pp
 			}
 		}
-		return fmt.Errorf("%s: consumer %s: params: %w", pos, c.ID, err)
+		return consumer.Options{}, fmt.Errorf("%s: consumer %s: params: %w", pos, c.ID, err)
+	}
+	return opts, nil
+}
+
+// ConsumerStart returns when consumer c starts in a run of the given seed:
+// its start, delayed by a uniform [0, jitter) drawn from the seed.
+func ConsumerStart(seed uint64, c scenario.Consumer, jitter time.Duration) time.Duration {
+	start := c.Start
+	if jitter > 0 {
+		start += time.Duration(rng(seed, "start/"+c.ID).Int64N(int64(jitter)))
+	}
+	return start
+}
+
+// ObjectName returns the versioned name a simulated producer of prefix
+// serves (ObjectVersion).
+func ObjectName(prefix string) (ndn.Name, error) { return versioned(prefix) }
+
+func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time.Duration) error {
+	node := n.Nodes[c.Node]
+	prod, ok := n.producerOf(c.Prefix)
+	if !ok {
+		return fmt.Errorf("%s: consumer %s: no producer serves exactly %q", c.Pos, c.ID, c.Prefix)
+	}
+	opts, err := ConsumerOptions(n.Scenario, c)
+	if err != nil {
+		return err
 	}
 	prefix, err := versioned(c.Prefix)
 	if err != nil {
 		return fmt.Errorf("%s: consumer prefix %q: %w", c.Pos, c.Prefix, err)
 	}
-	start := c.Start
-	if startJitter > 0 {
-		start += time.Duration(rng(seed, "start/"+c.ID).Int64N(int64(startJitter)))
-	}
+	start := ConsumerStart(seed, c, startJitter)
 	fl := &Flow{ID: c.ID, Consumer: c.Node, Producer: prod.Node, Pipeline: c.Pipeline, Options: opts, Start: start}
 	overhead := n.Scenario.HeaderOverhead
 	cfg := consumer.Config{

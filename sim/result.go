@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/consumer"
 )
 
 // Result is the outcome of one simulated run. Everything but Timing is a
@@ -153,59 +154,11 @@ func (n *Network) result(wall time.Duration) *Result {
 		if !done {
 			end = now
 		}
-		dur := end - f.Start
-		if dur < 0 {
-			dur = 0
-		}
-		fr := FlowResult{
-			ID: f.ID, Consumer: f.Consumer, Producer: f.Producer, Pipeline: f.Pipeline,
-			Segments: st.Segments, Bytes: st.PayloadBytes, Complete: st.Complete,
-			DownloadTimeS:   round(secs(dur), 6),
-			GoodputKbps:     round(kbps(st.PayloadBytes, dur), 3),
-			ThroughputKbps:  round(kbps(st.WireBytes, dur), 3),
-			EffectiveKbps:   round(kbps(st.UniqueWireBytes, dur), 3),
-			Interests:       st.Interests,
-			Timeouts:        st.Timeouts,
-			Retransmissions: st.Retransmissions,
-			LossEvents:      st.LossEvents,
-			Decreases:       map[string]int64{},
-			Marks:           st.Marks,
-			Nacks:           st.Nacks,
-			Duplicates:      st.Duplicates,
-			LateData:        st.LateData,
-			RTTMinMs:        round(ms(st.RTTMin), 3),
-			RTTAvgMs:        round(ms(st.RTTAvg), 3),
-			RTTMaxMs:        round(ms(st.RTTMax), 3),
-		}
-		for c := 0; c < cc.NumCauses; c++ {
-			fr.Decreases[cc.Cause(c).String()] = int64(st.Decreases[c])
-		}
-		if st.Segments > 0 {
-			fr.TimeoutPct = round(float64(st.Decreases[cc.CauseTimeout])/float64(st.Segments)*100, 4)
-			fr.TimeoutsPerSegmentPct = round(float64(st.Timeouts)/float64(st.Segments)*100, 4)
-		}
-		if st.DataReceived > 0 {
-			fr.LossRatePct = round(float64(st.Retransmissions)/float64(st.DataReceived)*100, 4)
-		}
-		if err != nil {
-			fr.Error = err.Error()
-		} else if !done {
-			fr.Error = "time limit reached"
-		}
-		r.Flows = append(r.Flows, fr)
+		r.Flows = append(r.Flows, NewFlowResult(f.ID, f.Consumer, f.Producer, f.Pipeline, st, done, err, max(end-f.Start, 0)))
 	}
 	n.tcpResults(r, now)
 	for _, c := range n.sortedChannels() {
-		st := c.Stats()
-		lr := LinkResult{
-			From: c.From, To: c.To, Packets: st.Packets, Bytes: st.Bytes,
-			Drops: st.Drops(), TailDrops: st.TailDrops, AQMDrops: st.AQMDrops, LossDrops: st.LossDrops,
-			Marks: st.Marks, Interests: st.Interests, Data: st.DataPkts, Nacks: st.NackPkts, MaxQueue: st.MaxQueue, MeanQueue: round(st.MeanQueue, 4),
-		}
-		if bw := c.Params().Bandwidth; bw > 0 && now > 0 {
-			lr.Utilization = round(float64(st.Bytes)*8/bw/now.Seconds(), 6)
-		}
-		r.Links = append(r.Links, lr)
+		r.Links = append(r.Links, NewLinkResult(c, now))
 	}
 	ev := n.Sched.Events()
 	r.Timing = Timing{WallS: wall.Seconds(), Events: ev}
@@ -214,6 +167,65 @@ func (n *Network) result(wall time.Duration) *Result {
 		r.Timing.Speedup = round(now.Seconds()/wall.Seconds(), 2)
 	}
 	return r
+}
+
+// NewFlowResult summarises one consumer's fetch: flow id at node
+// consumerNode fetching from producerNode with pipeline, its pipeline's
+// stats, whether the pipeline is done and how it ended, and its duration
+// (from its start to its last segment, or to the end of the run when not
+// done).
+func NewFlowResult(id, consumerNode, producerNode, pipeline string, st consumer.Stats, done bool, err error, dur time.Duration) FlowResult {
+	fr := FlowResult{
+		ID: id, Consumer: consumerNode, Producer: producerNode, Pipeline: pipeline,
+		Segments: st.Segments, Bytes: st.PayloadBytes, Complete: st.Complete,
+		DownloadTimeS:   round(secs(dur), 6),
+		GoodputKbps:     round(kbps(st.PayloadBytes, dur), 3),
+		ThroughputKbps:  round(kbps(st.WireBytes, dur), 3),
+		EffectiveKbps:   round(kbps(st.UniqueWireBytes, dur), 3),
+		Interests:       st.Interests,
+		Timeouts:        st.Timeouts,
+		Retransmissions: st.Retransmissions,
+		LossEvents:      st.LossEvents,
+		Decreases:       map[string]int64{},
+		Marks:           st.Marks,
+		Nacks:           st.Nacks,
+		Duplicates:      st.Duplicates,
+		LateData:        st.LateData,
+		RTTMinMs:        round(ms(st.RTTMin), 3),
+		RTTAvgMs:        round(ms(st.RTTAvg), 3),
+		RTTMaxMs:        round(ms(st.RTTMax), 3),
+	}
+	for c := 0; c < cc.NumCauses; c++ {
+		fr.Decreases[cc.Cause(c).String()] = int64(st.Decreases[c])
+	}
+	if st.Segments > 0 {
+		fr.TimeoutPct = round(float64(st.Decreases[cc.CauseTimeout])/float64(st.Segments)*100, 4)
+		fr.TimeoutsPerSegmentPct = round(float64(st.Timeouts)/float64(st.Segments)*100, 4)
+	}
+	if st.DataReceived > 0 {
+		fr.LossRatePct = round(float64(st.Retransmissions)/float64(st.DataReceived)*100, 4)
+	}
+	if err != nil {
+		fr.Error = err.Error()
+	} else if !done {
+		fr.Error = "time limit reached"
+	}
+	return fr
+}
+
+// NewLinkResult summarises link direction c's counters over a run of
+// length now (read them on the goroutine that owns c, or after the run).
+func NewLinkResult(c *Channel, now time.Duration) LinkResult {
+	st := c.Stats()
+	lr := LinkResult{
+		From: c.From, To: c.To, Packets: st.Packets, Bytes: st.Bytes,
+		Drops: st.Drops(), TailDrops: st.TailDrops, AQMDrops: st.AQMDrops, LossDrops: st.LossDrops,
+		Marks: st.Marks, Interests: st.Interests, Data: st.DataPkts, Nacks: st.NackPkts, MaxQueue: st.MaxQueue, MeanQueue: round(st.MeanQueue, 4),
+	}
+	if bw := c.Params().Bandwidth; bw > 0 && now > 0 {
+		lr.Utilization = round(float64(st.Bytes)*8/bw/now.Seconds(), 6)
+	}
+	return lr
 }
 
 // tcpResults adds the TCP flows to r.TCP, and to r.Flows as

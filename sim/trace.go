@@ -22,10 +22,13 @@ const QueueSampleInterval = 10 * time.Millisecond
 // forwarding percentages are measured for traces.
 const ForwardingSampleInterval = 100 * time.Millisecond
 
-// traceSet holds the time series of one run, in memory until written.
-type traceSet struct {
+// Traces holds the time series of one run, in memory until written:
+// the simulator's, and the emulator's (package emu), so that both write
+// the same files. A flow's tracer and a queue's trace are each used by
+// one goroutine; Write runs after the run.
+type Traces struct {
 	flows      []*flowTracer
-	queues     map[*Channel]*queueTrace
+	queues     map[*Channel]*QueueTrace
 	order      []*Channel
 	forwarding []*forwardingTrace
 }
@@ -56,7 +59,7 @@ func multipathStrategies() []string {
 // startForwardingSampler records the forwarding of every node that runs a
 // multipath strategy with more than one neighbour. Tracing reads counters
 // and shares only: it changes no result.
-func (ts *traceSet) startForwardingSampler(n *Network) {
+func (ts *Traces) startForwardingSampler(n *Network) {
 	var prefixes []ndn.Name
 	seen := map[string]bool{}
 	for _, p := range n.Scenario.Producers {
@@ -177,7 +180,8 @@ func (ft *forwardingTrace) write(dir string) error {
 	})
 }
 
-func newTraceSet() *traceSet { return &traceSet{queues: map[*Channel]*queueTrace{}} }
+// NewTraces returns an empty set of time series.
+func NewTraces() *Traces { return &Traces{queues: map[*Channel]*QueueTrace{}} }
 
 type cwndPoint struct {
 	t              time.Duration
@@ -203,7 +207,10 @@ type flowTracer struct {
 	rate []ratePoint
 }
 
-func (ts *traceSet) flow(id string) *flowTracer {
+// Flow returns the tracer of flow id's pipeline (consumer.Config.Tracer).
+func (ts *Traces) Flow(id string) consumer.Tracer { return ts.flow(id) }
+
+func (ts *Traces) flow(id string) *flowTracer {
 	f := &flowTracer{id: id}
 	ts.flows = append(ts.flows, f)
 	return f
@@ -230,20 +237,34 @@ type queueSample struct {
 	drops, marks   uint64
 }
 
-type queueTrace struct{ samples []queueSample }
+// QueueTrace is the sampled queue of one link direction.
+type QueueTrace struct{ samples []queueSample }
+
+// Queue starts the trace of channel c's queue (call it for each channel
+// in the order the files should list them, before the run).
+func (ts *Traces) Queue(c *Channel) *QueueTrace {
+	q := &QueueTrace{}
+	ts.order = append(ts.order, c)
+	ts.queues[c] = q
+	return q
+}
+
+// Sample records c's queue length, bytes, drops and marks at now (on the
+// goroutine that owns c).
+func (q *QueueTrace) Sample(now time.Duration, c *Channel) {
+	st := c.Stats()
+	q.samples = append(q.samples, queueSample{now, c.Queue().Len(), c.Queue().Bytes(), st.Drops(), st.Marks})
+}
 
 // startQueueSampler samples every channel's queue periodically.
-func (ts *traceSet) startQueueSampler(n *Network) {
-	ts.order = n.sortedChannels()
-	for _, c := range ts.order {
-		ts.queues[c] = &queueTrace{}
+func (ts *Traces) startQueueSampler(n *Network) {
+	for _, c := range n.sortedChannels() {
+		ts.Queue(c)
 	}
 	var tick func()
 	tick = func() {
 		for _, c := range ts.order {
-			st := c.Stats()
-			q := ts.queues[c]
-			q.samples = append(q.samples, queueSample{n.Sched.Now(), c.Queue().Len(), c.Queue().Bytes(), st.Drops(), st.Marks})
+			ts.queues[c].Sample(n.Sched.Now(), c)
 		}
 		if !n.allDone() {
 			n.Sched.After(QueueSampleInterval, tick)
@@ -263,10 +284,16 @@ func (n *Network) WriteTraces(dir string) error {
 	if n.trace == nil {
 		return fmt.Errorf("run was not traced")
 	}
+	return n.trace.Write(dir)
+}
+
+// Write writes the time series as CSV files under dir (see
+// Network.WriteTraces).
+func (ts *Traces) Write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create trace directory: %w", err)
 	}
-	for _, f := range n.trace.flows {
+	for _, f := range ts.flows {
 		if err := writeCSV(filepath.Join(dir, "cwnd-"+f.id+".csv"), "time_s,cwnd,ssthresh", func(w *bufio.Writer) {
 			for _, p := range f.cwnd {
 				fmt.Fprintf(w, "%.6f,%.4f,%.4f\n", p.t.Seconds(), p.cwnd, p.ssthresh)
@@ -289,11 +316,11 @@ func (n *Network) WriteTraces(dir string) error {
 			return err
 		}
 	}
-	for _, c := range n.trace.order {
+	for _, c := range ts.order {
 		if c.Stats().MaxQueue == 0 {
 			continue
 		}
-		q := n.trace.queues[c]
+		q := ts.queues[c]
 		if err := writeCSV(filepath.Join(dir, "queue-"+c.From+"-"+c.To+".csv"), "time_s,packets,bytes,drops,marks", func(w *bufio.Writer) {
 			for _, s := range q.samples {
 				fmt.Fprintf(w, "%.3f,%d,%d,%d,%d\n", s.t.Seconds(), s.packets, s.bytes, s.drops, s.marks)
@@ -302,7 +329,7 @@ func (n *Network) WriteTraces(dir string) error {
 			return err
 		}
 	}
-	for _, ft := range n.trace.forwarding {
+	for _, ft := range ts.forwarding {
 		if err := ft.write(dir); err != nil {
 			return err
 		}

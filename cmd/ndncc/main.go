@@ -54,7 +54,7 @@ deterministic simulator and over real NFD/YaNFD forwarders.`,
 		}
 	}
 	root.AddCommand(newSimCmd(), newExperimentCmd(), newReproduceCmd(), newSeed001SweepCmd(), newParamsCmd())
-	root.AddCommand(newFetchCmd(), newServeCmd(), newFwCmd())
+	root.AddCommand(newFetchCmd(), newServeCmd(), newFwCmd(), newEmuCmd())
 	usageErrorsExit2(root)
 	addVersionFlags(root, version())
 	return root

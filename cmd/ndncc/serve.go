@@ -76,7 +76,7 @@ unreachable, or the connection lost and not restored within --reconnect.`,
 	fs.StringVarP(&sf.freshness, "freshness", "f", "10000", "FreshnessPeriod of every segment (`ms`, or a duration such as 10s)")
 	fs.Int64Var(&sf.cacheMB, "cache", 256, "keep up to this many `MB` of prepared (signed, encoded) segments, the object's first, to send again as they are; 0: none")
 	fs.BoolVarP(&sf.printVersion, "print-data-version", "p", false, "print the versioned name on stdout")
-	fs.StringVar(&sf.sign, "sign", "", "`signature`: digest (default), ed25519 or ecdsa")
+	fs.StringVar(&sf.sign, "sign", "", "`signature`: digest (default), ed25519, ecdsa or rsa (2048-bit)")
 	fs.StringVar(&sf.key, "key", "", "sign with this key `file` (from 'ndnd sec keygen', PEM or TLV)")
 	fs.BoolVar(&sf.noRegister, "no-register", false, "do not register the prefix with the forwarder")
 	fs.StringVar(&sf.transport, "transport", "", "the forwarder's `uri`: unix:///path, tcp://host[:port] or udp://host[:port]")

@@ -96,16 +96,9 @@ func runSim(cmd *cobra.Command, sf *simFlags, arg string) error {
 	for _, n := range sc.Topology.Notes {
 		fmt.Fprintln(cmd.ErrOrStderr(), "note:", n)
 	}
-	var sets []scenario.Assignment
-	if sf.profile != "" {
-		sets = append(sets, scenario.Assignment{Key: "profile", Value: sf.profile, Pos: topology.Pos{File: "--profile"}})
-	}
-	for _, s := range sf.sets {
-		a, err := scenario.ParseAssignment(s, "--set")
-		if err != nil {
-			return &exitError{2, err}
-		}
-		sets = append(sets, a)
+	sets, err := scenarioSets(sf.profile, sf.sets)
+	if err != nil {
+		return err
 	}
 	var axes []experiment.Axis
 	for _, s := range sf.sweeps {
@@ -141,20 +134,44 @@ func runSim(cmd *cobra.Command, sf *simFlags, arg string) error {
 	return nil
 }
 
+// scenarioSets returns the assignments of --profile and the --set flags,
+// in that order (a usage error for a malformed one).
+func scenarioSets(profile string, flags []string) ([]scenario.Assignment, error) {
+	var sets []scenario.Assignment
+	if profile != "" {
+		sets = append(sets, scenario.Assignment{Key: "profile", Value: profile, Pos: topology.Pos{File: "--profile"}})
+	}
+	for _, s := range flags {
+		a, err := scenario.ParseAssignment(s, "--set")
+		if err != nil {
+			return nil, &exitError{2, err}
+		}
+		sets = append(sets, a)
+	}
+	return sets, nil
+}
+
 // writeSimReport writes one run's traces, result.json, plots, the network
 // drawing and index.html into sf.out.
 func writeSimReport(sf *simFlags, sc *scenario.Scenario, net *sim.Network, res *sim.Result, arg string) error {
-	if err := net.WriteTraces(sf.out); err != nil {
+	return writeRunReport(sf.out, sf.links, sc, arg, net.WriteTraces, res, res)
+}
+
+// writeRunReport writes one run's traces (writeTraces), result.json (doc,
+// the result as --json prints it), plots, the network drawing and
+// index.html into out; links are the link directions to plot.
+func writeRunReport(out string, links []string, sc *scenario.Scenario, arg string, writeTraces func(dir string) error, res *sim.Result, doc any) error {
+	if err := writeTraces(out); err != nil {
 		return err
 	}
-	if err := writeJSONFile(filepath.Join(sf.out, "result.json"), res); err != nil {
+	if err := writeJSONFile(filepath.Join(out, "result.json"), doc); err != nil {
 		return err
 	}
-	files, err := report.PlotRun(sf.out, report.PlotOptions{Title: sc.Name, Links: sf.links})
+	files, err := report.PlotRun(out, report.PlotOptions{Title: sc.Name, Links: links})
 	if err != nil {
 		return fmt.Errorf("plots: %w", err)
 	}
-	drawing := filepath.Join(sf.out, "topology.svg")
+	drawing := filepath.Join(out, "topology.svg")
 	if err := report.DrawTopology(drawing, sc); err != nil {
 		return err
 	}
@@ -164,7 +181,7 @@ func writeSimReport(sf *simFlags, sc *scenario.Scenario, net *sim.Network, res *
 		Topologies: []report.Drawing{{File: drawing, Caption: "The network: link rate, one-way delay, queue limit (packets), and the queue discipline where it is not drop-tail"}},
 		Tables:     report.ResultTables(res),
 		Variants:   []report.VariantPlots{{Name: "Plots", Run: fmt.Sprintf("The run above, seed %d.", res.Seed), Files: files}}}
-	return report.WriteHTML(sf.out, page)
+	return report.WriteHTML(out, page)
 }
 
 // runSweep runs the scenario at every point of the grid, sf.runs times

@@ -66,7 +66,10 @@ var rules = map[string][]string{
 		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	// live/fwd is `ndncc fw`: the fw core on a live loop with live/face's
 	// faces.
-	"live/fwd":   {"live/ndndtest", "sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	"live/fwd": {"live/ndndtest", "sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	// emu is `ndncc emu`: live/fwd's forwarders, live's applications and
+	// sim's routes, options and results, wired in real time.
+	"emu":        {"live/ndndtest", "experiment/...", "report/...", "cmd/..."},
 	"experiment": {"live/...", "emu/...", "report/...", "cmd/..."},
 	"report":     {"live/...", "emu/...", "cmd/..."},
 	"examples":   {"..."},

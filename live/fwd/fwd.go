@@ -54,9 +54,11 @@ type Forwarder struct {
 	idleTick time.Duration
 	started  time.Time
 	closing  bool
-	mgmt     *mgmt.Manager
-	sizer    *ndn.Sizer // emulated links' frame sizes
-	seed     uint64     // emulated links' loss
+	// listening says Listen ran.
+	listening bool
+	mgmt      *mgmt.Manager
+	sizer     *ndn.Sizer // emulated links' frame sizes
+	seed      uint64     // emulated links' loss
 }
 
 // entry is one face of the face table.
@@ -189,9 +191,10 @@ func (d *Forwarder) Do(fn func()) {
 // configuration asked for that cannot open is an error; a default one
 // (NFD's port 6363, say, already taken) is logged and skipped.
 func (d *Forwarder) Run(ctx context.Context) error {
-	if err := d.listen(); err != nil {
-		d.closeListeners()
-		return err
+	if !d.listening {
+		if err := d.Listen(); err != nil {
+			return err
+		}
 	}
 	d.started = time.Now()
 	for i := range d.cfg.Faces {
@@ -208,6 +211,19 @@ func (d *Forwarder) Run(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// Listen opens the configured listeners, before Run (which otherwise
+// opens them), so that their addresses are known before any face opens:
+// the emulator (package emu) learns every node's UDP address this way
+// before it configures the faces between them. On error, none stays open.
+func (d *Forwarder) Listen() error {
+	d.listening = true
+	if err := d.listen(); err != nil {
+		d.closeListeners()
+		return err
+	}
+	return nil
 }
 
 // listen opens the configured listeners.
@@ -582,6 +598,15 @@ func (d *Forwarder) Faces() map[fw.FaceID]*face.Face {
 		out[id] = e.f
 	}
 	return out
+}
+
+// Link returns the emulated link (the way out) of configured face id
+// while it is up, nil if the face is down or emulates no link out.
+func (d *Forwarder) Link(id string) *link.Channel {
+	if e := d.static[id]; e != nil {
+		return e.out
+	}
+	return nil
 }
 
 // StaticFace returns the ID of configured face id while it is up.

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ndncc/ndncc/consumer"
+	"github.com/ndncc/ndncc/emu"
+)
+
+// emuFlags are emu's flags.
+type emuFlags struct {
+	asJSON  bool
+	out     string
+	seed    uint64
+	links   []string
+	sets    []string
+	profile string
+	execs   []string
+	hold    bool
+	verbose bool
+}
+
+func newEmuCmd() *cobra.Command {
+	var ef emuFlags
+	cmd := &cobra.Command{
+		Use:   "emu SCENARIO.toml|-",
+		Short: "Run a scenario in real time: a live forwarder per node, emulated links, live consumers and producers",
+		Long: `Run one scenario file (the one ndncc sim runs) in real time, in this process:
+every node is a live forwarder (ndncc fw) with its own Unix socket, every link a
+pair of UDP faces on loopback that emulate its rate, delay, queue (and queue
+discipline) and loss in each direction with the simulator's link model, the
+routes are the simulator's, and the producers and consumers are ndncc serve's
+and ndncc fetch's runtimes with the simulator's pipelines and parameters
+(docs/emulation.md). No root, no network namespaces.
+
+Prints the table ndncc sim prints, or with --json the same JSON document with
+"mode": "live" (docs/results.md); --out DIR writes the same traces, plots,
+result.json and index.html. --set and --profile work as for sim.
+
+--exec NODE=COMMAND (repeatable) runs COMMAND with /bin/sh on NODE, with
+NDN_CLIENT_TRANSPORT set to the node's socket, as a Mini-NDN experiment runs
+a command on a host; the scenario's consumers on that node do not run (the
+program takes their place). The run ends when every consumer and program has
+ended; a program's non-zero exit status is reported by node, and the
+command exits 1. Programs' output goes to standard output and error (with
+--json, their standard output goes to standard error).
+
+--hold keeps the network up after that, printing every node's socket, until
+Ctrl-C. Every socket, temporary file and program the run started is gone
+when it exits, on Ctrl-C and SIGTERM too.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runEmu(cmd, &ef, args[0])
+		},
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&ef.asJSON, "json", false, "print one JSON document instead of a table")
+	fs.StringVar(&ef.out, "out", "", "write traces (CSV), plots (PNG, SVG), result.json and index.html into this `directory`")
+	fs.Uint64Var(&ef.seed, "seed", 0, "override the scenario's random seed (0: keep it): start jitter, nonces, content")
+	fs.StringSliceVar(&ef.links, "links", nil, "with --out, plot the queues of these link directions (FROM-TO; default: every link that queued)")
+	fs.StringArrayVar(&ef.sets, "set", nil, "set a scenario key: `KEY=VALUE` (repeatable; docs/scenario.md, \"Setting keys\")")
+	fs.StringVar(&ef.profile, "profile", "", "parameter `profile` of every consumer (as --set profile=NAME): "+strings.Join(consumer.ProfileNames(), ", "))
+	fs.StringArrayVar(&ef.execs, "exec", nil, "run a program on a node: `NODE=COMMAND` (repeatable), with NDN_CLIENT_TRANSPORT set to its socket")
+	fs.BoolVar(&ef.hold, "hold", false, "keep the network up after the flows end, printing every node's socket, until Ctrl-C")
+	fs.BoolVarP(&ef.verbose, "verbose", "v", false, "log the forwarders' diagnostics to standard error")
+	return cmd
+}
+
+// parseExecs parses --exec NODE=COMMAND flags.
+func parseExecs(flags []string) ([]emu.Exec, error) {
+	var out []emu.Exec
+	for _, f := range flags {
+		node, command, ok := strings.Cut(f, "=")
+		if !ok || strings.TrimSpace(node) == "" || strings.TrimSpace(command) == "" {
+			return nil, fmt.Errorf("--exec %q: want NODE=COMMAND", f)
+		}
+		out = append(out, emu.Exec{Node: strings.TrimSpace(node), Command: command})
+	}
+	return out, nil
+}
+
+func runEmu(cmd *cobra.Command, ef *emuFlags, arg string) error {
+	sc, err := loadScenarioArg(arg, cmd.InOrStdin())
+	if err != nil {
+		return &exitError{2, err}
+	}
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	for _, n := range sc.Topology.Notes {
+		fmt.Fprintln(stderr, "note:", n)
+	}
+	sets, err := scenarioSets(ef.profile, ef.sets)
+	if err != nil {
+		return err
+	}
+	if err := sc.Apply(sets); err != nil {
+		return &exitError{2, err}
+	}
+	execs, err := parseExecs(ef.execs)
+	if err != nil {
+		return &exitError{2, err}
+	}
+	opt := emu.Options{Seed: ef.seed, Trace: ef.out != "", Exec: execs, Hold: ef.hold, Stdout: stdout, Stderr: stderr}
+	if ef.asJSON {
+		opt.Stdout = stderr // standard output is the JSON document's
+	}
+	if ef.verbose {
+		opt.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	if ef.hold {
+		opt.OnReady = func(nodes []emu.Node) { printNodes(stderr, nodes) }
+	}
+	if err := emu.Check(sc, opt); err != nil {
+		return &exitError{2, err}
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := emu.Run(ctx, sc, opt)
+	if res == nil {
+		if ctx.Err() != nil {
+			return &exitError{130, fmt.Errorf("interrupted: %w", err)}
+		}
+		return &exitError{1, err}
+	}
+	if ef.out != "" {
+		if werr := writeRunReport(ef.out, ef.links, sc, arg, res.WriteTraces, res.Result, res); werr != nil {
+			return errors.Join(err, werr)
+		}
+	}
+	if ef.asJSON {
+		if jerr := writeJSON(stdout, res); jerr != nil {
+			return jerr
+		}
+	} else {
+		printResult(stdout, res.Result)
+		printExecs(stdout, res.Exec)
+	}
+	if err != nil {
+		return &exitError{1, err}
+	}
+	if ctx.Err() != nil && !ef.hold {
+		return &exitError{130, errors.New("interrupted")}
+	}
+	return nil
+}
+
+// printNodes lists every node's socket, for --hold.
+func printNodes(w io.Writer, nodes []emu.Node) {
+	fmt.Fprintln(w, "nodes (set NDN_CLIENT_TRANSPORT to attach an application):")
+	for _, n := range nodes {
+		fmt.Fprintf(w, "  %s\t%s\n", n.Name, n.Transport)
+	}
+	fmt.Fprintln(w, "the network stays up until Ctrl-C")
+}
+
+// printExecs reports how each program ended.
+func printExecs(w io.Writer, execs []emu.ExecResult) {
+	for _, e := range execs {
+		status := fmt.Sprintf("exit status %d", e.ExitCode)
+		if e.Error != "" && e.ExitCode <= 0 {
+			status = e.Error
+		}
+		fmt.Fprintf(w, "\nexec on %s: %q: %s after %.2f s\n", e.Node, e.Command, status, e.DurationS)
+	}
+}

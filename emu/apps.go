@@ -1,0 +1,290 @@
+package emu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/ndncc/ndncc/consumer"
+	"github.com/ndncc/ndncc/live"
+	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/sim"
+)
+
+// signingSchemes maps a scenario's signature to the live server's: the
+// Data carry a real signature of the type, and so the size, the simulator
+// gives them.
+var signingSchemes = map[string]string{
+	"":                  live.SignRSA,
+	scenario.SigRSA2048: live.SignRSA,
+	scenario.SigDigest:  live.SignDigest,
+	scenario.SigECDSA:   live.SignECDSA,
+	scenario.SigEd25519: live.SignEd25519,
+}
+
+// transport is the URI of nd's Unix socket.
+func (nd *node) transport() string { return "unix://" + nd.sock }
+
+// info describes nd for Options.OnReady.
+func (nd *node) info() Node { return Node{Name: nd.name, Socket: nd.sock, Transport: nd.transport()} }
+
+// startProducers starts a live server per producer on its node, each on
+// a loop of its own, and waits until all have registered their prefixes.
+func (r *run) startProducers(ctx context.Context) error {
+	for _, p := range r.sc.Producers {
+		if err := r.startProducer(ctx, p); err != nil {
+			return fmt.Errorf("emu: producer %s on node %s: %w", p.Prefix, p.Node, err)
+		}
+	}
+	return nil
+}
+
+func (r *run) startProducer(ctx context.Context, p scenario.Producer) error {
+	nd := r.byName[p.Node]
+	name, err := sim.ObjectName(p.Prefix)
+	if err != nil {
+		return err
+	}
+	signing, err := live.LoadSigning(signingSchemes[p.Signature], "", name[:len(name)-1])
+	if err != nil {
+		return err
+	}
+	conn, err := live.Connect(ctx, nd.transport(), live.FaceConfig{})
+	if err != nil {
+		return err
+	}
+	srv, err := live.NewServer(conn.Endpoint, live.ServeConfig{
+		Name: name, Content: Content(r.seed, p.Prefix, p.FileSize), Size: p.FileSize,
+		SegmentSize: p.SegmentSize, Freshness: p.Freshness, Signing: signing, Register: true, Presign: true,
+		Logger: r.log.With("producer", p.Prefix),
+	})
+	if err != nil {
+		conn.Close()
+		return err
+	}
+	ready := make(chan error, 1)
+	conn.Loop.After(0, func() { srv.Start(func(err error) { ready <- err }) })
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		defer conn.Close()
+		err := conn.Loop.Run(r.netCtx)
+		if r.netCtx.Err() == nil {
+			r.fail(fmt.Errorf("producer %s on node %s stopped: %w", p.Prefix, p.Node, err))
+		}
+	}()
+	select {
+	case err := <-ready:
+		return err
+	case <-r.failed:
+		return r.failure
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// flow is one of the scenario's consumers, fetching through the live
+// runtime.
+type flow struct {
+	c        scenario.Consumer
+	producer string
+	start    time.Duration // since t0
+	conn     *live.Conn
+	cfg      live.FetchConfig
+	check    *checker
+	// connected is when the consumer's loop was made (its clock's zero).
+	connected time.Time
+
+	res   live.FetchResult
+	err   error
+	ended time.Duration // since t0
+}
+
+// newFlows prepares the scenario's consumers, but those on nodes that run
+// a program: each with the simulator's pipeline options and start time,
+// connected to its node.
+func (r *run) newFlows(ctx context.Context) ([]*flow, error) {
+	execNodes := map[string]bool{}
+	for _, e := range r.opt.Exec {
+		execNodes[e.Node] = true
+	}
+	index := r.sc.NewProducerIndex()
+	var flows []*flow
+	for _, c := range r.sc.Consumers {
+		if execNodes[c.Node] {
+			continue
+		}
+		opts, err := sim.ConsumerOptions(r.sc, c)
+		if err != nil {
+			return flows, err
+		}
+		ps := index.For(c.Prefix)
+		if len(ps) == 0 {
+			return flows, fmt.Errorf("%s: consumer %s: no producer serves exactly %q", c.Pos, c.ID, c.Prefix)
+		}
+		name, err := sim.ObjectName(c.Prefix)
+		if err != nil {
+			return flows, err
+		}
+		f := &flow{c: c, producer: ps[0].Node, start: sim.ConsumerStart(r.seed, c, sim.DefaultStartJitter)}
+		f.check = newChecker(Content(r.seed, ps[0].Prefix, ps[0].FileSize))
+		h := fnv.New64a()
+		h.Write([]byte(c.ID))
+		sizer, overhead := ndn.NewSizer(), r.sc.HeaderOverhead
+		f.cfg = live.FetchConfig{
+			Name: name, Options: opts, Output: f.check,
+			Rand:     rand.New(rand.NewPCG(r.seed, h.Sum64())),
+			WireSize: func(p ndn.Packet) int { return sizer.PacketSize(&p) + overhead },
+		}
+		f.connected = time.Now()
+		if f.conn, err = live.Connect(ctx, r.byName[c.Node].transport(), live.FaceConfig{}); err != nil {
+			return flows, fmt.Errorf("emu: consumer %s on node %s: %w", c.ID, c.Node, err)
+		}
+		flows = append(flows, f)
+	}
+	return flows, nil
+}
+
+// fetch runs flow f from its start time (after t0) until it ends or ctx
+// does.
+func (r *run) fetch(ctx context.Context, f *flow, t0 time.Time) {
+	defer f.conn.Close()
+	if r.traces != nil {
+		f.cfg.Tracer = shifted{r.traces.Flow(f.c.ID), f.connected.Sub(t0)}
+	}
+	select {
+	case <-time.After(time.Until(t0.Add(f.start))):
+	case <-ctx.Done():
+		f.err, f.ended = ctx.Err(), since(t0)
+		return
+	}
+	f.res, f.err = live.Fetch(ctx, f.conn.Loop, f.conn.Endpoint, f.cfg)
+	f.ended = since(t0)
+	if f.err == nil && f.check.diff >= 0 {
+		f.err = fmt.Errorf("the object fetched differs from the producer's at byte %d", f.check.diff)
+	}
+}
+
+// result summarises f as the simulator does; end is when the run ended
+// (since t0), limit whether it ended at the scenario's time limit.
+func (f *flow) result(end time.Duration, limit bool) sim.FlowResult {
+	st := f.res.Stats
+	done := f.err == nil && st.Complete
+	dur := max(end-f.start, 0)
+	if done {
+		dur = st.Duration()
+	}
+	err := f.err
+	if limit && !done && errors.Is(err, context.DeadlineExceeded) {
+		err = nil // the simulator's "time limit reached"
+	}
+	return sim.NewFlowResult(f.c.ID, f.c.Node, f.producer, f.c.Pipeline, st, done, err, dur)
+}
+
+// shifted is a consumer.Tracer that moves a pipeline's times (its loop's
+// clock) onto the run's (since t0).
+type shifted struct {
+	t   consumer.Tracer
+	off time.Duration
+}
+
+func (s shifted) Cwnd(now time.Duration, cwnd, ssthresh float64) { s.t.Cwnd(now+s.off, cwnd, ssthresh) }
+func (s shifted) RTT(now time.Duration, seg uint64, rtt, srtt, rttvar, rto time.Duration) {
+	s.t.RTT(now+s.off, seg, rtt, srtt, rttvar, rto)
+}
+func (s shifted) Rate(start time.Duration, bytes uint64) { s.t.Rate(start+s.off, bytes) }
+
+// runFlows runs the consumers and programs from t0 until all have ended
+// (then, with Hold, until ctx ends), the scenario's duration has passed,
+// a node fails or ctx ends, and builds the result.
+func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error) {
+	flows, err := r.newFlows(ctx)
+	if err != nil {
+		for _, f := range flows {
+			f.conn.Close()
+		}
+		return nil, err
+	}
+	if r.opt.OnReady != nil {
+		var nodes []Node
+		for _, nd := range r.nodes {
+			nodes = append(nodes, nd.info())
+		}
+		r.opt.OnReady(nodes)
+	}
+	t0 := time.Now()
+	r.startSampling(t0)
+	flowCtx, cancelFlows := context.WithTimeout(ctx, r.sc.Duration)
+	defer cancelFlows()
+	var fwg sync.WaitGroup
+	for _, f := range flows {
+		fwg.Add(1)
+		go func() {
+			defer fwg.Done()
+			r.fetch(flowCtx, f, t0)
+		}()
+	}
+	for _, e := range r.opt.Exec {
+		p := r.startProc(e, r.byName[e.Node])
+		r.procs = append(r.procs, p)
+		fwg.Add(1)
+		go func() {
+			defer fwg.Done()
+			<-p.done
+		}()
+	}
+	allDone := make(chan struct{})
+	go func() { fwg.Wait(); close(allDone) }()
+	var end time.Duration
+	limit := false
+	select {
+	case <-allDone:
+		end = since(t0)
+	case <-r.failed:
+		end = since(t0)
+	case <-flowCtx.Done():
+		end = since(t0)
+		limit = ctx.Err() == nil
+	}
+	if r.opt.Hold && ctx.Err() == nil {
+		select {
+		case <-ctx.Done():
+		case <-r.failed:
+		}
+	}
+	links, linkErr := r.linkResults(end)
+	cancelFlows()
+	for _, p := range r.procs {
+		p.kill()
+	}
+	<-allDone
+	res := &Result{Mode: Mode, traces: r.traces, Result: &sim.Result{
+		Scenario: r.sc.Name, Seed: r.seed, SimTimeS: round6(end.Seconds()), Links: links,
+	}}
+	for _, f := range flows {
+		res.Flows = append(res.Flows, f.result(end, limit))
+	}
+	wall := time.Since(wallStart)
+	res.Timing = sim.Timing{WallS: wall.Seconds(), Speedup: round2(end.Seconds() / wall.Seconds())}
+	var errs []error
+	if r.failure != nil {
+		errs = append(errs, r.failure)
+	} else if linkErr != nil {
+		errs = append(errs, linkErr)
+	}
+	for _, p := range r.procs {
+		res.Exec = append(res.Exec, p.res)
+		if p.failed() {
+			errs = append(errs, fmt.Errorf("node %s: %q exited with status %d", p.e.Node, p.e.Command, p.res.ExitCode))
+		}
+	}
+	return res, errors.Join(errs...)
+}
+
+func round6(x float64) float64 { return float64(int64(x*1e6+0.5)) / 1e6 }
+func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }

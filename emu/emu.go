@@ -1,0 +1,237 @@
+package emu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/sim"
+)
+
+// Mode is the result's "mode" of an emulated run.
+const Mode = "live"
+
+// Options adjust an emulated run.
+type Options struct {
+	// Seed, if non-zero, overrides the scenario's seed. It draws the
+	// consumers' start jitter (as the simulator does), their nonces and
+	// the producers' content; the run itself is real time, so results
+	// vary from run to run as a testbed's do.
+	Seed uint64
+	// Trace records the simulator's time series (cwnd, RTT/RTO, rate,
+	// queues) for Result.WriteTraces.
+	Trace bool
+	// Dir is where the nodes' Unix sockets go; "" makes a temporary
+	// directory, removed at the end. A given Dir is left in place (its
+	// sockets are removed).
+	Dir string
+	// Exec runs programs on nodes. A node with a program runs none of the
+	// scenario's consumers: the program takes their place.
+	Exec []Exec
+	// Hold keeps the network up after the flows and programs end, until
+	// ctx ends.
+	Hold bool
+	// OnReady, if set, is called once every node is up and every producer
+	// has registered its prefix, before the consumers and programs start.
+	OnReady func([]Node)
+	// Stdout and Stderr receive the programs' output (nil discards it).
+	Stdout, Stderr io.Writer
+	// Logger receives the forwarders' diagnostics, with a "node"
+	// attribute; nil discards them.
+	Logger *slog.Logger
+}
+
+// Exec is a program to run on a node: Command, run by /bin/sh -c with
+// NDN_CLIENT_TRANSPORT set to the node's Unix socket.
+type Exec struct {
+	Node, Command string
+}
+
+// Node is a running node: its name and its forwarder's Unix socket.
+type Node struct {
+	Name string
+	// Socket is the Unix socket's path; Transport its URI, as
+	// NDN_CLIENT_TRANSPORT takes it.
+	Socket, Transport string
+}
+
+// ExecResult is how a program ended.
+type ExecResult struct {
+	Node    string `json:"node"`
+	Command string `json:"command"`
+	// ExitCode is the program's exit status, -1 if it was killed by a
+	// signal or never started.
+	ExitCode  int     `json:"exit_code"`
+	DurationS float64 `json:"duration_s"`
+	Error     string  `json:"error,omitempty"`
+}
+
+// Result is an emulated run's outcome: the simulator's result (the same
+// schema, docs/results.md; its timing says how long the run took) with
+// the mode, and how the programs ended.
+type Result struct {
+	*sim.Result
+	Mode string       `json:"mode"`
+	Exec []ExecResult `json:"exec,omitempty"`
+
+	traces *sim.Traces
+}
+
+// WriteTraces writes the run's time series as the simulator does
+// (sim.Network.WriteTraces), except the multipath forwarding split.
+func (r *Result) WriteTraces(dir string) error {
+	if r.traces == nil {
+		return errors.New("emu: run was not traced")
+	}
+	return r.traces.Write(dir)
+}
+
+// ExecEnv is the environment variable a program finds its node's
+// forwarder in.
+const ExecEnv = "NDN_CLIENT_TRANSPORT"
+
+// Run builds the network sc describes from live forwarders, runs its
+// flows (and opt.Exec's programs) in real time until all have ended, the
+// scenario's duration has passed, a node fails or ctx ends, and returns
+// the result. Everything it started is stopped and removed before it
+// returns. The error reports a scenario the emulator cannot run, a node
+// that failed, or programs that exited with a non-zero status, each by
+// node name; the result is non-nil whenever the network came up.
+func Run(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, error) {
+	wallStart := time.Now()
+	if err := Check(sc, opt); err != nil {
+		return nil, err
+	}
+	r := &run{sc: sc, opt: opt, seed: sc.Seed, log: opt.Logger}
+	if opt.Seed != 0 {
+		r.seed = opt.Seed
+	}
+	if r.log == nil {
+		r.log = slog.New(slog.DiscardHandler)
+	}
+	if opt.Trace {
+		r.traces = sim.NewTraces()
+	}
+	dir := opt.Dir
+	if dir == "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "ndncc-emu-"); err != nil {
+			return nil, fmt.Errorf("emu: %w", err)
+		}
+		defer os.RemoveAll(dir)
+	}
+	r.dir = dir
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.netCtx, r.stopNet = context.WithCancel(context.WithoutCancel(ctx))
+	defer r.shutdown()
+	if err := r.startNodes(); err != nil {
+		return nil, err
+	}
+	if err := r.startProducers(ctx); err != nil {
+		return nil, err
+	}
+	return r.runFlows(ctx, wallStart)
+}
+
+// Check validates sc and rejects what the emulator does not run (TCP
+// flows and tunnels, underlays, Interest shapers, HMAC signatures) and
+// programs for nodes the topology lacks: the errors Run returns before it
+// starts anything.
+func Check(sc *scenario.Scenario, opt Options) error {
+	if err := sc.Validate(); err != nil {
+		return err
+	}
+	var errs []error
+	if len(sc.TCP) > 0 {
+		errs = append(errs, fmt.Errorf("%s: emu: the scenario has TCP flows, which only the simulator models", sc.File))
+	}
+	for _, l := range sc.Topology.Links {
+		if sc.TCPTunnelFor(l.A, l.B) != nil {
+			errs = append(errs, fmt.Errorf("%s: emu: link %s is a TCP tunnel, which only the simulator models", sc.File, l))
+		}
+		if sc.UnderlayFor(l.A, l.B) != nil || sc.UnderlayFor(l.B, l.A) != nil {
+			errs = append(errs, fmt.Errorf("%s: emu: link %s has an underlay, which only the simulator models", sc.File, l))
+		}
+	}
+	for _, lq := range sc.LinkQueues {
+		if lq.Shaper != nil {
+			errs = append(errs, fmt.Errorf("%s: emu: the Interest shaper on %s->%s is not emulated", lq.Pos, lq.From, lq.To))
+		}
+	}
+	for _, p := range sc.Producers {
+		if _, ok := signingSchemes[p.Signature]; !ok {
+			errs = append(errs, fmt.Errorf("%s: emu: producer %s: signature %q is not emulated (want one of rsa2048, digest, ecdsa, ed25519)", p.Pos, p.Prefix, p.Signature))
+		}
+	}
+	for _, e := range opt.Exec {
+		if _, ok := sc.Topology.Node(e.Node); !ok {
+			errs = append(errs, fmt.Errorf("emu: exec on %s: no such node in %s", e.Node, sc.File))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// run is one emulated run.
+type run struct {
+	sc     *scenario.Scenario
+	opt    Options
+	seed   uint64
+	log    *slog.Logger
+	dir    string
+	traces *sim.Traces
+
+	nodes  []*node
+	byName map[string]*node
+	// netCtx ends the forwarders and producers (stopNet): after the flows,
+	// at shutdown.
+	netCtx  context.Context
+	stopNet context.CancelFunc
+	wg      sync.WaitGroup // every goroutine the run started
+	// failed is closed when the first node fails; failure says which.
+	failOnce sync.Once
+	failed   chan struct{}
+	failure  error
+	procs    []*proc
+}
+
+// fail records the first node failure and makes the run stop.
+func (r *run) fail(err error) {
+	r.failOnce.Do(func() {
+		r.failure = err
+		close(r.failed)
+	})
+}
+
+// shutdown stops programs, producers and forwarders and waits for all of
+// them; their sockets go with them.
+func (r *run) shutdown() {
+	for _, p := range r.procs {
+		p.kill()
+	}
+	r.stopNet()
+	r.wg.Wait()
+	for _, nd := range r.nodes {
+		os.Remove(nd.sock) // the listener removes it; a failed start may not have
+	}
+}
+
+// since is the time since t0.
+func since(t0 time.Time) time.Duration { return time.Since(t0) }
+
+// socketPath is where node i's Unix socket goes: NAME.sock, or nI.sock
+// when the name would make too long a path or is not a plain file name.
+func socketPath(dir, name string, i int) string {
+	p := filepath.Join(dir, name+".sock")
+	if len(p) > 100 || filepath.Base(p) != name+".sock" {
+		p = filepath.Join(dir, fmt.Sprintf("n%d.sock", i))
+	}
+	return p
+}

@@ -1,0 +1,209 @@
+package emu
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ndncc/ndncc/examples"
+	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/sim"
+)
+
+// linear loads examples/linear-fixed32.toml with the keys given set.
+func linear(t *testing.T, sets ...string) *scenario.Scenario {
+	t.Helper()
+	sc, err := scenario.LoadFS(examples.FS, "linear-fixed32.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var as []scenario.Assignment
+	for _, s := range sets {
+		a, err := scenario.ParseAssignment(s, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		as = append(as, a)
+	}
+	if err := sc.Apply(as); err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// simulate runs sc in the simulator.
+func simulate(t *testing.T, sc *scenario.Scenario) *sim.Result {
+	t.Helper()
+	n, err := sim.Build(sc.Clone(), sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n.Run()
+}
+
+// TestLinearFetchMatchesSimulator runs linear-fixed32 with a 1 MiB file
+// (CI's size; docs/emulation.md has the full file's figure): the flow
+// completes with the producer's bytes, the result has the simulator's
+// flows and link directions, and its time is no shorter than the
+// simulator's (the emulated links shape it: 5% slack for timer
+// granularity) and, on a loaded machine, at most twice it. Every socket
+// goes with the run.
+func TestLinearFetchMatchesSimulator(t *testing.T) {
+	sc := linear(t, "producer[0].file-size=1048576")
+	want := simulate(t, sc)
+	dir := t.TempDir()
+	res, err := Run(context.Background(), sc, Options{Dir: dir, Trace: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Mode != "live" || len(res.Flows) != 1 {
+		t.Fatalf("mode %q, %d flows; want live, 1", res.Mode, len(res.Flows))
+	}
+	got, ws := res.Flows[0], want.Flows[0]
+	t.Logf("live: %.3f s, %d timeouts, RTT %.1f/%.1f/%.1f ms; sim: %.3f s, RTT %.1f/%.1f/%.1f ms",
+		got.DownloadTimeS, got.Timeouts, got.RTTMinMs, got.RTTAvgMs, got.RTTMaxMs,
+		ws.DownloadTimeS, ws.RTTMinMs, ws.RTTAvgMs, ws.RTTMaxMs)
+	if !got.Complete || got.Error != "" || got.Bytes != 1048576 || got.Segments != ws.Segments {
+		t.Fatalf("flow: complete %v, error %q, %d bytes in %d segments; want complete, 1048576 bytes in %d", got.Complete, got.Error, got.Bytes, got.Segments, ws.Segments)
+	}
+	if got.DownloadTimeS < 0.95*ws.DownloadTimeS || got.DownloadTimeS > 2*ws.DownloadTimeS {
+		t.Errorf("download time %.3f s, want within [0.95, 2] × the simulator's %.3f s", got.DownloadTimeS, ws.DownloadTimeS)
+	}
+	if got.ThroughputKbps <= float64(got.GoodputKbps) {
+		t.Errorf("throughput %.0f kbps not above goodput %.0f: wire sizes not counted", got.ThroughputKbps, got.GoodputKbps)
+	}
+	if len(res.Links) != len(want.Links) {
+		t.Fatalf("%d link directions, want the simulator's %d", len(res.Links), len(want.Links))
+	}
+	for i, l := range res.Links {
+		w := want.Links[i]
+		if l.From != w.From || l.To != w.To {
+			t.Errorf("link %d: %s->%s, want %s->%s", i, l.From, l.To, w.From, w.To)
+		}
+		if l.From == "router2" && l.To == "router1" && (l.Data < ws.Segments || l.Utilization < 0.3) {
+			t.Errorf("bottleneck router2->router1: %d Data, utilisation %.2f; want at least %d Data, 0.3", l.Data, l.Utilization, ws.Segments)
+		}
+	}
+	out := t.TempDir()
+	if err := res.WriteTraces(out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "cwnd-consumer1.csv")); err != nil {
+		t.Error(err) // one line: the fixed window never changes
+	}
+	for _, f := range []string{"rtt-consumer1.csv", "rate-consumer1.csv", "queue-router2-router1.csv"} {
+		if b, err := os.ReadFile(filepath.Join(out, f)); err != nil || bytes.Count(b, []byte("\n")) < 3 {
+			t.Errorf("trace %s: %d lines, %v; want a header and samples", f, bytes.Count(b, []byte("\n")), err)
+		}
+	}
+	assertEmpty(t, dir)
+	doc, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"mode":"live"`, `"flows":`, `"links":`, `"sim_time_s":`, `"download_time_s":`} {
+		if !strings.Contains(string(doc), key) {
+			t.Errorf("JSON lacks %s: %.300s", key, doc)
+		}
+	}
+}
+
+// assertEmpty fails unless dir holds nothing.
+func assertEmpty(t *testing.T, dir string) {
+	t.Helper()
+	left, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range left {
+		t.Errorf("left behind in %s: %s", dir, e.Name())
+	}
+}
+
+// TestRefusesWhatItCannotRun: an HMAC signature (no key to share) and a
+// program for a node the topology lacks are errors naming them, before
+// any node runs.
+func TestRefusesWhatItCannotRun(t *testing.T) {
+	tests := []struct {
+		name string
+		sets []string
+		opt  Options
+		want string
+	}{
+		{"hmac", []string{"producer[0].signature=hmac"}, Options{}, `signature "hmac"`},
+		{"exec node", nil, Options{Exec: []Exec{{Node: "nowhere", Command: "true"}}}, "exec on nowhere: no such node"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sc := linear(t, tt.sets...)
+			dir := t.TempDir()
+			tt.opt.Dir = dir
+			_, err := Run(context.Background(), sc, tt.opt)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want one containing %q", err, tt.want)
+			}
+			assertEmpty(t, dir)
+		})
+	}
+}
+
+// TestContentReadsAnyRange: the producer's content is the same bytes
+// whatever ranges it is read in, and the checker finds a changed byte.
+func TestContentReadsAnyRange(t *testing.T) {
+	const size = 10007
+	c := Content(7, "/a", size)
+	whole := make([]byte, size)
+	if n, err := c.ReadAt(whole, 0); n != size || err != nil {
+		t.Fatalf("ReadAt whole: %d, %v", n, err)
+	}
+	for _, r := range [][2]int64{{0, 1}, {3, 17}, {8, 8}, {9999, 8}, {5000, 1024}} {
+		b := make([]byte, r[1])
+		n, err := c.ReadAt(b, r[0])
+		end := min(r[0]+r[1], size)
+		if int64(n) != end-r[0] || !bytes.Equal(b[:n], whole[r[0]:end]) {
+			t.Errorf("ReadAt(%d, %d): %d bytes (%v), differ from the whole read", r[1], r[0], n, err)
+		}
+		if end < r[0]+r[1] && err != io.EOF {
+			t.Errorf("ReadAt past the end: %v, want io.EOF", err)
+		}
+	}
+	if bytes.Equal(whole[:64], make([]byte, 64)) {
+		t.Error("content is zeros")
+	}
+	chk := newChecker(c)
+	bad := bytes.Clone(whole)
+	bad[4321] ^= 1
+	chk.Write(bad[:4000])
+	chk.Write(bad[4000:])
+	if chk.diff != 4321 {
+		t.Errorf("checker: first difference at %d, want 4321", chk.diff)
+	}
+}
+
+// TestQueueParamsAreTheSimulators: a CoDel queue without an mtu gets the
+// discipline's default (the simulator's), not the forwarder's; set
+// parameters and other disciplines pass as they are.
+func TestQueueParamsAreTheSimulators(t *testing.T) {
+	tests := []struct {
+		queue  string
+		params map[string]string
+		want   map[string]string
+	}{
+		{"codel-mark", nil, map[string]string{"mtu": "1500"}},
+		{"codel-drop", map[string]string{"target": "10ms"}, map[string]string{"target": "10ms", "mtu": "1500"}},
+		{"codel-mark", map[string]string{"mtu": "9000"}, map[string]string{"mtu": "9000"}},
+		{"droptail", nil, map[string]string{}},
+	}
+	for _, tt := range tests {
+		got := simQueueParams(tt.queue, tt.params)
+		if !maps.Equal(got, tt.want) {
+			t.Errorf("%s %v: %v, want %v", tt.queue, tt.params, got, tt.want)
+		}
+	}
+}

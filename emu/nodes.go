@@ -1,0 +1,257 @@
+package emu
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/live/fwd"
+	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/sim"
+	"github.com/ndncc/ndncc/topology"
+)
+
+// udpMTU is the datagram size of the faces between nodes: loopback takes
+// any NDN packet in one datagram, so none is fragmented.
+const udpMTU = 9000
+
+// node is one running forwarder.
+type node struct {
+	name string
+	sock string
+	cfg  *scenario.FwConfig
+	fwd  *fwd.Forwarder
+	// links are the emulated ways out, one per neighbour (sorted), with
+	// their queue traces; read and sampled on the node's loop.
+	links  []*sim.Channel
+	queues []*sim.QueueTrace
+	// stopped is closed when the forwarder's Run returned, with err.
+	stopped chan struct{}
+	err     error
+	// sampling says the queue sampler runs.
+	sampling atomic.Bool
+}
+
+// do runs fn on the node's loop and waits for it; it fails if the
+// forwarder stopped first.
+func (nd *node) do(fn func()) error {
+	ran := make(chan struct{})
+	go nd.fwd.Loop().Post(func() { fn(); close(ran) })
+	select {
+	case <-ran:
+		return nil
+	case <-nd.stopped:
+		return fmt.Errorf("node %s: forwarder stopped: %v", nd.name, nd.err)
+	}
+}
+
+// config is the forwarder configuration of node name: the scenario's
+// router settings, a Unix socket in dir, a UDP listener on loopback, and
+// drop-tail queues on its local faces (the simulator's applications sit
+// on queueless faces).
+func (r *run) config(name, sock string) *scenario.FwConfig {
+	rs := r.sc.RouterFor(name)
+	cfg := scenario.DefaultFwConfig()
+	cfg.File = r.sc.File
+	cfg.Socket, cfg.UDP, cfg.TCP = sock, "127.0.0.1:0", ""
+	cfg.ListenSet.Socket, cfg.ListenSet.UDP = true, true
+	cfg.MTU = udpMTU
+	cfg.Strategy, cfg.CSCapacity = rs.Strategy, rs.CSCapacity
+	cfg.Queue, cfg.QueueParams = "droptail", map[string]string{}
+	cfg.HeaderOverhead = r.sc.HeaderOverhead
+	cfg.Pos = rs.Pos
+	return cfg
+}
+
+// startNodes starts a forwarder per node, listening, then gives each a
+// face per link (to the neighbour's UDP address, emulating the direction
+// towards it) and the simulator's routes, and runs them.
+func (r *run) startNodes() error {
+	r.byName = map[string]*node{}
+	r.failed = make(chan struct{})
+	var created []*node
+	abandon := func(err error) error {
+		for _, nd := range created { // close their listeners
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			nd.fwd.Run(ctx)
+		}
+		return err
+	}
+	for i, tn := range r.sc.Topology.Nodes {
+		sock := socketPath(r.dir, tn.Name, i)
+		nd := &node{name: tn.Name, sock: sock, cfg: r.config(tn.Name, sock), stopped: make(chan struct{})}
+		var err error
+		if nd.fwd, err = fwd.New(nd.cfg, r.log.With("node", tn.Name)); err != nil {
+			return abandon(fmt.Errorf("emu: node %s: %w", tn.Name, err))
+		}
+		if err := nd.fwd.Listen(); err != nil {
+			return abandon(fmt.Errorf("emu: node %s: %w", tn.Name, err))
+		}
+		created = append(created, nd)
+		r.byName[tn.Name] = nd
+	}
+	for _, l := range r.sc.Topology.Links {
+		for _, dir := range [2][2]string{{l.A, l.B}, {l.B, l.A}} {
+			from, to := r.byName[dir[0]], r.byName[dir[1]]
+			from.cfg.Faces = append(from.cfg.Faces, r.face(l, dir[0], dir[1], to))
+		}
+	}
+	planner := sim.NewRoutePlanner(r.sc)
+	for _, p := range r.sc.Producers {
+		for _, rt := range planner.Announce(p) {
+			nd := r.byName[rt.Node]
+			nd.cfg.Routes = append(nd.cfg.Routes, scenario.FwRoute{Prefix: rt.Prefix, Face: rt.Neighbor, Cost: rt.Cost, Pos: p.Pos})
+		}
+	}
+	var errs []error
+	for _, nd := range created {
+		if err := fwd.Check(nd.cfg); err != nil {
+			errs = append(errs, fmt.Errorf("emu: node %s: %w", nd.name, err))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return abandon(err)
+	}
+	r.nodes = created
+	for _, nd := range r.nodes {
+		r.runNode(nd)
+	}
+	for _, nd := range r.nodes {
+		if err := nd.do(func() { r.collectLinks(nd) }); err != nil {
+			return fmt.Errorf("emu: %w", err)
+		}
+	}
+	return nil
+}
+
+// runNode runs nd's forwarder until the network stops, and reports its
+// failure.
+func (r *run) runNode(nd *node) {
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		defer close(nd.stopped)
+		nd.err = nd.fwd.Run(r.netCtx)
+		if r.netCtx.Err() == nil {
+			if nd.err == nil {
+				nd.err = errors.New("stopped")
+			}
+			r.fail(fmt.Errorf("node %s: forwarder stopped: %w", nd.name, nd.err))
+		}
+	}()
+}
+
+// face is node from's face to neighbour to over link l: UDP to the
+// neighbour's listener, emulating the direction from→to with the link's
+// rate, delay, queue limits and the scenario's loss, queue discipline and
+// link-loss detection for it.
+func (r *run) face(l topology.Link, from, to string, peer *node) scenario.FwFace {
+	q, params := r.sc.QueueFor(from, to)
+	params = simQueueParams(q, params)
+	detect := r.sc.LossDetection(l.A, l.B)
+	addr := peer.fwd.UDPAddr().String()
+	return scenario.FwFace{
+		ID: to, Remote: "udp4://" + addr, Scheme: "udp4", Address: addr,
+		Queue: q, QueueParams: params, LossDetection: &detect,
+		Out: scenario.LinkEmulation{
+			Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: r.sc.LossFor(from, to),
+			QueuePackets: l.QueuePackets, QueueBytes: l.QueueBytes,
+		},
+		Pos: l.Pos,
+	}
+}
+
+// simQueueParams returns a discipline's parameters as the simulator uses
+// them: a forwarder's face gives CoDel a default MTU of its own (the
+// largest NDN packet) where the scenario sets none; the emulator keeps
+// the discipline's default, as the simulator does.
+func simQueueParams(name string, params map[string]string) map[string]string {
+	info, err := aqm.Describe(name)
+	if err != nil {
+		return params // fwd.Check reports it
+	}
+	out := maps.Clone(params)
+	if out == nil {
+		out = map[string]string{}
+	}
+	for _, p := range info.Params {
+		if p.Name == "mtu" {
+			if _, set := out["mtu"]; !set {
+				out["mtu"] = p.Default
+			}
+		}
+	}
+	return out
+}
+
+// collectLinks finds nd's emulated links (on its loop), in neighbour
+// order, and starts their queue traces.
+func (r *run) collectLinks(nd *node) {
+	var names []string
+	for _, f := range nd.cfg.Faces {
+		names = append(names, f.ID)
+	}
+	slices.Sort(names)
+	for _, to := range names {
+		if ch := nd.fwd.Link(to); ch != nil {
+			nd.links = append(nd.links, &sim.Channel{Channel: ch, From: nd.name, To: to})
+		}
+	}
+}
+
+// startSampling samples every node's queues on its loop, every
+// sim.QueueSampleInterval, until stopSampling; times count from t0.
+func (r *run) startSampling(t0 time.Time) {
+	if r.traces == nil {
+		return
+	}
+	for _, nd := range r.nodes {
+		for _, c := range nd.links {
+			nd.queues = append(nd.queues, r.traces.Queue(c))
+		}
+		nd.sampling.Store(true)
+		loop := nd.fwd.Loop()
+		var tick func()
+		tick = func() {
+			if !nd.sampling.Load() {
+				return
+			}
+			now := since(t0)
+			for i, c := range nd.links {
+				nd.queues[i].Sample(now, c)
+			}
+			loop.After(sim.QueueSampleInterval, tick)
+		}
+		go loop.Post(tick)
+	}
+}
+
+// linkResults stops the samplers and summarises every node's links (each
+// on its loop) over a run of length now, sorted as the simulator sorts
+// them.
+func (r *run) linkResults(now time.Duration) ([]sim.LinkResult, error) {
+	var out []sim.LinkResult
+	var errs []error
+	for _, nd := range r.nodes {
+		nd.sampling.Store(false)
+		if err := nd.do(func() {
+			for _, c := range nd.links {
+				out = append(out, sim.NewLinkResult(c, now))
+			}
+		}); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b sim.LinkResult) int {
+		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To))
+	})
+	return out, errors.Join(errs...)
+}
