@@ -1,0 +1,156 @@
+package emu
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ndncc/ndncc/live/ndndtest"
+)
+
+// quote makes s one word for /bin/sh.
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// TestExecNdndCatGetsTheFile runs `ndnd cat /example/file` on consumer1
+// (a foreign client on the node's socket, through NDN_CLIENT_TRANSPORT)
+// in place of the scenario's consumer: it gets the producer's bytes,
+// exits 0, and the run reports it by node.
+func TestExecNdndCatGetsTheFile(t *testing.T) {
+	const size = 256 << 10
+	sc := linear(t, "producer[0].file-size="+strconv.Itoa(size))
+	out := filepath.Join(t.TempDir(), "got")
+	var stderr bytes.Buffer
+	cmd := fmt.Sprintf("%s cat /example/file > %s", quote(ndndtest.Binary(t)), quote(out))
+	res, err := Run(context.Background(), sc, Options{Exec: []Exec{{Node: "consumer1", Command: cmd}}, Stderr: &stderr})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if len(res.Flows) != 0 || len(res.Exec) != 1 || res.Exec[0].Node != "consumer1" || res.Exec[0].ExitCode != 0 || res.Exec[0].Error != "" {
+		t.Fatalf("flows %v, programs %+v; want no flow (the program replaces consumer1) and one program exiting 0", res.Flows, res.Exec)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]byte, size)
+	Content(sc.Seed, "/example/file", size).ReadAt(want, 0)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("ndnd cat got %d bytes, not the %d served\n%s", len(got), size, stderr.String())
+	}
+}
+
+// TestExecFailureIsReportedByNode: a program's non-zero exit status is in
+// the result and the error, by node; the consumer elsewhere still runs.
+func TestExecFailureIsReportedByNode(t *testing.T) {
+	sc := linear(t, "producer[0].file-size=65536")
+	res, err := Run(context.Background(), sc, Options{Exec: []Exec{{Node: "router1", Command: "exit 3"}}})
+	if err == nil || !strings.Contains(err.Error(), `node router1: "exit 3" exited with status 3`) {
+		t.Fatalf("error %v, want router1's status 3", err)
+	}
+	if res == nil || len(res.Exec) != 1 || res.Exec[0].ExitCode != 3 || len(res.Flows) != 1 || !res.Flows[0].Complete {
+		t.Fatalf("result %+v; want the program's status 3 and consumer1 complete", res)
+	}
+}
+
+// TestNothingLeftBehind: a run whose program starts a child that would
+// outlive it, cut short by the scenario's time limit, and such a run
+// interrupted (its context cancelled, as Ctrl-C does) both end at once
+// and leave no process, socket or temporary file.
+func TestNothingLeftBehind(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		sets      []string
+		interrupt bool
+	}{
+		{"time limit", []string{`duration="2s"`}, false},
+		{"interrupted", nil, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			// The full 10 MiB, unsigned (nothing to presign): far from
+			// done after 2 s.
+			sc := linear(t, append(tt.sets, "producer[0].signature=digest")...)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var started time.Time
+			opt := Options{Exec: []Exec{{Node: "router2", Command: fmt.Sprintf("sleep 600 & echo $! > %s; wait", quote(pidFile))}}}
+			opt.OnReady = func([]Node) {
+				started = time.Now()
+				if tt.interrupt {
+					time.AfterFunc(2*time.Second, cancel)
+				}
+			}
+			res, _ := Run(ctx, sc, opt)
+			if took := time.Since(started); took > 10*time.Second {
+				t.Errorf("run ended %v after it started, want about 2 s", took)
+			}
+			if res == nil || len(res.Flows) != 1 || res.Flows[0].Complete || len(res.Exec) != 1 || res.Exec[0].Error == "" {
+				t.Fatalf("result %+v; want consumer1 incomplete and the program stopped", res)
+			}
+			b, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if alive(pid) {
+				t.Errorf("the program's child %d still runs", pid)
+			}
+			if kids := children(t); len(kids) > 0 {
+				t.Errorf("child processes left: %v", kids)
+			}
+			assertEmpty(t, tmp)
+		})
+	}
+}
+
+// alive reports whether process pid runs (a zombie, dead but not yet
+// reaped by its new parent, does not).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return !strings.HasPrefix(rest, "Z")
+}
+
+// children lists the live child processes of this test process.
+func children(t *testing.T) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc")
+	}
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		_, rest, _ := strings.Cut(string(b), ") ")
+		f := strings.Fields(rest)
+		if len(f) > 1 && f[1] == strconv.Itoa(os.Getpid()) && alive(pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
