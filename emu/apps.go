@@ -257,13 +257,13 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 		case <-r.failed:
 		}
 	}
-	links, linkErr := r.linkResults(end)
+	links, late, linkErr := r.linkResults(end)
 	cancelFlows()
 	for _, p := range r.procs {
 		p.kill()
 	}
 	<-allDone
-	res := &Result{Mode: Mode, traces: r.traces, Result: &sim.Result{
+	res := &Result{Mode: Mode, Lateness: late, traces: r.traces, Result: &sim.Result{
 		Scenario: r.sc.Name, Seed: r.seed, SimTimeS: round6(end.Seconds()), Links: links,
 	}}
 	for _, f := range flows {

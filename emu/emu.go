@@ -80,8 +80,25 @@ type Result struct {
 	*sim.Result
 	Mode string       `json:"mode"`
 	Exec []ExecResult `json:"exec,omitempty"`
+	// Lateness says, per link direction (in Links' order), how late the
+	// emulated link's timers ran: how faithfully real time kept the
+	// link model's schedule.
+	Lateness []LinkLateness `json:"lateness"`
 
 	traces *sim.Traces
+}
+
+// LinkLateness is how late one emulated link direction's timers ran
+// (link.Lateness). Overruns counts frames that left later than their own
+// serialisation time after their turn: the link was burstier than its
+// rate then.
+type LinkLateness struct {
+	From     string  `json:"from"`
+	To       string  `json:"to"`
+	Wakes    uint64  `json:"wakes"`
+	MeanMs   float64 `json:"mean_ms"`
+	MaxMs    float64 `json:"max_ms"`
+	Overruns uint64  `json:"overruns"`
 }
 
 // WriteTraces writes the run's time series as the simulator does

@@ -93,6 +93,14 @@ func TestLinearFetchMatchesSimulator(t *testing.T) {
 			t.Errorf("bottleneck router2->router1: %d Data, utilisation %.2f; want at least %d Data, 0.3", l.Data, l.Utilization, ws.Segments)
 		}
 	}
+	if len(res.Lateness) != len(res.Links) {
+		t.Fatalf("%d lateness entries, want one per link direction (%d)", len(res.Lateness), len(res.Links))
+	}
+	for i, l := range res.Lateness {
+		if l.From != res.Links[i].From || l.To != res.Links[i].To || (res.Links[i].Packets > 0 && l.Wakes == 0) {
+			t.Errorf("lateness %d: %+v, for link %s->%s with %d packets", i, l, res.Links[i].From, res.Links[i].To, res.Links[i].Packets)
+		}
+	}
 	out := t.TempDir()
 	if err := res.WriteTraces(out); err != nil {
 		t.Fatal(err)

@@ -237,14 +237,18 @@ func (r *run) startSampling(t0 time.Time) {
 // linkResults stops the samplers and summarises every node's links (each
 // on its loop) over a run of length now, sorted as the simulator sorts
 // them.
-func (r *run) linkResults(now time.Duration) ([]sim.LinkResult, error) {
+func (r *run) linkResults(now time.Duration) ([]sim.LinkResult, []LinkLateness, error) {
 	var out []sim.LinkResult
+	var late []LinkLateness
 	var errs []error
 	for _, nd := range r.nodes {
 		nd.sampling.Store(false)
 		if err := nd.do(func() {
 			for _, c := range nd.links {
 				out = append(out, sim.NewLinkResult(c, now))
+				l := c.Stats().Lateness
+				late = append(late, LinkLateness{From: c.From, To: c.To, Wakes: l.Wakes,
+					MeanMs: msOf(l.Mean()), MaxMs: msOf(l.Max), Overruns: l.Overruns})
 			}
 		}); err != nil {
 			errs = append(errs, err)
@@ -253,5 +257,11 @@ func (r *run) linkResults(now time.Duration) ([]sim.LinkResult, error) {
 	slices.SortStableFunc(out, func(a, b sim.LinkResult) int {
 		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To))
 	})
-	return out, errors.Join(errs...)
+	slices.SortStableFunc(late, func(a, b LinkLateness) int {
+		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To))
+	})
+	return out, late, errors.Join(errs...)
 }
+
+// msOf is d in milliseconds, to the microsecond.
+func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -141,6 +141,7 @@ func runEmu(cmd *cobra.Command, ef *emuFlags, arg string) error {
 		}
 	} else {
 		printResult(stdout, res.Result)
+		printLateness(stdout, res.Lateness)
 		printExecs(stdout, res.Exec)
 	}
 	if err != nil {
@@ -159,6 +160,17 @@ func printNodes(w io.Writer, nodes []emu.Node) {
 		fmt.Fprintf(w, "  %s\t%s\n", n.Name, n.Transport)
 	}
 	fmt.Fprintln(w, "the network stays up until Ctrl-C")
+}
+
+// printLateness reports the links whose timers ran later than a frame's
+// serialisation time (emu.LinkLateness).
+func printLateness(w io.Writer, late []emu.LinkLateness) {
+	for _, l := range late {
+		if l.Overruns > 0 {
+			fmt.Fprintf(w, "\nlink %s->%s ran late: %d frames left over a serialisation time after their turn (timers late by %.3f ms on average, %.1f ms at most)\n",
+				l.From, l.To, l.Overruns, l.MeanMs, l.MaxMs)
+		}
+	}
 }
 
 // printExecs reports how each program ended.
