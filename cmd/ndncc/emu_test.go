@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ndncc/ndncc/live/ndndtest"
 )
 
 // emuDoc is the part of `emu --json`'s document the tests read.
@@ -77,5 +82,55 @@ func TestEmuUsageErrors(t *testing.T) {
 		if r.code != 2 || !strings.Contains(r.stderr+fmt.Sprint(r.err), tt.want) {
 			t.Errorf("%v: exit %d, %v; want 2 and %q", tt.args, r.code, r.err, tt.want)
 		}
+	}
+}
+
+// TestEmuHoldAttachesForeignClients runs `emu --hold` with a program in
+// place of consumer1: once it prints the nodes' sockets, `ndnd cat`
+// attached to consumer1's socket from outside fetches the object through
+// the emulated network; Ctrl-C (the context ending) ends the run with
+// status 0 and removes the sockets.
+func TestEmuHoldAttachesForeignClients(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	done := make(chan cliResult, 1)
+	go func() {
+		done <- runCLIWith(ctx, nil, &stdout, &stderr, "emu", linearExample, "--hold", "--exec", "consumer1=true",
+			"--set", "producer[0].file-size=65536", "--set", "producer[0].signature=digest")
+	}()
+	var sock string
+	for deadline := time.Now().Add(60 * time.Second); sock == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for _, line := range strings.Split(stderr.String(), "\n") {
+			if f := strings.Fields(line); len(f) == 2 && f[0] == "consumer1" && strings.HasPrefix(f[1], "unix://") {
+				sock = f[1]
+			}
+		}
+	}
+	if sock == "" {
+		cancel()
+		t.Fatalf("no socket for consumer1 printed:\n%s", stderr.String())
+	}
+	cat := exec.Command(ndndtest.Binary(t), "cat", "/example/file")
+	cat.Env = append(os.Environ(), "NDN_CLIENT_TRANSPORT="+sock)
+	var catErr bytes.Buffer
+	cat.Stderr = &catErr
+	got, err := cat.Output()
+	if err != nil || len(got) != 65536 {
+		t.Errorf("ndnd cat through %s: %d bytes, %v\n%s", sock, len(got), err, catErr.String())
+	}
+	time.Sleep(200 * time.Millisecond)
+	select {
+	case r := <-done:
+		t.Fatalf("emu --hold ended before Ctrl-C: %d %v", r.code, r.err)
+	default:
+	}
+	cancel()
+	r := <-done
+	if r.code != 0 {
+		t.Fatalf("emu --hold after Ctrl-C: exit %d, %v\n%s", r.code, r.err, stderr.String())
+	}
+	if _, err := os.Stat(strings.TrimPrefix(sock, "unix://")); !os.IsNotExist(err) {
+		t.Errorf("socket %s left behind: %v", sock, err)
 	}
 }
