@@ -60,7 +60,8 @@ func (r *run) startProducer(ctx context.Context, p scenario.Producer) error {
 	}
 	srv, err := live.NewServer(conn.Endpoint, live.ServeConfig{
 		Name: name, Content: Content(r.seed, p.Prefix, p.FileSize), Size: p.FileSize,
-		SegmentSize: p.SegmentSize, Freshness: p.Freshness, Signing: signing, Register: true, Presign: true,
+		SegmentSize: p.SegmentSize, Freshness: p.Freshness, Signing: signing, Register: true,
+		CacheBytes: presignBytes(p), Presign: true,
 		Logger: r.log.With("producer", p.Prefix),
 	})
 	if err != nil {
@@ -87,6 +88,18 @@ func (r *run) startProducer(ctx context.Context, p scenario.Producer) error {
 		return ctx.Err()
 	}
 }
+
+// presignBytes is a cache (live.ServeConfig.CacheBytes) that holds every
+// segment of p's object, each with room for its name, signature and
+// headers: the producer serves them all presigned.
+func presignBytes(p scenario.Producer) int64 {
+	segments := max((p.FileSize+int64(p.SegmentSize)-1)/int64(p.SegmentSize), 1)
+	return segments * int64(p.SegmentSize+presignEntryBytes)
+}
+
+// presignEntryBytes is a generous bound on what a segment costs beyond its
+// payload: name, signature (RSA's 256 bytes), TLV headers.
+const presignEntryBytes = 1024
 
 // flow is one of the scenario's consumers, fetching through the live
 // runtime.

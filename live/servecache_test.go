@@ -61,3 +61,23 @@ func TestServeCache(t *testing.T) {
 		t.Errorf("the long-encoded Interest was answered from the cache (%d hits, %d before)", got, hits[1])
 	}
 }
+
+// TestServePresigned: with Presign, every cached segment is ready before
+// the first Interest, so the first fetch is answered from the cache
+// (with the object's bytes).
+func TestServePresigned(t *testing.T) {
+	const segSize, segs, cached = 1000, 40, 30
+	fw := ndndtest.Start(t, ndndtest.Options{})
+	content := ndntest.RandomBytes(segs*segSize, 6)
+	s := serveWith(t, fw.Unix(), "/ndncc/presigned", content, ServeConfig{
+		SegmentSize: segSize, CacheBytes: cached * (segSize + cacheEntryOverhead), Presign: true,
+	})
+	opt := options(t, "fixed", map[string]string{"window": "8"})
+	f := fetchObject(t, fw.Unix(), s.name, opt, FetchConfig{})
+	if f.err != nil || !bytes.Equal(f.data, content) {
+		t.Fatalf("fetch: %v, %d bytes of the %d served", f.err, len(f.data), len(content))
+	}
+	if hits := s.serverStats().CacheHits; hits < cached {
+		t.Errorf("first fetch: %d cache hits, want the %d presigned segments", hits, cached)
+	}
+}
