@@ -63,6 +63,7 @@ run_one() {
 #    of 100 Interests, no reaction to marks), so that the ratio compares
 #    the two implementations rather than two congestion controllers.
 # The three fetches of a run go in a rotating order.
+echo "== load before: $(uptime)"
 echo "== $runs runs (goodput in Mbit/s, wall clock per command)"
 printf "%-6s %10s %12s %10s %14s %12s\n" run default same-window "ndnd cat" ratio-default ratio-same
 d=() f=() n=() rd=() rf=()
@@ -78,3 +79,4 @@ done
 printf "%-6s %10s %12s %10s %14s %12s\n" median \
 	"$(printf '%s\n' "${d[@]}" | median)" "$(printf '%s\n' "${f[@]}" | median)" "$(printf '%s\n' "${n[@]}" | median)" \
 	"$(printf '%s\n' "${rd[@]}" | median)" "$(printf '%s\n' "${rf[@]}" | median)"
+echo "== load after: $(uptime)"
