@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/ndncc/ndncc/sched"
 )
 
 // logger records which callbacks ran and at what virtual time.
@@ -196,5 +198,52 @@ func TestAdvanceTo(t *testing.T) {
 	s.AdvanceTo(time.Millisecond) // never back
 	if s.Now() != 12*time.Millisecond || s.Pending() != 1 {
 		t.Errorf("AdvanceTo(1ms) from 12ms: now %v, %d pending; want 12ms, 1", s.Now(), s.Pending())
+	}
+}
+
+// TestPerPacketEventsAllocateNothing pins BenchmarkEvent's claim for every
+// kind of event the simulator's per-packet paths use: once warm, a steady
+// stream of lane events, of zero-delay At events, and of reusable timers
+// re-armed ahead and stopped (a PIT entry's expiry) allocates nothing.
+func TestPerPacketEventsAllocateNothing(t *testing.T) {
+	tests := []struct {
+		name  string
+		start func(s *Scheduler) // schedules a self-renewing stream
+	}{
+		{"lane", func(s *Scheduler) {
+			var l sched.Lane
+			l = s.NewLane(func() { l.At(s.Now() + 3*time.Microsecond) })
+			l.At(0)
+		}},
+		{"At now, then later", func(s *Scheduler) {
+			var later, now func()
+			now = func() { s.At(s.Now()+time.Microsecond, later) }
+			later = func() { s.At(s.Now(), now) }
+			s.At(0, now)
+		}},
+		{"reusable timers", func(s *Scheduler) {
+			expiry := s.NewTimer(func() {})
+			var tick func()
+			tick = func() {
+				expiry.Stop()
+				expiry.Reset(s.Now() + time.Second)
+				s.At(s.Now()+time.Microsecond, tick)
+			}
+			s.At(0, tick)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &Scheduler{}
+			tt.start(s)
+			s.RunUntil(10*time.Millisecond, nil) // warm up: queues at their size
+			before := s.Events()
+			if allocs := testing.AllocsPerRun(1000, func() { s.Step() }); allocs != 0 {
+				t.Errorf("%v allocations per event, want 0", allocs)
+			}
+			if ran := s.Events() - before; ran < 1000 {
+				t.Errorf("ran %d events, want at least 1000", ran)
+			}
+		})
 	}
 }
