@@ -126,7 +126,7 @@ say "cluster up: $(sinfo -h -o '%N, %c CPUs, partition %P, %T')"
 # merge command is the one the section gives after it.
 section=$(awk '/^## Slurm job array/{on=1; next} /^## /{on=0} on' docs/sharding.md)
 awk '/^```sh$/{on=1; next} /^```$/{on=0} on' <<<"$section" >"$work/job.sh"
-merge=$(grep -o 'When the array has finished: `[^`]*`' <<<"$section" | sed 's/.*`\(.*\)`/\1/')
+merge=$(grep -o 'When the array has finished: `[^`]*`' <<<"$section" | sed 's/.*`\(.*\)`/\1/' || true)
 [ -s "$work/job.sh" ] && [ -n "$merge" ] || { echo "docs/sharding.md: no job script or merge command"; exit 1; }
 echo "job script (docs/sharding.md):"
 sed 's/^/    /' "$work/job.sh"
