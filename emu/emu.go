@@ -26,7 +26,7 @@ type Options struct {
 	// vary from run to run as a testbed's do.
 	Seed uint64
 	// Trace records the simulator's time series (cwnd, RTT/RTO, rate,
-	// queues) for Result.WriteTraces.
+	// queues, multipath routers' forwarding) for Result.WriteTraces.
 	Trace bool
 	// Dir is where the nodes' Unix sockets go; "" makes a temporary
 	// directory, removed at the end. A given Dir is left in place (its
@@ -102,7 +102,7 @@ type LinkLateness struct {
 }
 
 // WriteTraces writes the run's time series as the simulator does
-// (sim.Network.WriteTraces), except the multipath forwarding split.
+// (sim.Network.WriteTraces).
 func (r *Result) WriteTraces(dir string) error {
 	if r.traces == nil {
 		return errors.New("emu: run was not traced")

@@ -218,3 +218,51 @@ func TestQueueParamsAreTheSimulators(t *testing.T) {
 		}
 	}
 }
+
+// TestMultipathSplitsAndIsTraced runs examples/multipath-pcon.toml (2 MiB,
+// digest-signed): pcon at r1 sends Interests over both paths, and the
+// traces include r1's forwarding split and pcon's shares, as the
+// simulator writes them.
+func TestMultipathSplitsAndIsTraced(t *testing.T) {
+	sc, err := scenario.LoadFS(examples.FS, "multipath-pcon.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := []scenario.Assignment{
+		{Key: "producer[0].file-size", Value: int64(2 << 20)},
+		{Key: "producer[0].signature", Value: "digest"},
+	}
+	if err := sc.Apply(sets); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), sc, Options{Trace: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Flows) != 1 || !res.Flows[0].Complete {
+		t.Fatalf("flows %+v, want c1 complete", res.Flows)
+	}
+	var toA, toB uint64
+	for _, l := range res.Links {
+		switch {
+		case l.From == "r1" && l.To == "a":
+			toA = l.Interests
+		case l.From == "r1" && l.To == "b":
+			toB = l.Interests
+		}
+	}
+	t.Logf("r1 sent %d Interests to a (10 Mbit/s), %d to b (5 Mbit/s): split %.2f", toA, toB, float64(toA)/float64(toA+toB))
+	if toA == 0 || toB == 0 {
+		t.Errorf("r1 sent %d Interests to a and %d to b, want both paths used", toA, toB)
+	}
+	out := t.TempDir()
+	if err := res.WriteTraces(out); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"forwarding-r1.csv", "shares-r1.csv"} {
+		b, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil || bytes.Count(b, []byte("\n")) < 3 || !bytes.HasPrefix(b, []byte("time_s,")) {
+			t.Errorf("%s: %v, want a header and samples:\n%.200s", f, err, b)
+		}
+	}
+}

@@ -11,7 +11,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/live"
 	"github.com/ndncc/ndncc/live/fwd"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
@@ -32,6 +34,8 @@ type node struct {
 	// their queue traces; read and sampled on the node's loop.
 	links  []*sim.Channel
 	queues []*sim.QueueTrace
+	// faces are the forwarder's faces to the neighbours, by name.
+	faces map[string]fw.FaceID
 	// stopped is closed when the forwarder's Run returned, with err.
 	stopped chan struct{}
 	err     error
@@ -200,7 +204,11 @@ func (r *run) collectLinks(nd *node) {
 		names = append(names, f.ID)
 	}
 	slices.Sort(names)
+	nd.faces = map[string]fw.FaceID{}
 	for _, to := range names {
+		if id, ok := nd.fwd.StaticFace(to); ok {
+			nd.faces[to] = id
+		}
 		if ch := nd.fwd.Link(to); ch != nil {
 			nd.links = append(nd.links, &sim.Channel{Channel: ch, From: nd.name, To: to})
 		}
@@ -219,19 +227,35 @@ func (r *run) startSampling(t0 time.Time) {
 		}
 		nd.sampling.Store(true)
 		loop := nd.fwd.Loop()
-		var tick func()
-		tick = func() {
-			if !nd.sampling.Load() {
-				return
-			}
+		every(loop, 0, sim.QueueSampleInterval, &nd.sampling, func() {
 			now := since(t0)
 			for i, c := range nd.links {
 				nd.queues[i].Sample(now, c)
 			}
-			loop.After(sim.QueueSampleInterval, tick)
+		})
+		out := map[string]*sim.Channel{}
+		for _, c := range nd.links {
+			out[c.To] = c
 		}
-		go loop.Post(tick)
+		ft := r.traces.Forwarding(r.sc, sim.Router{Name: nd.name, FW: nd.fwd.Core(), Out: out, Faces: nd.faces})
+		if ft != nil {
+			every(loop, sim.ForwardingSampleInterval, sim.ForwardingSampleInterval, &nd.sampling, func() { ft.Sample(since(t0)) })
+		}
 	}
+}
+
+// every runs fn on loop after first, then every interval, while on holds
+// (as the simulator's samplers run).
+func every(loop *live.Loop, first, interval time.Duration, on *atomic.Bool, fn func()) {
+	var tick func()
+	tick = func() {
+		if !on.Load() {
+			return
+		}
+		fn()
+		loop.After(interval, tick)
+	}
+	go loop.Post(func() { loop.After(first, tick) })
 }
 
 // linkResults stops the samplers and summarises every node's links (each

@@ -13,6 +13,7 @@ import (
 	"github.com/ndncc/ndncc/consumer"
 	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/scenario"
 )
 
 // QueueSampleInterval is how often queue lengths are sampled for traces.
@@ -30,14 +31,14 @@ type Traces struct {
 	flows      []*flowTracer
 	queues     map[*Channel]*QueueTrace
 	order      []*Channel
-	forwarding []*forwardingTrace
+	forwarding []*ForwardingTrace
 }
 
-// forwardingTrace is one multipath router's forwarding over time: per
+// ForwardingTrace is one multipath router's forwarding over time: per
 // interval, the Interests it sent to each neighbour, and (pcon) the
 // strategy's forwarding share of each prefix and neighbour.
-type forwardingTrace struct {
-	node      *Node
+type ForwardingTrace struct {
+	node      Router
 	strategy  string
 	neighbors []string   // sorted
 	last      []uint64   // Interests sent to each neighbour so far
@@ -56,30 +57,46 @@ func multipathStrategies() []string {
 	return []string{fw.StrategyPCON, fw.StrategyPI, fw.StrategyCF}
 }
 
-// startForwardingSampler records the forwarding of every node that runs a
-// multipath strategy with more than one neighbour. Tracing reads counters
-// and shares only: it changes no result.
-func (ts *Traces) startForwardingSampler(n *Network) {
-	var prefixes []ndn.Name
-	seen := map[string]bool{}
-	for _, p := range n.Scenario.Producers {
-		if name, err := ndn.ParseName(p.Prefix); err == nil && !seen[name.String()] {
-			seen[name.String()] = true
-			prefixes = append(prefixes, name)
+// Router is what a forwarding trace reads from one node, on the goroutine
+// that owns it: its forwarder, and per neighbour the link towards it and
+// the forwarder's face on that link.
+type Router struct {
+	Name  string
+	FW    *fw.Forwarder
+	Out   map[string]*Channel
+	Faces map[string]fw.FaceID
+}
+
+// Forwarding starts the forwarding trace of node r of scenario sc if it
+// runs a multipath strategy (pcon, pi, cf) with more than one neighbour;
+// nil otherwise. Sample it every ForwardingSampleInterval. Tracing reads
+// counters and shares only: it changes no result.
+func (ts *Traces) Forwarding(sc *scenario.Scenario, r Router) *ForwardingTrace {
+	st := sc.RouterFor(r.Name).Strategy
+	if !slices.Contains(multipathStrategies(), st) || len(r.Out) < 2 {
+		return nil
+	}
+	ft := &ForwardingTrace{node: r, strategy: st, neighbors: slices.Sorted(maps.Keys(r.Out))}
+	ft.last = make([]uint64, len(ft.neighbors))
+	if st == fw.StrategyPCON {
+		seen := map[string]bool{}
+		for _, p := range sc.Producers {
+			if name, err := ndn.ParseName(p.Prefix); err == nil && !seen[name.String()] {
+				seen[name.String()] = true
+				ft.prefixes = append(ft.prefixes, name)
+			}
 		}
 	}
+	ts.forwarding = append(ts.forwarding, ft)
+	return ft
+}
+
+// startForwardingSampler records the forwarding of every node that runs a
+// multipath strategy with more than one neighbour.
+func (ts *Traces) startForwardingSampler(n *Network) {
 	for _, nd := range n.Scenario.Topology.Nodes {
-		st := n.Scenario.RouterFor(nd.Name).Strategy
 		node := n.Nodes[nd.Name]
-		if !slices.Contains(multipathStrategies(), st) || len(node.out) < 2 {
-			continue
-		}
-		ft := &forwardingTrace{node: node, strategy: st, neighbors: slices.Sorted(maps.Keys(node.out))}
-		ft.last = make([]uint64, len(ft.neighbors))
-		if st == fw.StrategyPCON {
-			ft.prefixes = prefixes
-		}
-		ts.forwarding = append(ts.forwarding, ft)
+		ts.Forwarding(n.Scenario, Router{Name: node.Name, FW: node.FW, Out: node.out, Faces: node.faces})
 	}
 	if len(ts.forwarding) == 0 {
 		return
@@ -87,7 +104,7 @@ func (ts *Traces) startForwardingSampler(n *Network) {
 	var tick func()
 	tick = func() {
 		for _, ft := range ts.forwarding {
-			ft.sample(n.Sched.Now())
+			ft.Sample(n.Sched.Now())
 		}
 		if !n.allDone() {
 			n.Sched.After(ForwardingSampleInterval, tick)
@@ -96,10 +113,12 @@ func (ts *Traces) startForwardingSampler(n *Network) {
 	n.Sched.After(ForwardingSampleInterval, tick)
 }
 
-func (ft *forwardingTrace) sample(now time.Duration) {
+// Sample records the Interests sent to each neighbour since the last
+// sample, and pcon's shares, at now.
+func (ft *ForwardingTrace) Sample(now time.Duration) {
 	s := forwardingSample{t: now, interests: make([]uint64, len(ft.neighbors))}
 	for i, nb := range ft.neighbors {
-		total := ft.node.out[nb].Stats().Interests
+		total := ft.node.Out[nb].Stats().Interests
 		s.interests[i] = total - ft.last[i]
 		ft.last[i] = total
 	}
@@ -107,7 +126,7 @@ func (ft *forwardingTrace) sample(now time.Duration) {
 		shares := ft.node.FW.ForwardingShares(p)
 		row := make([]float64, len(ft.neighbors))
 		for i, nb := range ft.neighbors {
-			row[i] = shares[ft.node.faces[nb]]
+			row[i] = shares[ft.node.Faces[nb]]
 		}
 		s.shares = append(s.shares, row)
 	}
@@ -116,7 +135,7 @@ func (ft *forwardingTrace) sample(now time.Duration) {
 
 // used returns the indexes of the neighbours the node ever sent an
 // Interest to, or gave a forwarding share: the columns worth writing.
-func (ft *forwardingTrace) used() []int {
+func (ft *ForwardingTrace) used() []int {
 	var out []int
 	for i := range ft.neighbors {
 		for _, s := range ft.samples {
@@ -137,7 +156,7 @@ func (ft *forwardingTrace) used() []int {
 // the percentage of the interval's Interests sent to it; empty when the
 // node sent none) and, for pcon, shares-NODE.csv (time_s, prefix, then per
 // neighbour pcon's forwarding share in percent).
-func (ft *forwardingTrace) write(dir string) error {
+func (ft *ForwardingTrace) write(dir string) error {
 	name := ft.node.Name
 	used := ft.used()
 	var names []string
