@@ -230,6 +230,9 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 		}
 		r.opt.OnReady(nodes)
 	}
+	if r.opt.started != nil {
+		r.opt.started(r.nodes)
+	}
 	t0 := time.Now()
 	r.startSampling(t0)
 	flowCtx, cancelFlows := context.WithTimeout(ctx, r.sc.Duration)

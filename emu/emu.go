@@ -46,6 +46,10 @@ type Options struct {
 	// Logger receives the forwarders' diagnostics, with a "node"
 	// attribute; nil discards them.
 	Logger *slog.Logger
+
+	// started, if set, is given the running nodes with OnReady (the
+	// tests' way to make one fail).
+	started func([]*node)
 }
 
 // Exec is a program to run on a node: Command, run by /bin/sh -c with

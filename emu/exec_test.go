@@ -3,6 +3,7 @@ package emu
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -153,4 +154,48 @@ func children(t *testing.T) []int {
 		}
 	}
 	return out
+}
+
+// TestNodeFailureEndsTheRun: when a node's forwarder stops mid-run, the
+// run ends at once with an error naming the node and why, and leaves no
+// process, socket or temporary file.
+func TestNodeFailureEndsTheRun(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	sc := linear(t, "producer[0].signature=digest")
+	opt := Options{Exec: []Exec{{Node: "router1", Command: fmt.Sprintf("sleep 600 & echo $! > %s; wait", quote(pidFile))}}}
+	var failedAt time.Time
+	opt.started = func(nodes []*node) {
+		time.AfterFunc(time.Second, func() {
+			for _, nd := range nodes {
+				if nd.name == "router2" {
+					failedAt = time.Now()
+					loop := nd.fwd.Loop()
+					loop.Post(func() { loop.Stop(errors.New("injected failure")) })
+				}
+			}
+		})
+	}
+	res, err := Run(context.Background(), sc, opt)
+	if took := time.Since(failedAt); took > 10*time.Second {
+		t.Errorf("run ended %v after the node failed", took)
+	}
+	if err == nil || !strings.Contains(err.Error(), "node router2: forwarder stopped") || !strings.Contains(err.Error(), "injected failure") {
+		t.Fatalf("error %v, want router2's failure", err)
+	}
+	if res == nil || len(res.Flows) != 1 || res.Flows[0].Complete {
+		t.Fatalf("result %+v, want consumer1 cut short", res)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid == 0 || alive(pid) {
+		t.Errorf("the program's child %d still runs", pid)
+	}
+	if kids := children(t); len(kids) > 0 {
+		t.Errorf("child processes left: %v", kids)
+	}
+	assertEmpty(t, tmp)
 }
