@@ -195,9 +195,10 @@ func (l *Loop) handle(ev inboxEvent) {
 	l.reuseBatch(ev.pkts)
 }
 
-// reuseBatch hands a handled batch back for a reader's next one.
+// reuseBatch hands a handled batch back for a stream reader's next one
+// (a datagram reader's one-packet batches are too small to keep).
 func (l *Loop) reuseBatch(b []received) {
-	if cap(b) == 0 {
+	if cap(b) < maxReadBatch {
 		return
 	}
 	clear(b) // drop the references to the packets
