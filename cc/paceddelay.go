@@ -14,10 +14,11 @@ type PacedDelayConfig struct {
 	// window: a paced start from 10 costs a short path less than one from 2).
 	InitCwnd float64
 	// Alpha: a standing queue of fewer segments than this grows the
-	// window. Default 1.
+	// window. Default 0.75.
 	Alpha float64
 	// Beta: a standing queue of more segments than this shrinks it.
-	// Default 2.
+	// Default 1.75. (Vegas' 1 and 3 keep twice the queue; 0.5 and 1.5
+	// leave two flows on the dumbbell at Jain 0.975.)
 	Beta float64
 	// SlowStartGamma: slow start ends when the standing queue exceeds it.
 	// Default 1.
@@ -49,6 +50,12 @@ type PacedDelayConfig struct {
 	// minimum is taken as a nearer source (a cache hit, a shorter path),
 	// not as the old source's minimum falling. Default 0.7.
 	SourceRatio float64
+	// DelayFloor is subtracted from every queueing delay (at least 0
+	// remains): delays below it are noise, not queue. Through a real
+	// forwarder on one host the RTT varies by hundreds of microseconds
+	// with scheduling alone, and its minimum is a lucky sample. Default
+	// 1 ms.
+	DelayFloor time.Duration
 	// MaxVelocity caps the window change per round that consecutive
 	// rounds in one direction build up (Copa's velocity), segments.
 	// Default 64.
@@ -58,10 +65,10 @@ type PacedDelayConfig struct {
 // DefaultPacedDelayConfig returns the documented defaults.
 func DefaultPacedDelayConfig() PacedDelayConfig {
 	return PacedDelayConfig{
-		InitCwnd: 10, Alpha: 1, Beta: 2, SlowStartGamma: 1,
+		InitCwnd: 10, Alpha: 0.75, Beta: 1.75, SlowStartGamma: 1,
 		MarkBeta: 0.8, LossBeta: 0.5, QuietLossBeta: 1,
 		PacingGain: 1.25, SlowStartPacingGain: 2,
-		MinRTTWindow: 10 * time.Second, SourceRatio: 0.7, MaxVelocity: 64,
+		MinRTTWindow: 10 * time.Second, SourceRatio: 0.7, MaxVelocity: 64, DelayFloor: time.Millisecond,
 	}
 }
 
@@ -88,6 +95,8 @@ func (c PacedDelayConfig) validate() error {
 		return fmt.Errorf("pacing-gain %v must be a number >= 1", c.PacingGain)
 	case !(c.SlowStartPacingGain >= 1) || math.IsInf(c.SlowStartPacingGain, 0):
 		return fmt.Errorf("ss-pacing-gain %v must be a number >= 1", c.SlowStartPacingGain)
+	case c.DelayFloor < 0:
+		return fmt.Errorf("delay-floor %v must not be negative", c.DelayFloor)
 	case c.MinRTTWindow <= 0:
 		return fmt.Errorf("min-rtt-window %v must be positive", c.MinRTTWindow)
 	case !(c.MaxVelocity >= 1) || math.IsInf(c.MaxVelocity, 0):
@@ -134,7 +143,7 @@ func nearTolerance(base time.Duration) time.Duration {
 // is q = r - b. At the end of a round, with (q, r) the sample of the
 // round with the least q:
 //
-//	diff = cwnd * q / r          segments this flow keeps queued
+//	diff = cwnd * max(q - DelayFloor, 0) / r     segments this flow keeps queued
 //
 // Slow start adds 1 per Data. It ends at the first decrease, or when
 // three samples in a row show cwnd*q/r > SlowStartGamma, by removing that
@@ -271,6 +280,12 @@ func (d *PacedDelay) sample(now, r time.Duration) {
 	}
 }
 
+// queued is the segments this flow keeps queued by a sample of RTT r
+// with queueing delay q: cwnd * (q - DelayFloor) / r, at least 0.
+func (d *PacedDelay) queued(q, r time.Duration) float64 {
+	return d.cwnd * float64(max(q-d.cfg.DelayFloor, 0)) / float64(r)
+}
+
 // slowStartSamples is how many samples in a row must show a queue above
 // SlowStartGamma to end slow start (one could be noise).
 const slowStartSamples = 3
@@ -279,7 +294,7 @@ const slowStartSamples = 3
 // delay-increase test, on every sample rather than once a round: the
 // window doubles each round, so a round late is a whole window of excess).
 func (d *PacedDelay) slowStartSample(q, r time.Duration) {
-	diff := d.cwnd * float64(q) / float64(r)
+	diff := d.queued(q, r)
 	if diff <= d.cfg.SlowStartGamma {
 		d.ssAbove = 0
 		return
@@ -319,7 +334,7 @@ func (d *PacedDelay) attribute(now, r time.Duration) int {
 
 func (d *PacedDelay) endRound(highInterest uint64) {
 	if !d.decreased && d.roundQ >= 0 {
-		d.diff = d.cwnd * float64(d.roundQ) / float64(d.roundR)
+		d.diff = d.queued(d.roundQ, d.roundR)
 		d.decide()
 	}
 	if d.roundMin > 0 {

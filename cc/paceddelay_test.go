@@ -69,6 +69,7 @@ func TestPacedDelayConfigValidate(t *testing.T) {
 		{"pacing gain below 1", func(c *PacedDelayConfig) { c.PacingGain = 0.5 }},
 		{"ss pacing gain inf", func(c *PacedDelayConfig) { c.SlowStartPacingGain = math.Inf(1) }},
 		{"min-rtt-window 0", func(c *PacedDelayConfig) { c.MinRTTWindow = 0 }},
+		{"delay-floor negative", func(c *PacedDelayConfig) { c.DelayFloor = -1 }},
 		{"source ratio 1", func(c *PacedDelayConfig) { c.SourceRatio = 1 }},
 		{"velocity 0", func(c *PacedDelayConfig) { c.MaxVelocity = 0 }},
 		{"init-cwnd 0", func(c *PacedDelayConfig) { c.InitCwnd = 0 }},
@@ -106,18 +107,18 @@ func TestPacedDelayRounds(t *testing.T) {
 		// Slow start doubles the window in a round without queue (and
 		// the Data that ends the round adds one more).
 		{"slow start doubles", 10, true, 0, 21},
-		// Three samples in a row with cwnd*q/r > 1 end slow start by
-		// removing the excess: cwnd*10/110 > 1 from cwnd 12 on, so the
-		// samples at 12, 13 and 14 end it at 14 - 14*10/110 = 12.73; the
-		// round's diff, 12.73*10/110 = 1.16, then holds it.
-		{"slow start exit", 10, true, ms(10), 14 - 14*10.0/110},
+		// Three samples in a row with cwnd*(q-1ms)/r > 1 end slow start
+		// by removing the excess: cwnd*9/110 > 1 from cwnd 13 on, so the
+		// samples at 13, 14 and 15 end it at 15 - 15*9/110 = 13.77; the
+		// round's diff, 13.77*9/110 = 1.13, then holds it.
+		{"slow start exit", 10, true, ms(10), 15 - 15*9.0/110},
 		// After slow start: no queue grows by the velocity (1).
 		{"grow", 19, false, 0, 21},
-		// diff = 20*2/102 = 0.39 < alpha 1: grow.
+		// diff = 20*(2-1)/102 = 0.2 < alpha 0.75: grow (delay-floor 1 ms).
 		{"grow under alpha", 19, false, ms(2), 21},
-		// diff = 20*11/111 = 1.98 in [1,2]: hold.
-		{"hold", 19, false, ms(11), 20},
-		// diff = 20*30/130 = 4.6 > beta 2: shrink by min(v=1, 3.6).
+		// diff = 20*8/109 = 1.47 in [0.75, 1.75]: hold.
+		{"hold", 19, false, ms(9), 20},
+		// diff = 20*29/130 = 4.5 > beta 1.75: shrink by min(v=1, 3.7).
 		{"shrink", 19, false, ms(30), 19},
 	}
 	for _, c := range cases {
@@ -172,13 +173,13 @@ func TestPacedDelayDecrease(t *testing.T) {
 	}{
 		{"mark", CauseMark, 0, 80},
 		{"nack", CauseNack, 5, 80},
-		// A loss while the flow kept more than Beta (2) queued: its own
+		// A loss while the flow kept more than Beta (1.75) queued: its own
 		// overflow.
 		{"timeout, own queue", CauseTimeout, 5, 50},
 		{"hole, own queue", CauseHole, 2.5, 50},
 		// Within Beta: a random loss or another flow's overflow.
 		{"timeout, quiet", CauseTimeout, 1, 100},
-		{"hole, quiet", CauseHole, 2, 100},
+		{"hole, quiet", CauseHole, 1.75, 100},
 	}
 	for _, c := range cases {
 		d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd = 100 })
@@ -233,7 +234,7 @@ func TestPacedDelayCacheHitHalvesRTT(t *testing.T) {
 			f.start(far)
 			d.slowStart, d.cwnd, d.ssthresh = false, 30, 30
 			for range 3 {
-				f.round(constRTT(far + ms(5))) // diff 1.4: hold at 30
+				f.round(constRTT(far + ms(5))) // diff 30*4/105 = 1.14: hold at 30
 			}
 			before := d.Cwnd()
 			for r := range 20 {

@@ -363,6 +363,18 @@ func specs() []pipelineSpec {
 				floatField("pacing-gain", "pacing rate = gain * cwnd / least RTT of the last round, after slow start", func(c *PacedDelayConfig) *float64 { return &c.PacingGain }, atLeast1()),
 				floatField("ss-pacing-gain", "pacing gain in slow start", func(c *PacedDelayConfig) *float64 { return &c.SlowStartPacingGain }, atLeast1()),
 				durationField("min-rtt-window", "a source's minimum RTT expires after this long without a sample near it", func(c *PacedDelayConfig) *time.Duration { return &c.MinRTTWindow }),
+				field[PacedDelayConfig]{
+					name: "delay-floor", doc: "queueing delays count only above this (noise of RTT samples through real forwarders)",
+					get: func(c *PacedDelayConfig) string { return c.DelayFloor.String() },
+					set: func(c *PacedDelayConfig, v string) error {
+						d, err := time.ParseDuration(v)
+						if err != nil || d < 0 {
+							return fmt.Errorf("want a non-negative duration like 1ms, got %q", v)
+						}
+						c.DelayFloor = d
+						return nil
+					},
+				},
 				floatField("source-ratio", "a sample below this fraction of the least minimum RTT is a nearer source", func(c *PacedDelayConfig) *float64 { return &c.SourceRatio }, fraction()),
 				floatField("max-velocity", "largest window change per round, segments (Copa's velocity)", func(c *PacedDelayConfig) *float64 { return &c.MaxVelocity }, atLeast1()),
 			},

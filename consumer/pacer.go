@@ -10,8 +10,8 @@ import (
 // pacer spaces Interests at the interval a paced algorithm (cc.Paced)
 // asks for. It is sans-IO: the time is the scheduler's, and when an
 // Interest must wait it asks the scheduler to call wake at the next send
-// time. One Interest of credit carries over an idle gap (a late timer or
-// a window-limited pause sends at most two back to back).
+// time. Up to pacingQuantum of sending time (at least one Interest)
+// carries over an idle gap or a late timer.
 type pacer struct {
 	alg   cc.Paced
 	s     sched.Scheduler
@@ -56,8 +56,14 @@ func (p *pacer) sent() {
 	if iv <= 0 {
 		return
 	}
-	p.next = max(p.next, p.s.Now()-iv) + iv
+	p.next = max(p.next, p.s.Now()-max(iv, pacingQuantum)) + iv
 }
+
+// pacingQuantum is the sending time that may carry over an idle gap or a
+// late timer: at least one Interest, and up to 1 ms of them back to back
+// (Linux's fq paces in quanta likewise). A timer cannot wake every few
+// microseconds, as pacing one Interest at a time at a gigabit would ask.
+const pacingQuantum = time.Millisecond
 
 // stop cancels a pending wake-up.
 func (p *pacer) stop() {
