@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,8 +56,9 @@ func simulate(t *testing.T, sc *scenario.Scenario) *sim.Result {
 // granularity) and at most 4 times it: on this 2-core machine with the
 // whole suite running at once, CPU waits longer than the 200 ms minimum
 // RTO made 70 spurious timeouts and 2.1 times the time (the full file's
-// figure on a quiet machine is in docs/emulation.md). Every socket goes
-// with the run.
+// figure on a quiet machine is in docs/emulation.md; with -short, as
+// CI's race-detector run uses, there is no upper bound). Every socket
+// goes with the run.
 func TestLinearFetchMatchesSimulator(t *testing.T) {
 	sc := linear(t, "producer[0].file-size=1048576")
 	want := simulate(t, sc)
@@ -75,8 +77,12 @@ func TestLinearFetchMatchesSimulator(t *testing.T) {
 	if !got.Complete || got.Error != "" || got.Bytes != 1048576 || got.Segments != ws.Segments {
 		t.Fatalf("flow: complete %v, error %q, %d bytes in %d segments; want complete, 1048576 bytes in %d", got.Complete, got.Error, got.Bytes, got.Segments, ws.Segments)
 	}
-	if got.DownloadTimeS < 0.95*ws.DownloadTimeS || got.DownloadTimeS > 4*ws.DownloadTimeS {
-		t.Errorf("download time %.3f s, want within [0.95, 4] × the simulator's %.3f s", got.DownloadTimeS, ws.DownloadTimeS)
+	upper := 4.0
+	if testing.Short() {
+		upper = math.Inf(1) // CI's race-detector run: everything is many times slower
+	}
+	if got.DownloadTimeS < 0.95*ws.DownloadTimeS || got.DownloadTimeS > upper*ws.DownloadTimeS {
+		t.Errorf("download time %.3f s, want within [0.95, %.0f] × the simulator's %.3f s", got.DownloadTimeS, upper, ws.DownloadTimeS)
 	}
 	if got.ThroughputKbps <= float64(got.GoodputKbps) {
 		t.Errorf("throughput %.0f kbps not above goodput %.0f: wire sizes not counted", got.ThroughputKbps, got.GoodputKbps)

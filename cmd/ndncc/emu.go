@@ -162,14 +162,23 @@ func printNodes(w io.Writer, nodes []emu.Node) {
 	fmt.Fprintln(w, "the network stays up until Ctrl-C")
 }
 
-// printLateness reports the links whose timers ran later than a frame's
-// serialisation time (emu.LinkLateness).
+// printLateness sums up how late the emulated links' timers ran
+// (emu.LinkLateness), when some frame left later than its own
+// serialisation time after its turn.
 func printLateness(w io.Writer, late []emu.LinkLateness) {
+	var overruns uint64
+	var links int
+	var worst float64
 	for _, l := range late {
 		if l.Overruns > 0 {
-			fmt.Fprintf(w, "\nlink %s->%s ran late: %d frames left over a serialisation time after their turn (timers late by %.3f ms on average, %.1f ms at most)\n",
-				l.From, l.To, l.Overruns, l.MeanMs, l.MaxMs)
+			overruns += l.Overruns
+			links++
 		}
+		worst = max(worst, l.MaxMs)
+	}
+	if overruns > 0 {
+		fmt.Fprintf(w, "\nlinks ran late: %d frames on %d link directions left over a serialisation time after their turn; timers were up to %.1f ms late (per link: \"lateness\" in --json)\n",
+			overruns, links, worst)
 	}
 }
 
