@@ -477,9 +477,9 @@ func (n *Network) addProducer(p scenario.Producer) error {
 		return fmt.Errorf("%s: producer signature: %w", p.Pos, err)
 	}
 	var prod *producer.Producer
-	face := newAppFace(n.Sched, func(pkt ndn.Packet) { prod.OnPacket(pkt) })
-	id := node.FW.AddFace(face, fw.FaceLocal)
-	fwFace := newAppFace(n.Sched, func(pkt ndn.Packet) { node.FW.Receive(id, pkt) })
+	face := newAppFace(n.Sched, node.FW, func(pkt ndn.Packet) { prod.OnPacket(pkt) })
+	face.id = node.FW.AddFace(face, fw.FaceLocal)
+	fwFace := toForwarder{face}
 	prod, err = producer.New(producer.Config{
 		Prefix: prefix, Size: p.FileSize, SegmentSize: p.SegmentSize,
 		Freshness: p.Freshness, Signature: sig,
@@ -489,7 +489,7 @@ func (n *Network) addProducer(p scenario.Producer) error {
 	}
 	n.Producers = append(n.Producers, prod)
 	base, _ := ndn.ParseName(p.Prefix) // validated by the scenario
-	node.FW.AddRoute(base, id, 0)
+	node.FW.AddRoute(base, face.id, 0)
 	for _, r := range n.routes.Announce(p) {
 		prefix, _ := ndn.ParseName(r.Prefix) // validated by the scenario
 		other := n.Nodes[r.Node]
@@ -570,9 +570,9 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time
 		cfg.Tracer = fl.tracer
 	}
 	var pl *consumer.Pipeline
-	face := newAppFace(n.Sched, func(pkt ndn.Packet) { pl.OnPacket(pkt) })
-	id := node.FW.AddFace(face, fw.FaceLocal)
-	fwFace := newAppFace(n.Sched, func(pkt ndn.Packet) { node.FW.Receive(id, pkt) })
+	face := newAppFace(n.Sched, node.FW, func(pkt ndn.Packet) { pl.OnPacket(pkt) })
+	face.id = node.FW.AddFace(face, fw.FaceLocal)
+	fwFace := toForwarder{face}
 	pl, err = consumer.New(cfg, n.Sched, fwFace)
 	if err != nil {
 		return fmt.Errorf("%s: consumer %s: %w", c.Pos, c.ID, err)

@@ -197,6 +197,7 @@ func BenchmarkLinear10MiB(b *testing.B) {
 	wall := b.Elapsed().Seconds()
 	b.ReportMetric(float64(events)/wall, "events/s")
 	b.ReportMetric(simulated.Seconds()/wall, "sim-s/wall-s")
+	b.ReportMetric(float64(events)/float64(b.N), "events/op")
 }
 
 // TestOneGiBTransferMemory checks that simulating a 1 GiB transfer (about
