@@ -2,12 +2,15 @@ package emu
 
 import (
 	"context"
+	crand "crypto/rand"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"sync"
 	"time"
+
+	enc "github.com/named-data/ndnd/std/encoding"
 
 	"github.com/ndncc/ndncc/consumer"
 	"github.com/ndncc/ndncc/live"
@@ -25,6 +28,22 @@ var signingSchemes = map[string]string{
 	scenario.SigDigest:  live.SignDigest,
 	scenario.SigECDSA:   live.SignECDSA,
 	scenario.SigEd25519: live.SignEd25519,
+}
+
+// keyNameLike returns a key name IDENTITY/KEY/ID, the ID's length chosen
+// so that the name encodes in as many bytes as like: the producer's Data
+// then carry a KeyLocator of the simulator's size (it names every key
+// ndn.DefaultSeedKeyName), and so the simulator's wire size. An identity
+// too long for that gets an 8-byte ID, as ndnd's tools give.
+func keyNameLike(identity, like ndn.Name) ndn.Name {
+	base := identity.Clone().Append(enc.NewGenericComponent("KEY"))
+	n := like.EncodingLength() - base.EncodingLength() - 2 // the ID component's type and length
+	if n < 1 || n > 252 {
+		n = 8
+	}
+	id := make([]byte, n)
+	crand.Read(id)
+	return base.Append(enc.NewGenericBytesComponent(id))
 }
 
 // transport is the URI of nd's Unix socket.
@@ -50,7 +69,7 @@ func (r *run) startProducer(ctx context.Context, p scenario.Producer) error {
 	if err != nil {
 		return err
 	}
-	signing, err := live.LoadSigning(signingSchemes[p.Signature], "", name[:len(name)-1])
+	signing, err := live.GenerateSigning(signingSchemes[p.Signature], keyNameLike(name[:len(name)-1], ndn.DefaultSeedKeyName()))
 	if err != nil {
 		return err
 	}

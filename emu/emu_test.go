@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ndncc/ndncc/examples"
+	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
 )
@@ -84,8 +85,10 @@ func TestLinearFetchMatchesSimulator(t *testing.T) {
 	if got.DownloadTimeS < 0.95*ws.DownloadTimeS || got.DownloadTimeS > upper*ws.DownloadTimeS {
 		t.Errorf("download time %.3f s, want within [0.95, %.0f] × the simulator's %.3f s", got.DownloadTimeS, upper, ws.DownloadTimeS)
 	}
-	if got.ThroughputKbps <= float64(got.GoodputKbps) {
-		t.Errorf("throughput %.0f kbps not above goodput %.0f: wire sizes not counted", got.ThroughputKbps, got.GoodputKbps)
+	// Each segment once at its wire size, per payload byte: the Data are
+	// the simulator's size (signature, KeyLocator, headers).
+	if r, w := got.EffectiveKbps/got.GoodputKbps, ws.EffectiveKbps/ws.GoodputKbps; math.Abs(r-w) > 0.002*w {
+		t.Errorf("wire bytes per payload byte %.4f, the simulator's %.4f: the Data differ in size", r, w)
 	}
 	if len(res.Links) != len(want.Links) {
 		t.Fatalf("%d link directions, want the simulator's %d", len(res.Links), len(want.Links))
@@ -270,5 +273,26 @@ func TestMultipathSplitsAndIsTraced(t *testing.T) {
 		if err != nil || bytes.Count(b, []byte("\n")) < 3 || !bytes.HasPrefix(b, []byte("time_s,")) {
 			t.Errorf("%s: %v, want a header and samples:\n%.200s", f, err, b)
 		}
+	}
+}
+
+// TestKeyNameLikeTheSimulators: the producers' key names encode in the
+// simulator's KeyLocator's bytes whatever the prefix, unless the prefix
+// alone is longer.
+func TestKeyNameLikeTheSimulators(t *testing.T) {
+	like := ndn.DefaultSeedKeyName()
+	for _, prefix := range []string{"/a", "/example/file", "/example/seed003/fileserver/x"} {
+		id, err := ndn.ParseName(prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kn := keyNameLike(id, like)
+		if kn.EncodingLength() != like.EncodingLength() || !id.IsPrefix(kn) {
+			t.Errorf("%s: key %s encodes in %d bytes, want %d under the prefix", prefix, kn, kn.EncodingLength(), like.EncodingLength())
+		}
+	}
+	long, _ := ndn.ParseName("/a/very/long/prefix/that/is/longer/than/the/simulators/key/name")
+	if kn := keyNameLike(long, like); len(kn) != len(long)+2 || len(kn[len(kn)-1].Val) != 8 {
+		t.Errorf("long prefix: key %s, want an 8-byte ID", kn)
 	}
 }

@@ -58,27 +58,54 @@ func LoadSigning(scheme, keyFile string, identity ndn.Name) (Signing, error) {
 		if scheme != "" && schemeOf(key.Type()) != scheme {
 			return Signing{}, fmt.Errorf("key %s in %s is %s, not %s", key.KeyName(), keyFile, schemeOf(key.Type()), scheme)
 		}
-	} else {
-		keyName := security.MakeKeyName(identity)
-		switch scheme {
-		case SignEd25519:
-			key, err = signer.KeygenEd25519(keyName)
-		case SignECDSA:
-			key, err = signer.KeygenEcc(keyName, elliptic.P256())
-		case SignRSA:
-			key, err = signer.KeygenRsa(keyName, rsaKeyBits)
-		default:
-			return Signing{}, fmt.Errorf("signature scheme %q: want %s, %s, %s or %s", scheme, SignDigest, SignEd25519, SignECDSA, SignRSA)
-		}
-		if err != nil {
-			return Signing{}, fmt.Errorf("generate %s key: %w", scheme, err)
-		}
+	} else if key, err = generate(scheme, security.MakeKeyName(identity)); err != nil {
+		return Signing{}, err
 	}
 	cert, err := certificateFor(key, certs)
 	if err != nil {
 		return Signing{}, err
 	}
 	return Signing{Signer: key, Cert: cert}, nil
+}
+
+// GenerateSigning prepares the signing of a server with a new key of
+// scheme named keyName (a key name: IDENTITY/KEY/ID) and its self-signed
+// certificate; SignDigest needs no key.
+func GenerateSigning(scheme string, keyName ndn.Name) (Signing, error) {
+	if scheme == "" || scheme == SignDigest {
+		return Signing{Signer: signer.NewSha256Signer()}, nil
+	}
+	key, err := generate(scheme, keyName)
+	if err != nil {
+		return Signing{}, err
+	}
+	cert, err := certificateFor(key, nil)
+	if err != nil {
+		return Signing{}, err
+	}
+	return Signing{Signer: key, Cert: cert}, nil
+}
+
+// generate makes a key of scheme named keyName.
+func generate(scheme string, keyName ndn.Name) (ndnd.Signer, error) {
+	var (
+		key ndnd.Signer
+		err error
+	)
+	switch scheme {
+	case SignEd25519:
+		key, err = signer.KeygenEd25519(keyName)
+	case SignECDSA:
+		key, err = signer.KeygenEcc(keyName, elliptic.P256())
+	case SignRSA:
+		key, err = signer.KeygenRsa(keyName, rsaKeyBits)
+	default:
+		return nil, fmt.Errorf("signature scheme %q: want %s, %s, %s or %s", scheme, SignDigest, SignEd25519, SignECDSA, SignRSA)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("generate %s key: %w", scheme, err)
+	}
+	return key, nil
 }
 
 // readKeyFile reads the first secret key of a key file and its
