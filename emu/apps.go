@@ -307,10 +307,13 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 	wall := time.Since(wallStart)
 	res.Timing = sim.Timing{WallS: wall.Seconds(), Speedup: round2(end.Seconds() / wall.Seconds())}
 	var errs []error
-	if r.failure != nil {
+	select {
+	case <-r.failed: // r.failure is set before failed closes
 		errs = append(errs, r.failure)
-	} else if linkErr != nil {
-		errs = append(errs, linkErr)
+	default:
+		if linkErr != nil {
+			errs = append(errs, linkErr)
+		}
 	}
 	for _, p := range r.procs {
 		res.Exec = append(res.Exec, p.res)
