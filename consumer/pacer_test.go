@@ -1,6 +1,9 @@
 package consumer
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestPacedPipelineSpacesInterests: with paced-delay the pipeline sends
 // no two Interests closer than the algorithm's pacing interval (one of
@@ -39,5 +42,47 @@ func TestPacedPipelineSpacesInterests(t *testing.T) {
 				t.Errorf("unpaced control: only %d of %d Interests back to back", same, len(f.net.log))
 			}
 		})
+	}
+}
+
+// fixedInterval is a cc.Paced with a constant interval.
+type fixedInterval time.Duration
+
+func (f fixedInterval) PacingInterval() time.Duration { return time.Duration(f) }
+
+// TestPacerQuantum: after an idle gap the pacer lets pacingQuantum of
+// sending (at least one Interest) go at once, then spaces Interests by
+// the interval; a wake-up is armed once while Interests wait.
+func TestPacerQuantum(t *testing.T) {
+	cases := []struct {
+		interval  time.Duration
+		wantBurst int // Interests ready at once after the idle gap
+	}{
+		{100 * time.Microsecond, 11}, // 1 ms of credit plus the first
+		{250 * time.Microsecond, 5},
+		{5 * time.Millisecond, 2}, // one interval of credit plus the first
+	}
+	for _, c := range cases {
+		s := &fakeSched{}
+		wakes := 0
+		p := newPacer(fixedInterval(c.interval), s, func() { wakes++ })
+		s.After(time.Second, func() {}) // an idle second
+		s.RunUntil(time.Second, nil)
+		burst := 0
+		for p.ready() {
+			p.sent()
+			burst++
+			if burst > 100 {
+				t.Fatal("no pacing")
+			}
+		}
+		if burst != c.wantBurst {
+			t.Errorf("interval %v: %d Interests at once, want %d", c.interval, burst, c.wantBurst)
+		}
+		p.ready() // already armed: no second timer
+		s.RunUntil(time.Second+c.interval, nil)
+		if wakes != 1 || !p.ready() {
+			t.Errorf("interval %v: %d wake-ups, ready %v after one interval", c.interval, wakes, p.ready())
+		}
 	}
 }
