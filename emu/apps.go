@@ -202,9 +202,13 @@ func (r *run) fetch(ctx context.Context, f *flow, t0 time.Time) {
 	}
 }
 
+// errInterrupted is the error of a flow the run's context cut short.
+var errInterrupted = errors.New("interrupted")
+
 // result summarises f as the simulator does; end is when the run ended
-// (since t0), limit whether it ended at the scenario's time limit.
-func (f *flow) result(end time.Duration, limit bool) sim.FlowResult {
+// (since t0), limit whether it ended at the scenario's time limit,
+// interrupted whether the run's context ended it.
+func (f *flow) result(end time.Duration, limit, interrupted bool) sim.FlowResult {
 	st := f.res.Stats
 	done := f.err == nil && st.Complete
 	dur := max(end-f.start, 0)
@@ -212,8 +216,12 @@ func (f *flow) result(end time.Duration, limit bool) sim.FlowResult {
 		dur = st.Duration()
 	}
 	err := f.err
-	if limit && !done && errors.Is(err, context.DeadlineExceeded) {
+	switch {
+	case done:
+	case limit && errors.Is(err, context.DeadlineExceeded):
 		err = nil // the simulator's "time limit reached"
+	case interrupted:
+		err = errInterrupted
 	}
 	return sim.NewFlowResult(f.c.ID, f.c.Node, f.producer, f.c.Pipeline, st, done, err, dur)
 }
@@ -302,7 +310,7 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 		Scenario: r.sc.Name, Seed: r.seed, SimTimeS: round6(end.Seconds()), Links: links,
 	}}
 	for _, f := range flows {
-		res.Flows = append(res.Flows, f.result(end, limit))
+		res.Flows = append(res.Flows, f.result(end, limit, ctx.Err() != nil))
 	}
 	wall := time.Since(wallStart)
 	res.Timing = sim.Timing{WallS: wall.Seconds(), Speedup: round2(end.Seconds() / wall.Seconds())}

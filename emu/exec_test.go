@@ -97,6 +97,13 @@ func TestNothingLeftBehind(t *testing.T) {
 			if res == nil || len(res.Flows) != 1 || res.Flows[0].Complete || len(res.Exec) != 1 || res.Exec[0].Error == "" {
 				t.Fatalf("result %+v; want consumer1 incomplete and the program stopped", res)
 			}
+			want := "time limit reached"
+			if tt.interrupt {
+				want = "interrupted"
+			}
+			if res.Flows[0].Error != want {
+				t.Errorf("consumer1's error %q, want %q", res.Flows[0].Error, want)
+			}
 			b, err := os.ReadFile(pidFile)
 			if err != nil {
 				t.Fatal(err)
