@@ -44,7 +44,9 @@ func (f *Forwarder) onData(in FaceID, p ndn.Packet) {
 		}
 		f.finalize(e, true, d.Freshness)
 	}
-	clear(f.matches)
+	for i := range f.matches { // (clear would call the runtime)
+		f.matches[i] = nil
+	}
 	for _, x := range ds {
 		f.sendData(x, d, in)
 	}

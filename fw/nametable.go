@@ -11,6 +11,11 @@ import "github.com/ndncc/ndncc/ndn"
 type nameTable[V any] struct {
 	m    map[uint64]*nameNode[V]
 	lens []int // lens[l]: number of entries whose name has l components
+	// last is the entry longest found last, if the table has not changed
+	// since, and no entry is longer than it: the next name it is a prefix
+	// of finds it again without a map probe (consecutive packets mostly
+	// fall under one prefix).
+	last *nameNode[V]
 }
 
 type nameNode[V any] struct {
@@ -39,6 +44,7 @@ func (t *nameTable[V]) put(name ndn.Name, h uint64) *nameNode[V] {
 	if n := t.get(name, h); n != nil {
 		return n
 	}
+	t.last = nil
 	n := &nameNode[V]{name: name.Clone(), next: t.m[h]}
 	t.m[h] = n
 	for len(t.lens) <= len(name) {
@@ -51,6 +57,7 @@ func (t *nameTable[V]) put(name ndn.Name, h uint64) *nameNode[V] {
 // del removes the entry for name, if any.
 func (t *nameTable[V]) del(name ndn.Name, h uint64) {
 	if n := t.get(name, h); n != nil {
+		t.last = nil
 		unlink(t.m, h, n, func(x *nameNode[V]) **nameNode[V] { return &x.next })
 		t.lens[len(name)]--
 	}
@@ -59,15 +66,32 @@ func (t *nameTable[V]) del(name ndn.Name, h uint64) {
 // longest returns the entry with the longest name that is a prefix of name,
 // or nil. hs are name's prefix hashes.
 func (t *nameTable[V]) longest(name ndn.Name, hs []uint64) *nameNode[V] {
+	if n := t.last; n != nil && len(n.name) <= len(name) && nameEqual(n.name, name[:len(n.name)]) {
+		return n // no entry is longer than n: it is the longest match
+	}
 	for l := min(len(name), len(t.lens)-1); l >= 0; l-- {
 		if t.lens[l] == 0 {
 			continue
 		}
 		if n := t.get(name[:l], hs[l]); n != nil {
+			if l == len(t.lens)-1 || t.longestLen() == l {
+				t.last = n
+			}
 			return n
 		}
 	}
 	return nil
+}
+
+// longestLen returns the number of components of the longest entry's name
+// (-1 for an empty table).
+func (t *nameTable[V]) longestLen() int {
+	for l := len(t.lens) - 1; l >= 0; l-- {
+		if t.lens[l] > 0 {
+			return l
+		}
+	}
+	return -1
 }
 
 // each calls fn for every entry.

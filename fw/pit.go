@@ -325,7 +325,13 @@ func (t *pit) remove(e *PitEntry) {
 	for i := range e.out {
 		e.out[i] = OutRecord{}
 	}
-	e.in1[0], e.out1[0] = InRecord{}, OutRecord{} // if in or out moved out
+	// in1 and out1 were cleared above, unless in or out moved out of them
+	if cap(e.in) > 1 {
+		e.in1[0] = InRecord{}
+	}
+	if cap(e.out) > 1 {
+		e.out1[0] = OutRecord{}
+	}
 	e.name, e.next, e.strategy = nil, nil, nil
 	e.in, e.out = e.in[:0], e.out[:0]
 	e.canBePrefix, e.mustBeFresh, e.hash, e.live = false, false, 0, false

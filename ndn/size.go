@@ -19,6 +19,13 @@ type Sizer struct {
 	interests map[interestShape]int
 	data      map[dataShape]int
 	frames    map[frameShape]int
+	// the shape looked up last and its length (0: none yet): consecutive
+	// packets mostly have one shape, and comparing it is cheaper than
+	// hashing it for the map
+	lastInterest    interestShape
+	lastInterestLen int
+	lastData        dataShape
+	lastDataLen     int
 }
 
 // NewSizer returns an empty Sizer.
@@ -85,7 +92,11 @@ func (s *Sizer) interestSize(i *Interest) int {
 	if lt := i.LifetimeOrDefault(); lt != DefaultInterestLifetime {
 		k.lifetimeLen = natLen(uint64(lt / time.Millisecond))
 	}
+	if s.lastInterestLen > 0 && k == s.lastInterest {
+		return s.lastInterestLen
+	}
 	if n, ok := s.interests[k]; ok {
+		s.lastInterest, s.lastInterestLen = k, n
 		return n
 	}
 	n := encodedInterestLen(i)
@@ -93,6 +104,7 @@ func (s *Sizer) interestSize(i *Interest) int {
 		s.interests = make(map[interestShape]int)
 	}
 	s.interests[k] = n
+	s.lastInterest, s.lastInterestLen = k, n
 	return n
 }
 
@@ -137,6 +149,10 @@ func (s *Sizer) DataSize(d *Data) int {
 			k.keyLocLen = d.Sig.KeyLocator.EncodingLength()
 		}
 	}
+	if s.lastDataLen > 0 && k == s.lastData {
+		d.size = s.lastDataLen
+		return d.size
+	}
 	n, ok := s.data[k]
 	if !ok {
 		n = s.encodedDataLen(d, k)
@@ -145,6 +161,7 @@ func (s *Sizer) DataSize(d *Data) int {
 		}
 		s.data[k] = n
 	}
+	s.lastData, s.lastDataLen = k, n
 	d.size = n
 	return n
 }
