@@ -56,6 +56,14 @@ type PacedDelayConfig struct {
 	// with scheduling alone, and its minimum is a lucky sample. Default
 	// 1 ms.
 	DelayFloor time.Duration
+	// Competitive enables competitive mode (Copa's idea, our detector):
+	// when the standing queue keeps growing for competeRounds while this
+	// flow's window has yielded to a few segments, a loss-based flow is
+	// filling the buffer; the window then grows by one segment per round
+	// whatever the queue and decreases by competeLossBeta on a loss, until
+	// the queue is empty. Default false: with 16 flows of this pipeline
+	// some take each other for such a competitor (docs/tournament.md).
+	Competitive bool
 	// MaxVelocity caps the window change per round that consecutive
 	// rounds in one direction build up (Copa's velocity), segments.
 	// Default 64.
@@ -180,6 +188,13 @@ type PacedDelay struct {
 	decreased bool
 
 	ssAbove int // samples in a row above SlowStartGamma in slow start
+
+	// Competitive mode (Config.Competitive): competing, and the rounds
+	// in a row (riseRounds) whose standing queue did not fall while the
+	// window did not grow, from streakQ; lastQ is the last round's.
+	competing      bool
+	lastQ, streakQ time.Duration
+	riseRounds     int
 
 	velocity float64
 	dir      int // +1 growing, -1 shrinking, 0 holding
@@ -335,6 +350,7 @@ func (d *PacedDelay) attribute(now, r time.Duration) int {
 func (d *PacedDelay) endRound(highInterest uint64) {
 	if !d.decreased && d.roundQ >= 0 {
 		d.diff = d.queued(d.roundQ, d.roundR)
+		d.compete()
 		d.decide()
 	}
 	if d.roundMin > 0 {
@@ -346,12 +362,55 @@ func (d *PacedDelay) endRound(highInterest uint64) {
 	d.decreased = false
 }
 
+// Competitive mode's thresholds: a standing queue that rose by
+// competeRise over competeRounds rounds in a row, none of them lower than
+// the one before, while the window did not grow and is at most
+// competeWindow segments, is another flow's growing queue.
+const (
+	competeRounds = 6
+	competeRise   = 5 * time.Millisecond
+	competeWindow = 6
+)
+
+// compete updates competitive mode at the end of a round with samples,
+// before decide: with Config.Competitive it starts when a loss-based
+// competitor's queue grows while this window has yielded, and ends when
+// the standing queue is empty (within DelayFloor).
+func (d *PacedDelay) compete() {
+	if !d.cfg.Competitive {
+		return
+	}
+	q := d.roundQ
+	defer func() { d.lastQ = q }()
+	if d.competing {
+		d.competing = q > d.cfg.DelayFloor
+		return
+	}
+	if d.slowStart || q < d.lastQ || d.dir > 0 {
+		d.riseRounds = 0
+		return
+	}
+	if d.riseRounds == 0 {
+		d.streakQ = d.lastQ
+	}
+	d.riseRounds++
+	if d.riseRounds >= competeRounds && q-d.streakQ >= competeRise && d.cwnd <= competeWindow {
+		d.competing, d.riseRounds = true, 0
+	}
+}
+
+// Competing reports whether the window is in competitive mode.
+func (d *PacedDelay) Competing() bool { return d.competing }
+
 // decide applies the once-per-round rules.
 func (d *PacedDelay) decide() {
 	if d.slowStart {
 		return // ended by slowStartSample
 	}
 	switch {
+	case d.competing:
+		d.move(0)
+		d.cwnd = min(d.cwnd+1, MaxWindow)
 	case d.diff < d.cfg.Alpha:
 		d.move(+1)
 		d.cwnd = min(d.cwnd+d.velocity, MaxWindow)
@@ -386,6 +445,8 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 	switch {
 	case cause == CauseMark || cause == CauseNack:
 		beta = d.cfg.MarkBeta
+	case d.competing:
+		beta = competeLossBeta
 	case !d.slowStart && d.diff <= d.cfg.Beta:
 		beta = d.cfg.QuietLossBeta
 	}
@@ -394,6 +455,10 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 	d.ssthresh = d.cwnd
 	d.dir, d.sameDir, d.velocity = 0, 0, 1
 }
+
+// competeLossBeta is the decrease on a loss in competitive mode: CUBIC's
+// (RFC 9438), so that against it the window keeps an even share.
+const competeLossBeta = 0.7
 
 // Paced is implemented by an algorithm that paces its Interests.
 type Paced interface {

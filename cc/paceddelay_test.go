@@ -302,3 +302,40 @@ func TestPacedDelayPacingInterval(t *testing.T) {
 		t.Errorf("avoidance: %v, want %v", got, want)
 	}
 }
+
+// TestPacedDelayCompetitive: with competitive on, a standing queue that
+// grows for six rounds while the window has yielded to a few segments
+// starts competitive mode (Reno's growth, CUBIC's decrease on a loss);
+// an empty queue ends it. Off (the default), the same rounds only shrink
+// the window.
+func TestPacedDelayCompetitive(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		d := newPD(t, func(c *PacedDelayConfig) { c.InitCwnd, c.Competitive = 4, on })
+		d.slowStart = false
+		f := &pdFeed{d: d}
+		f.start(ms(50))
+		// A competitor's queue grows 2 ms a round, from 10 ms.
+		for i := range 8 {
+			f.round(constRTT(ms(60 + 2*float64(i))))
+		}
+		if d.Competing() != on {
+			t.Fatalf("competitive %v: competing %v after a growing queue (cwnd %v)", on, d.Competing(), d.Cwnd())
+		}
+		if !on {
+			continue
+		}
+		w := d.Cwnd()
+		f.round(constRTT(ms(80)))
+		if d.Cwnd() != w+1 {
+			t.Errorf("competing: cwnd %v after a round, want %v", d.Cwnd(), w+1)
+		}
+		w = d.Cwnd()
+		d.OnDecrease(f.now, CauseTimeout)
+		checkNear(t, "competing loss", "cwnd", d.Cwnd(), max(w*0.7, MinSsthresh))
+		f.round(constRTT(ms(50))) // the queue is empty
+		f.round(constRTT(ms(50)))
+		if d.Competing() {
+			t.Error("still competing with an empty queue")
+		}
+	}
+}

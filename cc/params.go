@@ -376,6 +376,7 @@ func specs() []pipelineSpec {
 					},
 				},
 				floatField("source-ratio", "a sample below this fraction of the least minimum RTT is a nearer source", func(c *PacedDelayConfig) *float64 { return &c.SourceRatio }, fraction()),
+				boolField("competitive", "against a loss-based flow that fills the buffer, grow as Reno until the queue empties (Copa's competitive mode; docs/algorithms.md)", func(c *PacedDelayConfig) *bool { return &c.Competitive }),
 				floatField("max-velocity", "largest window change per round, segments (Copa's velocity)", func(c *PacedDelayConfig) *float64 { return &c.MaxVelocity }, atLeast1()),
 			},
 			func(c PacedDelayConfig) (Algorithm, error) { return algorithm(NewPacedDelay(c)) }),
