@@ -71,27 +71,43 @@ func (p *proc) failed() bool {
 	return p.res.Error != "" && !p.killed
 }
 
-// kill stops the program's process group if it still runs: SIGTERM, then
-// SIGKILL after killGrace.
+// kill stops what is left of the program's process group, the program
+// or processes it started: SIGTERM, then SIGKILL after killGrace, and
+// returns once the group is gone (or, if only unreaped zombies keep it,
+// a second after SIGKILL). A program still running is marked killed.
 func (p *proc) kill() {
+	if p.cmd.Process == nil {
+		return // never started
+	}
+	pgid := p.cmd.Process.Pid
+	if !groupExists(pgid) {
+		return
+	}
 	select {
 	case <-p.done:
-		return
 	default:
+		p.mu.Lock()
+		p.killed = true
+		p.mu.Unlock()
 	}
-	if p.cmd.Process == nil {
+	syscall.Kill(-pgid, syscall.SIGTERM)
+	if waitGroupGone(pgid, killGrace) {
 		return
 	}
-	p.mu.Lock()
-	p.killed = true
-	p.mu.Unlock()
-	pgid := p.cmd.Process.Pid
-	syscall.Kill(-pgid, syscall.SIGTERM)
-	go func() {
-		select {
-		case <-p.done:
-		case <-time.After(killGrace):
-			syscall.Kill(-pgid, syscall.SIGKILL)
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	waitGroupGone(pgid, time.Second)
+}
+
+// groupExists reports whether process group pgid has a member.
+func groupExists(pgid int) bool { return syscall.Kill(-pgid, 0) == nil }
+
+// waitGroupGone waits up to d for process group pgid to empty, and
+// reports whether it did.
+func waitGroupGone(pgid int, d time.Duration) bool {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if !groupExists(pgid) {
+			return true
 		}
-	}()
+	}
+	return !groupExists(pgid)
 }
