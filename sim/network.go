@@ -258,8 +258,9 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 			}
 			continue
 		}
-		fa := a.FW.AddFace(ch[0], fw.FaceNetwork)
-		fb := b.FW.AddFace(ch[1], fw.FaceNetwork)
+		// the link model itself is the face: no wrapper's call per packet
+		fa := a.FW.AddFace(ch[0].Channel, fw.FaceNetwork)
+		fb := b.FW.AddFace(ch[1].Channel, fw.FaceNetwork)
 		a.faces[l.B], b.faces[l.A] = fa, fb
 		a.out[l.B], b.out[l.A] = ch[0], ch[1]
 		// exit[i] is the channel whose frames reach the far end of
