@@ -297,8 +297,8 @@ func TestPacedDelayPacingInterval(t *testing.T) {
 	}
 	d.slowStart, d.cwnd = false, 40
 	f.round(constRTT(ms(110)))
-	// The least RTT of the last round over 1.25 * cwnd (41 after growing).
-	if got, want := d.PacingInterval(), time.Duration(float64(ms(110))/(1.25*d.Cwnd())); got != want {
+	// The least RTT of the last round over 2 * cwnd (41 after growing).
+	if got, want := d.PacingInterval(), time.Duration(float64(ms(110))/(2*d.Cwnd())); got != want {
 		t.Errorf("avoidance: %v, want %v", got, want)
 	}
 }

@@ -82,8 +82,9 @@ func TestPacedDelayFairness(t *testing.T) {
 }
 
 // Issue 15, "Done when": against one TCP CUBIC flow on the dumbbell the
-// NDN flow's share is 0.4-0.6 — with competitive mode on (it is off by
-// default: docs/tournament.md); off, the delay-based window yields.
+// NDN flow's share is 0.4-0.6 — with competitive mode on (the
+// default since pacing-gain 2 made it safe among many such flows:
+// docs/tournament.md); off, the delay-based window yields.
 func TestPacedDelayVsCubic(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates two 10 MiB transfers twice")
