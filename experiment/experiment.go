@@ -65,7 +65,8 @@ type Variant struct {
 	// Scenario builds the variant's scenario.
 	Scenario func() (*scenario.Scenario, error)
 	// Extra computes variant-level metrics from a finished run (for
-	// example a split ratio); they are averaged over runs.
+	// example a split ratio); they are averaged over runs. net is nil for
+	// a live run (RunLive), which has no simulated network.
 	Extra func(net *sim.Network, r *sim.Result) map[string]float64
 	// SeedFigures are the paper's numbers for this variant, by
 	// column key and flow index ("" when the paper gives none).
@@ -164,6 +165,10 @@ type Options struct {
 	// OnRun, if set, is called after each run finishes (from any
 	// goroutine, one call at a time).
 	OnRun func(variant string, run int)
+
+	// live, if set, runs every run instead of the simulator, one at a
+	// time (RunLive).
+	live Runner
 }
 
 // Shard selects part of an experiment: the (variant, run) pairs whose
@@ -202,6 +207,7 @@ type job struct {
 	ext  map[string]float64
 	err  error
 	seed uint64
+	late *Lateness // a live run's
 }
 
 // Run simulates every variant the requested number of times, Jobs runs
@@ -222,6 +228,9 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 	jobsN := opt.Jobs
 	if jobsN <= 0 {
 		jobsN = runtime.NumCPU()
+	}
+	if opt.live != nil {
+		jobsN = 1 // real time: runs must not compete for the CPU
 	}
 	for _, name := range opt.Variants {
 		if !slices.ContainsFunc(e.Variants, func(v Variant) bool { return v.Name == name }) {
@@ -270,7 +279,11 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 				j := jobs[next]
 				next++
 				mu.Unlock()
-				e.runOne(variants[j.v], j, opt.TraceDir)
+				if opt.live != nil {
+					e.runLive(variants[j.v], j, opt.TraceDir, opt.live)
+				} else {
+					e.runOne(variants[j.v], j, opt.TraceDir)
+				}
 				if opt.OnRun != nil {
 					mu.Lock()
 					opt.OnRun(variants[j.v].Name, j.run)
@@ -283,14 +296,18 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 	rep := &Report{Experiment: e.Name, Source: e.Source, Seed: e.Seed, Title: e.Title, Runs: runs, BaseSeed: base, Shard: opt.Shard}
 	byVariant := make([]*VariantResult, len(variants))
 	for _, j := range jobs {
-		if j.err != nil {
-			return nil, j.err
-		}
 		v := variants[j.v]
 		if byVariant[j.v] == nil {
 			byVariant[j.v] = &VariantResult{Name: v.Name, Description: v.Description, SeedFigures: v.SeedFigures}
 		}
-		byVariant[j.v].add(j.res, j.ext)
+		if errors.Is(j.err, ErrNotRunnable) {
+			byVariant[j.v].NotRun = strings.ReplaceAll(j.err.Error(), "\n", "; ")
+			continue
+		}
+		if j.err != nil {
+			return nil, j.err
+		}
+		byVariant[j.v].add(j.res, j.ext, j.late)
 		rep.Timing.Events += j.res.Timing.Events
 	}
 	for _, vr := range byVariant {
@@ -350,5 +367,33 @@ func (e *Experiment) runOne(v Variant, j *job, traceDir string) {
 	j.res.Seed = j.seed
 	if v.Extra != nil {
 		j.ext = v.Extra(net, j.res)
+	}
+}
+
+// runLive runs one run with the live runner; the variant's Extra sees no
+// simulated network (nil).
+func (e *Experiment) runLive(v Variant, j *job, traceDir string, live Runner) {
+	sc, err := e.Scenario(v)
+	if err != nil {
+		j.err = fmt.Errorf("experiment %s variant %s: %w", e.Name, v.Name, err)
+		return
+	}
+	dir := ""
+	if traceDir != "" && j.run == 0 {
+		dir = filepath.Join(traceDir, v.Name)
+	}
+	res, late, err := live(sc, j.seed, dir)
+	if errors.Is(err, ErrNotRunnable) {
+		j.err = err // the reason, shown beside the table
+		return
+	}
+	if err != nil {
+		j.err = fmt.Errorf("experiment %s variant %s live: %w", e.Name, v.Name, err)
+		return
+	}
+	j.res, j.late = res, &late
+	j.res.Seed = j.seed
+	if v.Extra != nil {
+		j.ext = v.Extra(nil, j.res)
 	}
 }

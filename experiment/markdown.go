@@ -17,5 +17,6 @@ func (r *Report) WriteMarkdown(w io.Writer, e *Experiment) {
 	for _, row := range rows[1:] {
 		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 	}
+	r.writeLiveNotes(w)
 	r.writeFidelity(w, e, true)
 }

@@ -24,6 +24,12 @@ type Report struct {
 	Shard      Shard           `json:"shard"`
 	Variants   []VariantResult `json:"variants"`
 	Timing     sim.Timing      `json:"timing"`
+	// Mode is "live" for the runs of a Runner (RunLive), "" for the
+	// simulator's.
+	Mode string `json:"mode,omitempty"`
+	// Live is the same experiment run live (RunLive), shown beside this
+	// report's figures in its tables.
+	Live *Report `json:"live,omitempty"`
 }
 
 // VariantResult aggregates the runs of one variant: per flow, the mean
@@ -41,6 +47,11 @@ type VariantResult struct {
 	ExtraMin    map[string]float64  `json:"extra_min,omitempty"`
 	ExtraMax    map[string]float64  `json:"extra_max,omitempty"`
 	SeedFigures map[string][]string `json:"paper_figures,omitempty"`
+	// NotRun says why a live report's variant did not run (a Runner's
+	// ErrNotRunnable); it then has no flows.
+	NotRun string `json:"not_run,omitempty"`
+	// Lateness is how late the live runs' links ran (aggregateLateness).
+	Lateness *Lateness `json:"lateness,omitempty"`
 }
 
 // RunResult is one run of a variant.
@@ -50,6 +61,8 @@ type RunResult struct {
 	Links []sim.LinkResult   `json:"links"`
 	TCP   []sim.TCPResult    `json:"tcp,omitempty"`
 	Extra map[string]float64 `json:"extra,omitempty"`
+	// Lateness is how late a live run's links ran.
+	Lateness *Lateness `json:"lateness,omitempty"`
 }
 
 // MarshalJSON inlines the variant-level metrics (Extra) as fields of the
@@ -71,8 +84,8 @@ func (v VariantResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-func (v *VariantResult) add(r *sim.Result, extra map[string]float64) {
-	v.Runs = append(v.Runs, RunResult{Seed: r.Seed, Flows: r.Flows, Links: r.Links, TCP: r.TCP, Extra: extra})
+func (v *VariantResult) add(r *sim.Result, extra map[string]float64, late *Lateness) {
+	v.Runs = append(v.Runs, RunResult{Seed: r.Seed, Flows: r.Flows, Links: r.Links, TCP: r.TCP, Extra: extra, Lateness: late})
 }
 
 // finish computes means, minima and maxima over the runs, in seed order.
@@ -83,6 +96,7 @@ func (v *VariantResult) finish() {
 	if len(v.Runs) == 0 {
 		return
 	}
+	v.Lateness = aggregateLateness(v.Runs)
 	var extras []map[string]float64
 	for _, r := range v.Runs {
 		extras = append(extras, r.Extra)
@@ -308,6 +322,7 @@ func (r *Report) PrintTable(w io.Writer, e *Experiment) {
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	tw.Flush()
+	r.writeLiveNotes(w)
 	r.writeFidelity(w, e, false)
 	if e.Description != "" {
 		fmt.Fprintf(w, "\n%s\n", e.Description)
@@ -336,9 +351,15 @@ func (r *Report) rows(e *Experiment, name func(VariantResult) string) [][]string
 	hdr := []string{"variant", "flow"}
 	for _, c := range e.Columns {
 		hdr = append(hdr, c.Header)
+		if r.Live != nil {
+			hdr = append(hdr, "live")
+		}
 		if paper {
 			hdr = append(hdr, "paper")
 		}
+	}
+	if r.Live != nil {
+		hdr = append(hdr, "live lateness")
 	}
 	out := [][]string{hdr}
 	for _, v := range r.Variants {
@@ -346,9 +367,15 @@ func (r *Report) rows(e *Experiment, name func(VariantResult) string) [][]string
 			row := []string{name(v), f.ID}
 			for _, c := range e.Columns {
 				row = append(row, v.MarkedCell(c, i, r.Runs))
+				if r.Live != nil {
+					row = append(row, r.LiveCell(v, c, i))
+				}
 				if paper {
 					row = append(row, v.SeedFigure(c.Key, i))
 				}
+			}
+			if r.Live != nil {
+				row = append(row, r.LiveLateness(v))
 			}
 			out = append(out, row)
 		}

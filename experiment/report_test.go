@@ -70,8 +70,8 @@ func TestAggregateFlows(t *testing.T) {
 func TestVariantFinish(t *testing.T) {
 	v := &VariantResult{Name: "v"}
 	// Added out of seed order, as parallel runs may finish.
-	v.add(&sim.Result{Seed: 2, Flows: []sim.FlowResult{{ID: "a", DownloadTimeS: 3}, {ID: "b", DownloadTimeS: 5}}}, map[string]float64{"fairness": 0.9})
-	v.add(&sim.Result{Seed: 1, Flows: []sim.FlowResult{{ID: "a", DownloadTimeS: 1}, {ID: "b", DownloadTimeS: 6}}}, map[string]float64{"fairness": 1})
+	v.add(&sim.Result{Seed: 2, Flows: []sim.FlowResult{{ID: "a", DownloadTimeS: 3}, {ID: "b", DownloadTimeS: 5}}}, map[string]float64{"fairness": 0.9}, nil)
+	v.add(&sim.Result{Seed: 1, Flows: []sim.FlowResult{{ID: "a", DownloadTimeS: 1}, {ID: "b", DownloadTimeS: 6}}}, map[string]float64{"fairness": 1}, nil)
 	v.finish()
 	if v.Runs[0].Seed != 1 || v.Runs[1].Seed != 2 {
 		t.Errorf("runs in seed order %d, %d; want 1, 2", v.Runs[0].Seed, v.Runs[1].Seed)

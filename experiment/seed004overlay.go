@@ -51,6 +51,9 @@ func overlay(name string, pcon bool, shapeMbps float64) func() (*scenario.Scenar
 // underlayExtra reports the hidden bottleneck's queue on the Data's way
 // (r2 -> r1): its time-averaged and largest length and its drops.
 func underlayExtra(net *sim.Network, r *sim.Result) map[string]float64 {
+	if net == nil {
+		return nil // a live run: underlays are the simulator's only
+	}
 	u := net.Underlays["r2->r1"]
 	if u == nil {
 		return nil

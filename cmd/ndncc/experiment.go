@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/schollz/progressbar/v3"
@@ -33,6 +35,7 @@ func newExperimentCmd() *cobra.Command {
 		variants []string
 		jobs     int
 		shard    string
+		live     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "experiment [--list] NAME|FILE.toml",
@@ -43,7 +46,16 @@ columns and the paper's figures): every variant is simulated --runs times with
 distinct random seeds (run i uses seed --seed+i) and aggregated (mean, min–max).
 The table prints our figures beside the paper's. With --json, one JSON document
 with variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}
-(docs/results.md).`,
+(docs/results.md).
+
+--live runs the experiment twice: simulated (--jobs at a time), then in real
+time in the emulator (ndncc emu, docs/emulation.md), its runs one after another
+and never in parallel, whatever --jobs says (a real-time run competing for the
+CPU would measure the machine). Every table (terminal, --json's "live" report,
+--out's index.html) then shows the simulated and the live figures side by side,
+with how late the emulated links ran; a variant the emulator cannot run (TCP
+flows or tunnels, underlays, Interest shapers) is listed with the reason. With
+--out, the live runs' traces go to DIR/live/VARIANT.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if list {
 				return cobra.NoArgs(cmd, args)
@@ -83,13 +95,31 @@ with variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}
 			if runs < 0 || jobs < 0 {
 				return &exitError{2, fmt.Errorf("--runs %d, --jobs %d: want 0 (the default) or more", runs, jobs)}
 			}
+			if live && sh.Count > 1 {
+				return &exitError{2, fmt.Errorf("--live runs cannot be sharded")}
+			}
 			opt := experiment.Options{Runs: runs, BaseSeed: seed, Variants: variants, Jobs: jobs, Shard: sh}
-			bar := newRunBar(cmd.ErrOrStderr(), !asJSON, e.PlannedRuns(opt), e.Name)
+			planned := e.PlannedRuns(opt)
+			if live {
+				planned *= 2
+			}
+			bar := newRunBar(cmd.ErrOrStderr(), !asJSON, planned, e.Name)
 			opt.OnRun = func(string, int) { bar.Add(1) }
 			if out != "" && sh.Count <= 1 {
 				opt.TraceDir = out // the first run of each variant, for the plots
 			}
-			rep, err := e.Run(opt)
+			var rep *experiment.Report
+			if live {
+				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+				defer stop()
+				liveTraces := ""
+				if out != "" {
+					liveTraces = filepath.Join(out, liveTraceDir)
+				}
+				rep, err = e.RunLive(opt, emuRunner(ctx), liveTraces)
+			} else {
+				rep, err = e.Run(opt)
+			}
 			bar.Finish()
 			if errors.Is(err, experiment.ErrUnknownVariant) {
 				return usageError(cmd, err)
@@ -131,6 +161,7 @@ with variants[] {name, flows[] (means), flows_min[], flows_max[], runs[], ...}
 	cmd.Flags().StringSliceVar(&variants, "variant", nil, "run only these variants (repeatable)")
 	cmd.Flags().IntVar(&jobs, "jobs", 0, "runs simulated in parallel (default: number of CPUs); results do not depend on it")
 	cmd.Flags().StringVar(&shard, "shard", "", "run only shard i of N (\"i/N\", 0 <= i < N) and write partial results to --out")
+	cmd.Flags().BoolVar(&live, "live", false, "also run every run live in the emulator (ndncc emu), one after another (never in parallel: --jobs is for the simulated runs), and show both side by side")
 	return cmd
 }
 
@@ -234,6 +265,9 @@ func writeExperimentPage(out string, e *experiment.Experiment, rep *experiment.R
 	}
 	page.Summary = sum
 	if err := addVariantPages(&page, out, e, rep, report.PlotOptions{}); err != nil {
+		return err
+	}
+	if err := addLivePlots(&page, out, rep); err != nil {
 		return err
 	}
 	return report.WriteHTML(out, page)

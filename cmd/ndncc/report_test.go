@@ -93,7 +93,7 @@ func TestReproductionReportIsCurrent(t *testing.T) {
 		t.Fatalf("scripts/reproduce.sh no longer runs reproduce --runs 3 by default; update this test")
 	}
 	var got bytes.Buffer
-	if err := reproduce(&got, 3, 0, io.Discard); err != nil {
+	if err := reproduce(&got, 3, 0, "../../docs/sim-vs-live", io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if got.String() == string(doc) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -16,24 +17,30 @@ import (
 
 func newReproduceCmd() *cobra.Command {
 	var (
-		runs int
-		out  string
-		jobs int
+		runs    int
+		out     string
+		jobs    int
+		liveDir string
 	)
 	cmd := &cobra.Command{
 		Use:   "reproduce",
 		Short: "Run the whole catalog and write the reproduction report (docs/reproduction.md)",
 		Long: `Run every experiment of the catalog --runs times and write one Markdown document:
 per experiment, what was run, the table with our figures (mean, min–max) beside the paper
-document's, and the notes that explain where and why they differ. scripts/reproduce.sh
-regenerates docs/reproduction.md with it.`,
+document's, and the notes that explain where and why they differ; then the "Sim vs live"
+section from the live results scripts/sim-vs-live.sh stored (--live-dir, by default
+sim-vs-live/ beside --out; none when it does not exist). scripts/reproduce.sh regenerates
+docs/reproduction.md with it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runs < 1 || jobs < 0 {
 				return &exitError{2, fmt.Errorf("--runs %d, --jobs %d: want at least one run and 0 (all CPUs) or more jobs", runs, jobs)}
 			}
+			if liveDir == "" && out != "" && out != "-" {
+				liveDir = filepath.Join(filepath.Dir(out), "sim-vs-live")
+			}
 			var buf bytes.Buffer
-			if err := reproduce(&buf, runs, jobs, cmd.ErrOrStderr()); err != nil {
+			if err := reproduce(&buf, runs, jobs, liveDir, cmd.ErrOrStderr()); err != nil {
 				return err
 			}
 			if out == "" || out == "-" {
@@ -46,12 +53,14 @@ regenerates docs/reproduction.md with it.`,
 	cmd.Flags().IntVar(&runs, "runs", 3, "runs per variant")
 	cmd.Flags().IntVar(&jobs, "jobs", 0, "runs simulated in parallel (default: number of CPUs)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the report to this file (default: standard output)")
+	cmd.Flags().StringVar(&liveDir, "live-dir", "", "the `directory` of scripts/sim-vs-live.sh's live results (default: sim-vs-live/ beside --out)")
 	return cmd
 }
 
 // reproduce runs the catalog and writes the Markdown report to w,
-// progress to log.
-func reproduce(w io.Writer, runs, jobs int, log io.Writer) error {
+// progress to log, with the "Sim vs live" section from liveDir's stored
+// live results ("" or a missing directory: none).
+func reproduce(w io.Writer, runs, jobs int, liveDir string, log io.Writer) error {
 	var body bytes.Buffer
 	total, rows, err := reproduceSections(&body, runs, jobs, log)
 	if err != nil {
@@ -73,6 +82,11 @@ func reproduce(w io.Writer, runs, jobs int, log io.Writer) error {
 	fmt.Fprintf(w, "\n")
 	fmt.Fprintf(w, "## What the model has and has not\n\n%s\n", modelNotes)
 	w.Write(body.Bytes())
+	if liveDir != "" {
+		if err := writeSimVsLive(w, liveDir); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(w, "## Fidelity\n\n| experiment | cells within the seed's range |\n|---|---|\n")
 	for _, r := range rows {
 		fmt.Fprintf(w, "| `%s` | %d of %d |\n", r.name, r.f.Within, r.f.Cells)

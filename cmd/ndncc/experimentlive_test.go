@@ -1,0 +1,321 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ndncc/ndncc/experiment"
+	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/sim"
+)
+
+// liveReportDoc is the part of `experiment --live --json`'s document the
+// tests read: the simulator's variants and the live report's.
+type liveReportDoc struct {
+	Variants []liveVariantDoc `json:"variants"`
+	Live     *struct {
+		Mode     string           `json:"mode"`
+		Variants []liveVariantDoc `json:"variants"`
+	} `json:"live"`
+}
+
+type liveVariantDoc struct {
+	Name  string `json:"name"`
+	Flows []struct {
+		ID            string  `json:"id"`
+		Complete      bool    `json:"complete"`
+		DownloadTimeS float64 `json:"download_time_s"`
+		RTTAvgMs      float64 `json:"rtt_avg_ms"`
+		GoodputKbps   float64 `json:"goodput_kbps"`
+		Retx          uint64  `json:"retransmissions"`
+		Timeouts      uint64  `json:"timeouts"`
+	} `json:"flows"`
+	Extra    map[string]any `json:"-"`
+	NotRun   string         `json:"not_run"`
+	Lateness *struct {
+		MeanMs   float64 `json:"mean_ms"`
+		MaxMs    float64 `json:"max_ms"`
+		Overruns uint64  `json:"overruns"`
+	} `json:"lateness"`
+}
+
+// starvedMs is the timer lateness above which a live run counts as
+// starved of CPU: a wake 50 ms late stalls an emulated link for most of
+// the linear topology's 73 ms round trip. The tight comparisons with the
+// simulator hold only for runs that were not starved.
+const starvedMs = 50
+
+// smallDesigns writes examples/experiments/linear-designs.toml with a file
+// of size instead of 10 MiB into a temporary directory, and returns its
+// path.
+func smallDesigns(t *testing.T, size string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../examples/experiments/linear-designs.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), `file-size = "10MiB"`, `file-size = "`+size+`"`, 1)
+	text = strings.Replace(text, `"../linear.conf"`, `"`+filepath.Join(mustAbs(t, "../../examples"), "linear.conf")+`"`, 1)
+	if text == string(b) {
+		t.Fatal("linear-designs.toml changed: update smallDesigns")
+	}
+	f := filepath.Join(t.TempDir(), "designs.toml")
+	if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestExperimentLiveDesigns is issue 12's seed000-linear check at CI size:
+// paper 000's four designs (the experiment file that is seed000-linear
+// written by hand) with a 1 MiB file, simulated and live. The JSON has
+// both reports, every live flow completes, --out writes the live traces
+// and the page shows both. Unless the machine starved the run of CPU (a
+// link timer over starvedMs late), Design #0's live time is within 5% of
+// the simulator's, #3's within 10%, and the live times keep the paper's
+// order (#0, #3, #2, #1); a starved run is logged, and then only held to
+// [0.95, 4] × the simulator's time. scripts/sim-vs-live.sh runs the full
+// 10 MiB catalog entry (docs/reproduction.md, "Sim vs live").
+func TestExperimentLiveDesigns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time runs")
+	}
+	out := t.TempDir()
+	r := runCLI(context.Background(), nil, "experiment", smallDesigns(t, "1MiB"), "--live", "--runs", "1", "--json", "--out", out)
+	if r.code != 0 {
+		t.Fatalf("experiment --live exited %d: %v\n%s", r.code, r.err, r.stderr)
+	}
+	var doc liveReportDoc
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("not one JSON document: %v\n%.500s", err, r.stdout)
+	}
+	if doc.Live == nil || doc.Live.Mode != "live" || len(doc.Live.Variants) != 4 || len(doc.Variants) != 4 {
+		t.Fatalf("want 4 simulated and 4 live variants, mode live: %+v", doc.Live)
+	}
+	simT, liveT := map[string]float64{}, map[string]float64{}
+	starved := false
+	for i, lv := range doc.Live.Variants {
+		sv := doc.Variants[i]
+		if lv.Name != sv.Name || len(lv.Flows) != 1 || !lv.Flows[0].Complete || lv.Lateness == nil {
+			t.Fatalf("live variant %d: %+v; want %s's one flow complete, with its lateness", i, lv, sv.Name)
+		}
+		simT[sv.Name], liveT[lv.Name] = sv.Flows[0].DownloadTimeS, lv.Flows[0].DownloadTimeS
+		t.Logf("%s: sim %.3f s, live %.3f s (%d timeouts), lateness mean %.3f max %.1f ms, %d late frames",
+			lv.Name, simT[sv.Name], liveT[lv.Name], lv.Flows[0].Timeouts, lv.Lateness.MeanMs, lv.Lateness.MaxMs, lv.Lateness.Overruns)
+		if lv.Lateness.MaxMs > starvedMs {
+			starved = true
+		}
+		if l, s := liveT[lv.Name], simT[sv.Name]; l < 0.95*s || l > 4*s {
+			t.Errorf("%s: live %.3f s, want within [0.95, 4] × the simulator's %.3f s", lv.Name, l, s)
+		}
+	}
+	within := func(name string, tol float64) {
+		if d := liveT[name]/simT[name] - 1; d > tol || d < -tol {
+			t.Errorf("%s: live %.3f s is %+.1f%% of the simulator's %.3f s, want within %.0f%%", name, liveT[name], 100*d, simT[name], 100*tol)
+		}
+	}
+	if starved {
+		t.Logf("a link timer ran over %d ms late: the machine starved the run of CPU; the 5%%/10%% and order checks are skipped", starvedMs)
+	} else {
+		within("design0", 0.05)
+		within("design3", 0.10)
+		if !(liveT["design0"] < liveT["design3"] && liveT["design3"] < liveT["design2"] && liveT["design2"] < liveT["design1"]) {
+			t.Errorf("live times %v: want design0 < design3 < design2 < design1", liveT)
+		}
+	}
+	for _, f := range []string{"live/design0/rtt-c1.csv", "design0/rtt-c1.csv", "index.html"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("--out: %v", err)
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil || !strings.Contains(string(page), "<th>sim</th><th>live</th><th>paper</th>") || !strings.Contains(string(page), "design3 (live)") {
+		t.Errorf("index.html: %v; want the side-by-side table and the live plots", err)
+	}
+}
+
+// TestExperimentLiveRefusesShards: --live with --shard is a usage error.
+func TestExperimentLiveRefusesShards(t *testing.T) {
+	r := runCLI(context.Background(), nil, "experiment", "seed000-linear", "--live", "--shard", "0/2", "--out", t.TempDir())
+	if r.code != 2 || !strings.Contains(r.stderr+r.stdout+errString(r.err), "cannot be sharded") {
+		t.Errorf("exit %d, %v; want 2, cannot be sharded", r.code, r.err)
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// smaller returns a copy of catalog experiment name whose producers serve
+// objects of size bytes (CI's size), signed with signature if it is not
+// "" (a digest signs in microseconds where RSA-2048 takes the emulator's
+// producers about 2 ms per segment before the run starts).
+func smaller(t *testing.T, name string, size int64, signature string) *experiment.Experiment {
+	t.Helper()
+	e, err := experiment.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := *e
+	small.Variants = nil
+	for _, v := range e.Variants {
+		build := v.Scenario
+		v.Scenario = func() (*scenario.Scenario, error) {
+			sc, err := build()
+			if err != nil {
+				return nil, err
+			}
+			for i := range sc.Producers {
+				sc.Producers[i].FileSize = size
+				if signature != "" {
+					sc.Producers[i].Signature = signature
+				}
+			}
+			return sc, nil
+		}
+		small.Variants = append(small.Variants, v)
+	}
+	return &small
+}
+
+// runLive runs e simulated and live (the emulator), once per variant.
+func runLive(t *testing.T, e *experiment.Experiment, variants ...string) *experiment.Report {
+	t.Helper()
+	rep, err := e.RunLive(experiment.Options{Runs: 1, Variants: variants}, emuRunner(context.Background()), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	rep.PrintTable(&buf, e)
+	t.Logf("\n%s", buf.String())
+	return rep
+}
+
+// TestSeed002MarkingLive is issue 12's seed002-marking check at CI size
+// (10 MB instead of 100 MB), on the UDP rows: the TCP rows' tunnels are
+// the simulator's only (emu.Check refuses them; docs/emulation.md says
+// why). Live, as simulated, marking must cut the mean RTT at least in
+// half (the simulator: 2.8x at 100 MB; docs/reproduction.md, "Sim vs
+// live", has the full figures), cost at most 15% of the goodput and end
+// every retransmission; every flow completes.
+func TestSeed002MarkingLive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time runs")
+	}
+	rep := runLive(t, smaller(t, "seed002-marking", 10_000_000, ""), "udp-without-cc", "udp-with-cc", "tcp-with-cc")
+	lv := map[string]sim.FlowResult{}
+	for _, v := range rep.Live.Variants {
+		if v.Name == "tcp-with-cc" {
+			if !strings.Contains(v.NotRun, "TCP tunnel") {
+				t.Errorf("tcp-with-cc: not run %q, want the emulator's reason (a TCP tunnel)", v.NotRun)
+			}
+			continue
+		}
+		if len(v.Flows) != 1 || !v.Flows[0].Complete {
+			t.Fatalf("%s: live flows %+v, want one complete", v.Name, v.Flows)
+		}
+		lv[v.Name] = v.Flows[0]
+	}
+	without, with := lv["udp-without-cc"], lv["udp-with-cc"]
+	if with.RTTAvgMs*2 > without.RTTAvgMs {
+		t.Errorf("live mean RTT %.1f ms with marking, %.1f ms without: want at least 2x lower", with.RTTAvgMs, without.RTTAvgMs)
+	}
+	if with.GoodputKbps < 0.85*without.GoodputKbps {
+		t.Errorf("live goodput %.0f kbit/s with marking, %.0f without: want within 15%%", with.GoodputKbps, without.GoodputKbps)
+	}
+	switch late := rep.Live.Variants[1].Lateness; {
+	case with.Retransmissions == 0:
+	case late != nil && late.MaxMs > starvedMs:
+		t.Logf("live: %d retransmissions with marking, but a link timer ran %.1f ms late: the machine starved the run of CPU", with.Retransmissions, late.MaxMs)
+	default:
+		t.Errorf("live: %d retransmissions with marking, want 0", with.Retransmissions)
+	}
+}
+
+// TestSeed004SplitLive is issue 12's seed004-multipath check (bw-pcon) at
+// CI size: PCON at r1 splits the Interests between a 10 and a 5 Mbit/s
+// path live as it does simulated, within 10 percentage points of the
+// optimal 2/3. With 20 MiB (the catalog's 100 MiB take 56 s live) PCON,
+// which starts on the shorter path and moves 2% of a share per mark,
+// has less time to converge; digest signatures (32 bytes where RSA's are
+// 256, in both runs) spare the 20,480 signatures' start-up time.
+func TestSeed004SplitLive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time runs")
+	}
+	rep := runLive(t, smaller(t, "seed004-multipath", 20<<20, "digest"), "bw-pcon")
+	v := rep.Live.Variants[0]
+	if len(v.Flows) != 1 || !v.Flows[0].Complete {
+		t.Fatalf("live flows %+v, want one complete", v.Flows)
+	}
+	if pp := v.Extra["split_error_pp"]; pp > 10 {
+		t.Errorf("live split ratio %.3f, optimal %.3f: %.1f percentage points off, want at most 10",
+			v.Extra["split_ratio"], v.Extra["optimal_split_ratio"], pp)
+	}
+}
+
+// TestSimVsLiveChecks checks issue 12's checks of the "Sim vs live"
+// section on hand-made reports: Design #0 5% and Design #3 10% off the
+// simulator's time, the designs' order, and seed002's RTT ratio.
+func TestSimVsLiveChecks(t *testing.T) {
+	report := func(times map[string]float64) *experiment.Report {
+		r := &experiment.Report{}
+		for _, n := range []string{"design0", "design1", "design2", "design3"} {
+			r.Variants = append(r.Variants, experiment.VariantResult{Name: n, Flows: []sim.FlowResult{{ID: "c1", DownloadTimeS: times[n]}}})
+		}
+		return r
+	}
+	simT := map[string]float64{"design0": 23.8, "design3": 24.9, "design2": 30, "design1": 36}
+	tests := []struct {
+		live map[string]float64
+		want []bool // design0 within 5%, design3 within 10%, order
+	}{
+		{map[string]float64{"design0": 24.9, "design3": 27.3, "design2": 31, "design1": 37}, []bool{true, true, true}},
+		{map[string]float64{"design0": 25.1, "design3": 27.5, "design2": 27.4, "design1": 37}, []bool{false, false, false}},
+	}
+	for i, tt := range tests {
+		r := report(simT)
+		r.Live = report(tt.live)
+		for j, c := range simVsLiveChecks["seed000-linear"] {
+			if holds, figs := c.Check(r); holds != tt.want[j] {
+				t.Errorf("case %d: %s: %v (%s), want %v", i, c.Claim, holds, figs, tt.want[j])
+			}
+		}
+	}
+	marking := func(without, with float64, retx uint64) *experiment.Report {
+		return &experiment.Report{Variants: []experiment.VariantResult{
+			{Name: "udp-without-cc", Flows: []sim.FlowResult{{RTTAvgMs: without, GoodputKbps: 27000}}},
+			{Name: "udp-with-cc", Flows: []sim.FlowResult{{RTTAvgMs: with, GoodputKbps: 26000, Retransmissions: retx}}},
+			{Name: "tcp-with-cc", NotRun: "a TCP tunnel"},
+		}}
+	}
+	r := marking(40, 14.2, 0)
+	r.Live = marking(45, 14, 3)
+	var got []bool
+	for _, c := range simVsLiveChecks["seed002-marking"] {
+		holds, _ := c.Check(r)
+		got = append(got, holds)
+	}
+	// udp: 3.2x, goodput -3.7%, 3 retransmissions; tcp: not run.
+	if want := []bool{true, true, false, false, false, false}; !slices.Equal(got, want) {
+		t.Errorf("seed002 checks %v, want %v", got, want)
+	}
+}

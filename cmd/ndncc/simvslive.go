@@ -1,0 +1,248 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ndncc/ndncc/experiment"
+)
+
+// simVsLive are the experiments scripts/sim-vs-live.sh runs simulated and
+// live, in the order docs/reproduction.md shows them: its files are
+// DIR/NAME.json (`experiment NAME --live --json`) and DIR/machine.txt
+// (the machine's load while they ran).
+var simVsLive = []string{"seed000-linear", "seed000-dumbbell", "seed003-fixed", "seed002-marking", "seed004-multipath"}
+
+// writeSimVsLive writes docs/reproduction.md's "Sim vs live" section from
+// the reports scripts/sim-vs-live.sh stored in dir; nothing when dir does
+// not exist (a checkout without live results).
+func writeSimVsLive(w io.Writer, dir string) error {
+	machine, err := os.ReadFile(filepath.Join(dir, "machine.txt"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "## Sim vs live\n\n%s\n", simVsLiveIntro)
+	fmt.Fprintf(w, "The machine while they ran (`%s`):\n\n```\n%s```\n\n", filepath.Join(filepath.Base(dir), "machine.txt"), machine)
+	for _, name := range simVsLive {
+		e, err := experiment.Lookup(name)
+		if err != nil {
+			return err
+		}
+		f, err := os.Open(filepath.Join(dir, name+".json"))
+		if err != nil {
+			return fmt.Errorf("sim vs live: %w (run scripts/sim-vs-live.sh)", err)
+		}
+		rep, err := experiment.DecodeReport(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("sim vs live: %s: %w", name, err)
+		}
+		if rep.Live == nil {
+			return fmt.Errorf("sim vs live: %s.json has no live report", name)
+		}
+		fmt.Fprintf(w, "### `%s` — sim vs live\n\n", name)
+		fmt.Fprintf(w, "`ndncc experiment %s --live --runs %d%s`: %s.\n\n", name, rep.Runs, variantFlags(e, rep), e.Title)
+		rep.WriteMarkdown(w, e)
+		fmt.Fprintf(w, "\n")
+		writeRunLines(w, rep)
+		if checks := simVsLiveChecks[name]; len(checks) > 0 {
+			fmt.Fprintf(w, "\n| issue 12's check | met | figures |\n|---|---|---|\n")
+			for _, c := range checks {
+				holds, figs := c.Check(rep)
+				verdict := "met"
+				if !holds {
+					verdict = "not met " + experiment.OutOfRange
+				}
+				fmt.Fprintf(w, "| %s | %s | %s |\n", c.Claim, verdict, figs)
+			}
+		}
+		if note := simVsLiveNotes[name]; note != "" {
+			fmt.Fprintf(w, "\n**Differences.** %s\n", strings.TrimSpace(note))
+		}
+		fmt.Fprintf(w, "\n")
+	}
+	return nil
+}
+
+// variantFlags are the --variant flags that chose rep's variants, "" when
+// it has all of e's.
+func variantFlags(e *experiment.Experiment, rep *experiment.Report) string {
+	if len(rep.Variants) == len(e.Variants) {
+		return ""
+	}
+	var b strings.Builder
+	for _, v := range rep.Variants {
+		b.WriteString(" --variant " + v.Name)
+	}
+	return b.String()
+}
+
+// writeRunLines lists, per variant, what tells a CPU-starved live run from
+// a real difference: the flows' timeouts live and simulated, and how late
+// the emulated links' timers ran.
+func writeRunLines(w io.Writer, rep *experiment.Report) {
+	for _, v := range rep.Variants {
+		var lv *experiment.VariantResult
+		for i := range rep.Live.Variants {
+			if rep.Live.Variants[i].Name == v.Name {
+				lv = &rep.Live.Variants[i]
+			}
+		}
+		if lv == nil {
+			continue
+		}
+		if lv.NotRun != "" {
+			continue // writeLiveNotes said why
+		}
+		var simTO, liveTO, liveRetx, simRetx uint64
+		for i := range v.Flows {
+			simTO += v.Flows[i].Timeouts
+			simRetx += v.Flows[i].Retransmissions
+		}
+		for i := range lv.Flows {
+			liveTO += lv.Flows[i].Timeouts
+			liveRetx += lv.Flows[i].Retransmissions
+		}
+		late := experiment.Lateness{}
+		if lv.Lateness != nil {
+			late = *lv.Lateness
+		}
+		fmt.Fprintf(w, "- `%s`: timeouts %d live, %d simulated; retransmissions %d live, %d simulated; the emulated links' timers ran %.3f ms late on average, %.1f ms at most, and %d frames left over a serialisation time late.\n",
+			v.Name, liveTO, simTO, liveRetx, simRetx, late.MeanMs, late.MaxMs, late.Overruns)
+	}
+}
+
+// flowOf returns flow 0 of variant name in r (the simulator's or the live
+// report), and whether it ran.
+func flowOf(r *experiment.Report, name string) (experiment.VariantResult, bool) {
+	for _, v := range r.Variants {
+		if v.Name == name && v.NotRun == "" && len(v.Flows) > 0 {
+			return v, true
+		}
+	}
+	return experiment.VariantResult{}, false
+}
+
+// relDiff is how far live lies from sim, as a fraction of sim.
+func relDiff(live, sim float64) float64 { return live/sim - 1 }
+
+// timeWithin is the check that variant name's live time lies within tol
+// of the simulator's.
+func timeWithin(name string, tol float64) experiment.Finding {
+	return experiment.Finding{
+		Claim: fmt.Sprintf("`%s`: live time within %.0f%% of the simulator's", name, tol*100),
+		Check: func(r *experiment.Report) (bool, string) {
+			s, ok1 := flowOf(r, name)
+			l, ok2 := flowOf(r.Live, name)
+			if !ok1 || !ok2 {
+				return false, "not run"
+			}
+			st, lt := s.Flows[0].DownloadTimeS, l.Flows[0].DownloadTimeS
+			d := relDiff(lt, st)
+			return math.Abs(d) <= tol, fmt.Sprintf("live %.2f s, simulated %.2f s (%+.1f%%)", lt, st, 100*d)
+		},
+	}
+}
+
+// markingChecks are seed002's checks for the rows over one tunnel kind
+// (udp, tcp): marking cuts the live mean RTT at least 3x, costs at most
+// 15% of the goodput, and leaves no retransmission.
+func markingChecks(kind string) []experiment.Finding {
+	pair := func(r *experiment.Report) (without, with experiment.VariantResult, ok bool) {
+		a, ok1 := flowOf(r, kind+"-without-cc")
+		b, ok2 := flowOf(r, kind+"-with-cc")
+		return a, b, ok1 && ok2
+	}
+	return []experiment.Finding{
+		{Claim: fmt.Sprintf("%s: with marking the live mean RTT at least 3x lower than without", kind),
+			Check: func(r *experiment.Report) (bool, string) {
+				a, b, ok := pair(r.Live)
+				if !ok {
+					return false, "not run live"
+				}
+				sa, sb, _ := pair(r)
+				x := a.Flows[0].RTTAvgMs / b.Flows[0].RTTAvgMs
+				return x >= 3, fmt.Sprintf("live %.1f -> %.1f ms (%.2fx); simulated %.1f -> %.1f ms (%.2fx)",
+					a.Flows[0].RTTAvgMs, b.Flows[0].RTTAvgMs, x, sa.Flows[0].RTTAvgMs, sb.Flows[0].RTTAvgMs, sa.Flows[0].RTTAvgMs/sb.Flows[0].RTTAvgMs)
+			}},
+		{Claim: fmt.Sprintf("%s: live goodput with marking within 15%% of without", kind),
+			Check: func(r *experiment.Report) (bool, string) {
+				a, b, ok := pair(r.Live)
+				if !ok {
+					return false, "not run live"
+				}
+				d := relDiff(b.Flows[0].GoodputKbps, a.Flows[0].GoodputKbps)
+				return math.Abs(d) <= 0.15, fmt.Sprintf("%.0f kbit/s with, %.0f without (%+.1f%%)", b.Flows[0].GoodputKbps, a.Flows[0].GoodputKbps, 100*d)
+			}},
+		{Claim: fmt.Sprintf("%s: zero live retransmissions with marking", kind),
+			Check: func(r *experiment.Report) (bool, string) {
+				_, b, ok := pair(r.Live)
+				if !ok {
+					return false, "not run live"
+				}
+				return b.Flows[0].Retransmissions == 0, fmt.Sprintf("%d", b.Flows[0].Retransmissions)
+			}},
+	}
+}
+
+// simVsLiveChecks are issue 12's "done when" lines, checked against the
+// stored reports.
+var simVsLiveChecks = map[string][]experiment.Finding{
+	"seed000-linear": {
+		timeWithin("design0", 0.05),
+		timeWithin("design3", 0.10),
+		{Claim: "the paper's order holds live: #0 fastest, then #3, #2, #1",
+			Check: func(r *experiment.Report) (bool, string) {
+				var ts []float64
+				var parts []string
+				for _, n := range []string{"design0", "design3", "design2", "design1"} {
+					v, ok := flowOf(r.Live, n)
+					if !ok {
+						return false, n + " not run"
+					}
+					ts = append(ts, v.Flows[0].DownloadTimeS)
+					parts = append(parts, fmt.Sprintf("%s %.2f s", n, v.Flows[0].DownloadTimeS))
+				}
+				return ts[0] < ts[1] && ts[1] < ts[2] && ts[2] < ts[3], strings.Join(parts, ", ")
+			}},
+	},
+	"seed002-marking": append(markingChecks("udp"), markingChecks("tcp")...),
+	"seed004-multipath": {
+		{Claim: "`bw-pcon`: the live split ratio within 10 percentage points of the optimum",
+			Check: func(r *experiment.Report) (bool, string) {
+				l, ok := flowOf(r.Live, "bw-pcon")
+				s, _ := flowOf(r, "bw-pcon")
+				if !ok {
+					return false, "not run"
+				}
+				return l.Extra["split_error_pp"] <= 10, fmt.Sprintf("live %.3f, simulated %.3f, optimum %.3f: %.1f pp off live",
+					l.Extra["split_ratio"], s.Extra["split_ratio"], l.Extra["optimal_split_ratio"], l.Extra["split_error_pp"])
+			}},
+	},
+}
+
+// simVsLiveIntro opens the section.
+const simVsLiveIntro = `Generated by ` + "`scripts/sim-vs-live.sh`" + `, which runs these experiments simulated and live
+(` + "`ndncc experiment NAME --live`" + `: every node a live forwarder on loopback, every link emulated by the
+simulator's link model in real time, the consumers and producers ` + "`ndncc fetch`" + `'s and ` + "`ndncc serve`" + `'s
+runtimes; docs/emulation.md) and stores their reports in docs/sim-vs-live/; ` + "`ndncc reproduce`" + ` writes
+this section from them. Each table gives, per column, the simulated figure, the live one and the
+paper's; "live lateness" says how late the emulated links' timers ran: a frame that left over a
+serialisation time after its turn means the machine kept the forwarder from the CPU, and a live
+figure from such a run says more about the machine than about the protocol. Below each table:
+per variant, the live and simulated timeouts and the lateness; then issue 12's checks, and what
+explains each difference.
+`
+
+// simVsLiveNotes explain, per experiment, where the live figures differ
+// from the simulated ones.
+var simVsLiveNotes = map[string]string{}

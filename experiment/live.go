@@ -1,0 +1,161 @@
+package experiment
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/sim"
+)
+
+// Runner runs one run of a variant in place of the simulator: the
+// emulator, for `ndncc experiment --live` (this package does not import
+// the live runtime; the command supplies it). It runs sc with random seed
+// seed and, when traceDir is not "", writes the run's traces there as
+// sim.Network.WriteTraces does. It returns the result and how late the
+// run's real-time links ran. An error wrapping ErrNotRunnable says the
+// runner cannot run sc at all (and started nothing): the report then
+// lists the variant as not run, with the reason.
+type Runner func(sc *scenario.Scenario, seed uint64, traceDir string) (*sim.Result, Lateness, error)
+
+// ErrNotRunnable reports a scenario a Runner cannot run (the emulator
+// refuses what only the simulator models).
+var ErrNotRunnable = errors.New("cannot run live")
+
+// Lateness summarises how late a real-time run's emulated links ran: its
+// timers' mean and largest lateness over every link direction, and the
+// frames that left more than their own serialisation time after their
+// turn (Overruns: the link was burstier than its rate then). A run whose
+// links ran late was short of CPU; its figures say more about the
+// machine than about the protocol.
+type Lateness struct {
+	MeanMs   float64 `json:"mean_ms"`
+	MaxMs    float64 `json:"max_ms"`
+	Overruns uint64  `json:"overruns"`
+}
+
+// String is the lateness as the tables print it.
+func (l Lateness) String() string {
+	return fmt.Sprintf("%d late, max %.1f ms", l.Overruns, l.MaxMs)
+}
+
+// LiveMode is a live report's Mode.
+const LiveMode = "live"
+
+// RunLive runs e in the simulator (opt.Jobs runs at a time) and then with
+// live, one run after another (real-time runs must not share the CPU),
+// and returns the simulator's report with the live one as its Live: the
+// tables then show both side by side. liveTraceDir, if set, takes the
+// live runs' traces as opt.TraceDir takes the simulator's.
+func (e *Experiment) RunLive(opt Options, live Runner, liveTraceDir string) (*Report, error) {
+	if live == nil {
+		return nil, errors.New("experiment: RunLive needs a runner")
+	}
+	if opt.Shard.Count > 1 {
+		return nil, fmt.Errorf("experiment %s: live runs cannot be sharded", e.Name)
+	}
+	simOpt := opt
+	simOpt.live = nil
+	rep, err := e.Run(simOpt)
+	if err != nil {
+		return nil, err
+	}
+	liveOpt := opt
+	liveOpt.live, liveOpt.TraceDir, liveOpt.Jobs = live, liveTraceDir, 1
+	lrep, err := e.Run(liveOpt)
+	if err != nil {
+		return nil, err
+	}
+	lrep.Mode = LiveMode
+	rep.Live = lrep
+	return rep, nil
+}
+
+// liveVariant is the live report's variant called name, if it ran.
+func (r *Report) liveVariant(name string) *VariantResult {
+	if r.Live == nil {
+		return nil
+	}
+	for i := range r.Live.Variants {
+		if v := &r.Live.Variants[i]; v.Name == name && v.NotRun == "" {
+			return v
+		}
+	}
+	return nil
+}
+
+// LiveCell is the live figure of column c of flow of variant v, marked as
+// MarkedCell marks ours, or "-" when the variant did not run live.
+func (r *Report) LiveCell(v VariantResult, c Column, flow int) string {
+	lv := r.liveVariant(v.Name)
+	if lv == nil || flow >= len(lv.Flows) {
+		return "-"
+	}
+	return lv.MarkedCell(c, flow, r.Live.Runs)
+}
+
+// LiveLateness is the lateness cell of variant v's live runs, or "not
+// run".
+func (r *Report) LiveLateness(v VariantResult) string {
+	lv := r.liveVariant(v.Name)
+	if lv == nil || lv.Lateness == nil {
+		return "not run"
+	}
+	return lv.Lateness.String()
+}
+
+// writeLiveNotes says, under a table with live figures, which variants
+// did not run live and why, and what the lateness column means.
+func (r *Report) writeLiveNotes(w io.Writer) {
+	if r.Live == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nlive: the same runs in real time (ndncc emu), %d run(s) per variant, one after another; \"late\" counts frames\n", r.Live.Runs)
+	fmt.Fprintf(w, "that left an emulated link over a serialisation time after their turn (the machine was short of CPU).\n")
+	for _, v := range r.Live.Variants {
+		if v.NotRun != "" {
+			fmt.Fprintf(w, "- %s did not run live: %s\n", v.Name, strings.TrimSpace(v.NotRun))
+		}
+	}
+}
+
+// aggregateLateness is the lateness of a variant's runs: the mean of
+// their means and overruns, the largest lateness of any.
+func aggregateLateness(runs []RunResult) *Lateness {
+	var ls []Lateness
+	for _, r := range runs {
+		if r.Lateness != nil {
+			ls = append(ls, *r.Lateness)
+		}
+	}
+	if len(ls) == 0 {
+		return nil
+	}
+	mean, _, hi := aggregate(ls)
+	mean.MaxMs = hi.MaxMs
+	return &mean
+}
+
+// DecodeReport reads a report written by WriteJSON (with its live report,
+// if any) and restores what the JSON holds only per run: the variants'
+// means and ranges of their extra metrics.
+func DecodeReport(rd io.Reader) (*Report, error) {
+	var r Report
+	if err := json.NewDecoder(rd).Decode(&r); err != nil {
+		return nil, fmt.Errorf("experiment report: %w", err)
+	}
+	for _, rep := range []*Report{&r, r.Live} {
+		if rep == nil {
+			continue
+		}
+		for i := range rep.Variants {
+			if rep.Variants[i].NotRun == "" {
+				rep.Variants[i].finish()
+			}
+		}
+	}
+	return &r, nil
+}
