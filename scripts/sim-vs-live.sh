@@ -1,38 +1,43 @@
 #!/usr/bin/env bash
 # Runs the experiments of docs/reproduction.md's "Sim vs live" section
-# simulated and live (ndncc experiment NAME --live --runs 1), stores their
-# reports in docs/sim-vs-live/ with the machine's load while each ran, and
-# regenerates docs/reproduction.md (scripts/reproduce.sh), whose section
-# `ndncc reproduce` writes from those reports.
+# simulated and live (ndncc experiment NAME --live --runs 1), stores each
+# report in docs/sim-vs-live/NAME.json with the machine's load while it ran
+# (NAME.machine.txt), and regenerates docs/reproduction.md
+# (scripts/reproduce.sh), whose section `ndncc reproduce` writes from them.
 #
-# The live runs are real time: about 25 minutes of it (every segment is
-# RSA-signed before its run starts, 10,240 per 10 MiB object). Run it on
-# a machine as quiet as you can get: a run starved of CPU shows it in its
-# links' lateness, but its figures then measure the machine.
-# Usage: scripts/sim-vs-live.sh
+# The live runs are real time: about 25 minutes for all five (every
+# segment is RSA-signed before its run starts, 10,240 per 10 MiB object).
+# Run it on a machine as quiet as you can get: a run starved of CPU shows
+# it in its links' lateness, but its figures then measure the machine.
+# Usage: scripts/sim-vs-live.sh [NAME...]   (default: all five)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=docs/sim-vs-live
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/ndncc" ./cmd/ndncc
-{
-  echo "cpus: $(nproc); $(uname -sr); $(go version | cut -d' ' -f3)"
-  echo "start: $(date -u +%Y-%m-%dT%H:%MZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-} > "$tmp/machine.txt"
+mkdir -p "$dir"
+load() { cut -d' ' -f1-3 /proc/loadavg; }
 run() {
   local name=$1
   shift
-  echo "$name: load average $(cut -d' ' -f1-3 /proc/loadavg) at the start" >> "$tmp/machine.txt"
+  local start
+  start="$(date -u +%Y-%m-%dT%H:%MZ), load average $(load)"
   "$tmp/ndncc" experiment "$name" --live --runs 1 --json "$@" > "$tmp/$name.json"
+  {
+    echo "cpus: $(nproc); $(uname -sr); $(go version | cut -d' ' -f3); ndncc $(git rev-parse --short HEAD)"
+    echo "start: $start"
+    echo "end:   $(date -u +%Y-%m-%dT%H:%MZ), load average $(load)"
+  } > "$tmp/$name.machine.txt"
+  mv "$tmp/$name.json" "$tmp/$name.machine.txt" "$dir/"
   echo "$name: done"
 }
-run seed000-linear
-run seed000-dumbbell
-run seed003-fixed
-run seed002-marking
-run seed004-multipath --variant bw-pcon
-echo "end: $(date -u +%Y-%m-%dT%H:%MZ), load average $(cut -d' ' -f1-3 /proc/loadavg)" >> "$tmp/machine.txt"
-mkdir -p "$dir"
-cp "$tmp"/*.json "$tmp/machine.txt" "$dir/"
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(seed000-linear seed000-dumbbell seed003-fixed seed002-marking seed004-multipath)
+for name in "${names[@]}"; do
+  case $name in
+  seed004-multipath) run "$name" --variant bw-pcon ;;
+  *) run "$name" ;;
+  esac
+done
 scripts/reproduce.sh
