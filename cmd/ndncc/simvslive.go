@@ -258,21 +258,24 @@ fills and drains at other moments and the 32-packet limit drops other Data. An e
 script at load 6-8 (before the live Data had the simulator's size) had design2 at 43.7 s against
 31.0, after a stall of 443 ms (over twice the 200 ms minimum RTO) timed out every Interest in
 flight: the lateness column is what tells such a run from a real difference.`,
-	"seed000-dumbbell": `Every live run here was starved of CPU: two consumers, two producers and six forwarders
-on 2 cores at load 5-10, link timers up to 214-384 ms late and 5,570-14,390 frames late per run.
-design0 shows it plainly: two fixed windows of 16 cannot fill the 32-packet bottleneck queue, so
-the simulator has no timeout at all, and its 586 live timeouts (every one a retransmission) are
-stalls of the machine; the live times are 12-60% longer for the same reason. The flows still
-share the link evenly (Jain's index 0.999-1.000 live as simulated). This run predates main
-3cc5a4f, which gave the live Data the simulator's size: its live Data were 1418 bytes on the wire
-against the simulator's 1449, 2.1% less to carry.`,
-	"seed003-fixed": `Live and simulated agree within 4% on time: the losses are the emulated link's
-own (a fixed window of 100 or 200 overflows the 32-packet queue in the link model both runtimes
-share), so the loss rates agree too (6.4% live against 5.8% simulated for 100, 20.2% against
-18.9% for 200); the few more live losses probably come from the machine's stalls (link timers up to 91 and
-171 ms late), which bunch departures. fixed-50 loses nothing and is 2% faster live: this run
-predates main 3cc5a4f, which gave the live Data the simulator's size; its live Data were 1418
-bytes on the wire against the simulator's 1449, 2.1% less to carry.`,
+	"seed000-dumbbell": `On a quiet machine (load 0.5, timers at most 5.1 ms late) every live time is within 1.2% of the
+simulator's but design3's, whose two flows swap places (c1 47.9 s live against 45.1, +6.1%; c2
+46.7 against 47.9, -2.6%): which of two AIMD flows that share the bottleneck gets ahead after a
+loss is decided by which Data fall at the queue's limit, and the live forwarders' real
+per-packet time (the simulator draws 0-200 µs) makes other Data fall. Their mean is within 2%.
+design0's two fixed windows of 16 cannot fill the 32-packet queue: no timeout, and the
+simulator's 47.63 s to the hundredth. The live AIMD designs time out 5-17% less often (design2
+442 against 520) and the flows share the link evenly (Jain's index 0.999-1.000). An earlier run
+of this script at load 5-10 had every live time 12-60% longer, with link timers up to 384 ms late
+and 586 timeouts for design0, all stalls of the machine.`,
+	"seed003-fixed": `On a quiet machine (load 0.4-0.5, timers at most 18 ms late) fixed-50, which loses nothing,
+takes the simulator's time to the millisecond (23.87 s), and fixed-200 is within 0.3%. The losses
+are the emulated link's own (a window of 100 or 200 overflows the 32-packet queue in the link model
+both runtimes share), so the loss rates agree within 0.7 points (6.5% live against 5.8% for 100,
+19.5% against 18.9% for 200); the live forwarders' real per-packet time, against the simulator's
+0-200 µs draw, makes other Data fall at the queue's limit. fixed-100 finishes 4.1% sooner live
+(25.4 s against 26.4) in spite of its more losses: with the 1 s minimum RTO, when the losses fall
+decides how long the window waits on them (the paper's own runs span 24.6-26.8 s).`,
 	"seed002-marking": `The tcp-* rows do not run live: their links are TCP tunnels, which the emulator does not build
 (docs/emulation.md says why: the bottleneck would have to sit in the kernel, below TCP, for the
 socket's send queue to fill and the forwarder's backlog detection to see it). The udp-* rows ran
