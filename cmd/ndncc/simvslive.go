@@ -264,7 +264,7 @@ simulator's but design3's, whose two flows swap places (c1 47.9 s live against 4
 loss is decided by which Data fall at the queue's limit, and the live forwarders' real
 per-packet time (the simulator draws 0-200 µs) makes other Data fall. Their mean is within 2%.
 design0's two fixed windows of 16 cannot fill the 32-packet queue: no timeout, and the
-simulator's 47.63 s to the hundredth. The live AIMD designs time out 5-17% less often (design2
+simulator's 47.63 s to the hundredth. The live AIMD designs time out 4-15% less often (design2
 442 against 520) and the flows share the link evenly (Jain's index 0.999-1.000). An earlier run
 of this script at load 5-10 had every live time 12-60% longer, with link timers up to 384 ms late
 and 586 timeouts for design0, all stalls of the machine.`,
