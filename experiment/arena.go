@@ -188,21 +188,13 @@ func flows(name string, n int, lo, hi time.Duration, size int64) arena {
 	core := 5 * time.Millisecond
 	return arena{
 		name: name,
-		doc:  fmt.Sprintf("%d flows, RTTs %v-%v, 10 Mbit/s, buffer 1 BDP at the mean RTT, %s each", n, lo, hi, sizeText(size)),
+		doc:  fmt.Sprintf("%d flows, RTTs %v-%v, 10 Mbit/s, buffer 1 BDP at the mean RTT, %s each", n, lo, hi, SizeText(size)),
 		build: func(p string) (*scenario.Scenario, error) {
 			return star(name, rate/1e6, core, bdpPackets(1, rate, (lo+hi)/2), 0, p, rttMix(n, lo, hi, core, size), nil)
 		},
 		limit: wireTime(int64(n)*size, rate) + hi,
 		jain:  overlapJainOf,
 	}
-}
-
-// sizeText writes n bytes in MiB or KiB.
-func sizeText(n int64) string {
-	if n%MiB == 0 {
-		return fmt.Sprintf("%d MiB", n/MiB)
-	}
-	return fmt.Sprintf("%d KiB", n/1024)
 }
 
 // arenas is the tournament: seed scenarios, then stress scenarios.

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"slices"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -118,7 +117,7 @@ type ScaleReport struct {
 func DefaultScaleOptions() ScaleOptions {
 	return ScaleOptions{
 		Routers: []int{100, 1000}, Flows: []int{100, 1000, 10000},
-		FileSize: 256 << 10, Pipeline: "cubic", StartWithin: time.Millisecond,
+		FileSize: 256 << 10, Pipeline: "cubic", ObjectWindow: 32, StartWithin: time.Millisecond,
 		Seed: 1, SampleEvery: 10 * time.Millisecond, ProcessingJitter: 10 * time.Microsecond,
 	}
 }
@@ -131,30 +130,16 @@ func (o ScaleOptions) withDefaults() ScaleOptions {
 	if len(o.Flows) == 0 {
 		o.Flows = d.Flows
 	}
-	if o.FileSize == 0 {
-		o.FileSize = d.FileSize
-	}
+	o.FileSize = cmp.Or(o.FileSize, d.FileSize)
 	if len(o.FileSizes) == 0 {
 		o.FileSizes = []int64{o.FileSize, 4 * o.FileSize}
 	}
-	if o.Pipeline == "" {
-		o.Pipeline = d.Pipeline
-	}
-	if o.ObjectWindow == 0 {
-		o.ObjectWindow = 32
-	}
-	if o.StartWithin == 0 {
-		o.StartWithin = d.StartWithin
-	}
-	if o.Seed == 0 {
-		o.Seed = d.Seed
-	}
-	if o.SampleEvery == 0 {
-		o.SampleEvery = d.SampleEvery
-	}
-	if o.ProcessingJitter == 0 {
-		o.ProcessingJitter = d.ProcessingJitter
-	}
+	o.Pipeline = cmp.Or(o.Pipeline, d.Pipeline)
+	o.ObjectWindow = cmp.Or(o.ObjectWindow, d.ObjectWindow)
+	o.StartWithin = cmp.Or(o.StartWithin, d.StartWithin)
+	o.Seed = cmp.Or(o.Seed, d.Seed)
+	o.SampleEvery = cmp.Or(o.SampleEvery, d.SampleEvery)
+	o.ProcessingJitter = cmp.Or(o.ProcessingJitter, d.ProcessingJitter)
 	return o
 }
 
@@ -381,15 +366,16 @@ func (r *ScaleReport) PrintTable(w io.Writer) {
 			pipeline += fmt.Sprintf(" %d", p.Window)
 		}
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%d\t%d\t%.1f\t%.1f\t%.1f\t%d\t%.2fM\t%.2f\t%.1f\t%.1f\t%.0f\t%.0f\t\n",
-			p.Routers, p.Flows, byteSize(p.FileSize), pipeline, p.Complete, p.PeakConcurrent, p.SimTimeS, p.BuildS, p.WallS,
+			p.Routers, p.Flows, SizeText(p.FileSize), pipeline, p.Complete, p.PeakConcurrent, p.SimTimeS, p.BuildS, p.WallS,
 			p.Events, p.EventsPerS/1e6, p.Speedup, p.BytesPerNode/1e3, p.BytesPerFlow/1e3,
 			float64(p.PeakLiveBytes)/1e6, float64(p.PeakTotalBytes)/1e6)
 	}
 	tw.Flush()
 }
 
-// byteSize writes n with a binary unit when it has one exactly.
-func byteSize(n int64) string {
+// SizeText writes n bytes with a binary unit (GiB, MiB, KiB) when it has
+// one exactly, else in bytes: the size of an object in tables and labels.
+func SizeText(n int64) string {
 	for _, u := range []struct {
 		s string
 		b int64
@@ -398,5 +384,5 @@ func byteSize(n int64) string {
 			return fmt.Sprintf("%d %s", n/u.b, u.s)
 		}
 	}
-	return strings.TrimSpace(fmt.Sprintf("%d B", n))
+	return fmt.Sprintf("%d B", n)
 }

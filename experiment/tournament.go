@@ -235,6 +235,20 @@ type ArenaVerdict struct {
 	LowestQueueMs     float64
 }
 
+// Score counts the verdicts won or tied on time (wins) and those with the
+// lowest queueing delay or one within the tie (lows).
+func Score(vs []ArenaVerdict) (wins, lows int) {
+	for _, v := range vs {
+		if v.TimeOK {
+			wins++
+		}
+		if v.QueueOK {
+			lows++
+		}
+	}
+	return wins, lows
+}
+
 // Verdicts judges pipeline in every arena of the report.
 func (r *TournamentReport) Verdicts(pipeline string) []ArenaVerdict {
 	pi := slices.Index(r.Pipelines, pipeline)

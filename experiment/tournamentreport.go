@@ -98,16 +98,10 @@ func (r *TournamentReport) Markdown(w io.Writer, pipeline string) {
 		}
 		fmt.Fprintf(w, "| %s | %s |\n", a.Name, strings.Join(cells, " | "))
 	}
-	wins, lows := 0, 0
 	var lost []string
 	verdicts := r.Verdicts(pipeline)
+	wins, lows := Score(verdicts)
 	for _, v := range verdicts {
-		if v.TimeOK {
-			wins++
-		}
-		if v.QueueOK {
-			lows++
-		}
 		if v.TimeOK && v.QueueOK {
 			continue
 		}

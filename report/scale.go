@@ -67,7 +67,7 @@ func ScaleChart(base string, rep *experiment.ScaleReport) ([]string, error) {
 			l := &plotter.Line{XYs: xys, LineStyle: draw.LineStyle{Color: col, Width: vg.Points(1.5)}}
 			sc := &plotter.Scatter{XYs: xys, GlyphStyle: draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}}
 			p.Add(l, sc)
-			label := fmt.Sprintf("%d routers, %s, %s", k.routers, sizeText(k.size), k.pipeline)
+			label := fmt.Sprintf("%d routers, %s, %s", k.routers, experiment.SizeText(k.size), k.pipeline)
 			if k.window > 0 {
 				label += fmt.Sprintf(" %d", k.window)
 			}
@@ -78,17 +78,4 @@ func ScaleChart(base string, rep *experiment.ScaleReport) ([]string, error) {
 		f.panels = append(f.panels, panel{plot: p, legend: lg, weight: 1})
 	}
 	return f.save(base, []string{"png", "svg"})
-}
-
-// sizeText writes n bytes with a binary unit when it has one exactly.
-func sizeText(n int64) string {
-	for _, u := range []struct {
-		s string
-		b int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n >= u.b && n%u.b == 0 {
-			return fmt.Sprintf("%d %s", n/u.b, u.s)
-		}
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -180,16 +180,8 @@ func TournamentPage(rep *experiment.TournamentReport, pipeline string, files []s
 		}
 		arenas.Rows = append(arenas.Rows, []string{a.Name, doc, fmt.Sprintf("%.2f", a.LimitS)})
 	}
-	wins, lows := 0, 0
 	vs := rep.Verdicts(pipeline)
-	for _, v := range vs {
-		if v.TimeOK {
-			wins++
-		}
-		if v.QueueOK {
-			lows++
-		}
-	}
+	wins, lows := experiment.Score(vs)
 	return Page{
 		Title:      "tournament — every pipeline in every arena",
 		Experiment: "tournament",

@@ -86,30 +86,14 @@ func DefaultGenSpec(family string) GenSpec {
 // withDefaults fills s's zero fields from DefaultGenSpec.
 func (s GenSpec) withDefaults() GenSpec {
 	d := DefaultGenSpec(s.Family)
-	if s.Routers == 0 {
-		s.Routers = d.Routers
-	}
-	if s.Pairs == 0 {
-		s.Pairs = d.Pairs
-	}
-	if s.Fanout == 0 {
-		s.Fanout = d.Fanout
-	}
-	if s.Depth == 0 {
-		s.Depth = d.Depth
-	}
-	if s.Bandwidth == 0 {
-		s.Bandwidth = d.Bandwidth
-	}
-	if s.Delay == 0 {
-		s.Delay = d.Delay
-	}
-	if s.QueuePackets == 0 {
-		s.QueuePackets = d.QueuePackets
-	}
-	if s.Seed == 0 {
-		s.Seed = d.Seed
-	}
+	s.Routers = cmp.Or(s.Routers, d.Routers)
+	s.Pairs = cmp.Or(s.Pairs, d.Pairs)
+	s.Fanout = cmp.Or(s.Fanout, d.Fanout)
+	s.Depth = cmp.Or(s.Depth, d.Depth)
+	s.Bandwidth = cmp.Or(s.Bandwidth, d.Bandwidth)
+	s.Delay = cmp.Or(s.Delay, d.Delay)
+	s.QueuePackets = cmp.Or(s.QueuePackets, d.QueuePackets)
+	s.Seed = cmp.Or(s.Seed, d.Seed)
 	return s
 }
 
