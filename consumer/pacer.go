@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/internal/lazytimer"
 	"github.com/ndncc/ndncc/sched"
 )
 
@@ -15,14 +16,14 @@ import (
 type pacer struct {
 	alg   cc.Paced
 	s     sched.Scheduler
-	wake  func()
 	next  time.Duration // earliest time of the next Interest
-	timer sched.Timer
-	armed bool
+	timer lazytimer.Timer
 }
 
 func newPacer(alg cc.Paced, s sched.Scheduler, wake func()) *pacer {
-	return &pacer{alg: alg, s: s, wake: wake}
+	p := &pacer{alg: alg, s: s}
+	p.timer.Init(s, wake)
+	return p
 }
 
 // ready reports whether an Interest may go now; if not, it arms the timer
@@ -31,20 +32,13 @@ func (p *pacer) ready() bool {
 	if p == nil {
 		return true
 	}
-	now := p.s.Now()
-	if now >= p.next || p.alg.PacingInterval() <= 0 {
+	if p.s.Now() >= p.next || p.alg.PacingInterval() <= 0 {
 		return true
 	}
-	if !p.armed {
-		p.armed = true
-		p.timer = p.s.After(p.next-now, p.fire)
+	if !p.timer.Armed() {
+		p.timer.Set(p.next)
 	}
 	return false
-}
-
-func (p *pacer) fire() {
-	p.armed = false
-	p.wake()
 }
 
 // sent books an Interest sent now.
@@ -67,8 +61,7 @@ const pacingQuantum = time.Millisecond
 
 // stop cancels a pending wake-up.
 func (p *pacer) stop() {
-	if p != nil && p.armed {
-		p.timer.Stop()
-		p.armed = false
+	if p != nil {
+		p.timer.Cancel()
 	}
 }
