@@ -21,6 +21,9 @@ type ParamDoc struct {
 	Name    string
 	Default string
 	Doc     string
+	// Duration says the value is a duration (Go syntax, such as 200ms);
+	// the command line also takes it in milliseconds, as ndnget does.
+	Duration bool
 }
 
 // Errors NewAlgorithm wraps, for errors.Is.

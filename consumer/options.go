@@ -131,10 +131,11 @@ func DefaultOptions(pipeline string) Options {
 type param struct {
 	name, def, doc string
 	set            func(o *Options, v string) error
+	duration       bool // a time.Duration (cc.ParamDoc.Duration)
 }
 
 func durationParam(name, def, doc string, f func(o *Options) *time.Duration) param {
-	return param{name, def, doc, func(o *Options, v string) error {
+	return param{name: name, def: def, doc: doc, duration: true, set: func(o *Options, v string) error {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 {
 			return fmt.Errorf("want a non-negative duration like 200ms, got %q", v)
@@ -145,7 +146,7 @@ func durationParam(name, def, doc string, f func(o *Options) *time.Duration) par
 }
 
 func floatParam(name, def, doc string, f func(o *Options) *float64) param {
-	return param{name, def, doc, func(o *Options, v string) error {
+	return param{name: name, def: def, doc: doc, set: func(o *Options, v string) error {
 		x, err := strconv.ParseFloat(v, 64)
 		if err != nil || x < 0 {
 			return fmt.Errorf("want a non-negative number, got %q", v)
@@ -156,7 +157,7 @@ func floatParam(name, def, doc string, f func(o *Options) *float64) param {
 }
 
 func boolParam(name, def, doc string, f func(o *Options) *bool) param {
-	return param{name, def, doc, func(o *Options, v string) error {
+	return param{name: name, def: def, doc: doc, set: func(o *Options, v string) error {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return fmt.Errorf("want true or false, got %q", v)
@@ -167,7 +168,7 @@ func boolParam(name, def, doc string, f func(o *Options) *bool) param {
 }
 
 func intParam(name, def, doc string, f func(o *Options) *int) param {
-	return param{name, def, doc, func(o *Options, v string) error {
+	return param{name: name, def: def, doc: doc, set: func(o *Options, v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			return fmt.Errorf("want an integer, got %q", v)
@@ -182,7 +183,7 @@ func intParam(name, def, doc string, f func(o *Options) *int) param {
 func pipelineParams() []param {
 	return []param{
 		boolParam("conservative", "true", "at most one window decrease per RTT (paper 000's recPoint)", func(o *Options) *bool { return &o.Conservative }),
-		{"rtt-sampling", "every-data", "RTO estimator samples: every-data or once-per-rtt", func(o *Options, v string) error {
+		{name: "rtt-sampling", def: "every-data", doc: "RTO estimator samples: every-data or once-per-rtt", set: func(o *Options, v string) error {
 			m, err := cc.ParseSampleMode(v)
 			o.RTTSampling = m
 			return err
@@ -226,7 +227,7 @@ func PipelineParamDocs() []string {
 func ParamDocs() []cc.ParamDoc {
 	var out []cc.ParamDoc
 	for _, p := range pipelineParams() {
-		out = append(out, cc.ParamDoc{Name: p.name, Default: p.def, Doc: p.doc})
+		out = append(out, cc.ParamDoc{Name: p.name, Default: p.def, Doc: p.doc, Duration: p.duration})
 	}
 	return out
 }

@@ -58,7 +58,13 @@ const (
 
 // durationParams take milliseconds (ndnget) or a Go duration.
 func durationParams() []string {
-	return []string{"lifetime", "min-rto", "max-rto", "initial-rto", "fixed-rto", "rto-check-interval", "timeout"}
+	var out []string
+	for _, d := range consumer.ParamDocs() {
+		if d.Duration {
+			out = append(out, d.Name)
+		}
+	}
+	return out
 }
 
 // paramFlag binds a command-line flag to a named pipeline parameter.

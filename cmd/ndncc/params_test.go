@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -189,6 +190,27 @@ func TestVersionFlag(t *testing.T) {
 		out, err := run(t, args...)
 		if err != nil || !strings.HasPrefix(out, "ndncc ") || strings.Count(out, "\n") != 1 {
 			t.Errorf("%v: %q, %v; want one line \"ndncc VERSION\"", args, out, err)
+		}
+	}
+}
+
+// TestDurationFlagsTakeMilliseconds: every duration parameter's flag takes
+// a bare number as milliseconds, as ndnget does, and a Go duration too
+// (rto-var-floor was once left out of a hand-kept list and refused "150").
+func TestDurationFlagsTakeMilliseconds(t *testing.T) {
+	names := durationParams()
+	for _, want := range []string{"lifetime", "min-rto", "rto-var-floor", "timeout"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("durationParams() lacks %q: %v", want, names)
+		}
+	}
+	for _, name := range names {
+		b := paramFlag{flag: name, param: name}
+		for _, tc := range []struct{ in, want string }{{"150", "150ms"}, {"2s", "2s"}} {
+			got, err := b.value(tc.in)
+			if err != nil || got != tc.want {
+				t.Errorf("--%s %s: got %q, %v; want %q", name, tc.in, got, err, tc.want)
+			}
 		}
 	}
 }
