@@ -307,13 +307,13 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 	}
 	<-allDone
 	res := &Result{Mode: Mode, Lateness: late, traces: r.traces, Result: &sim.Result{
-		Scenario: r.sc.Name, Seed: r.seed, SimTimeS: round6(end.Seconds()), Links: links,
+		Scenario: r.sc.Name, Seed: r.seed, SimTimeS: sim.Round(end.Seconds(), 6), Links: links,
 	}}
 	for _, f := range flows {
 		res.Flows = append(res.Flows, f.result(end, limit, ctx.Err() != nil))
 	}
 	wall := time.Since(wallStart)
-	res.Timing = sim.Timing{WallS: wall.Seconds(), Speedup: round2(end.Seconds() / wall.Seconds())}
+	res.Timing = sim.Timing{WallS: wall.Seconds(), Speedup: sim.Round(end.Seconds()/wall.Seconds(), 2)}
 	var errs []error
 	select {
 	case <-r.failed: // r.failure is set before failed closes
@@ -331,6 +331,3 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 	}
 	return res, errors.Join(errs...)
 }
-
-func round6(x float64) float64 { return float64(int64(x*1e6+0.5)) / 1e6 }
-func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }

@@ -131,8 +131,9 @@ type Timing struct {
 func secs(d time.Duration) float64 { return d.Seconds() }
 func ms(d time.Duration) float64   { return float64(d) / 1e6 }
 
-// round keeps JSON numbers readable and stable.
-func round(x float64, digits int) float64 {
+// Round rounds x to digits decimals: it keeps JSON numbers readable and
+// stable (the simulator's results, and the emulator's in the same schema).
+func Round(x float64, digits int) float64 {
 	p := math.Pow(10, float64(digits))
 	return math.Round(x*p) / p
 }
@@ -146,7 +147,7 @@ func kbps(bytes uint64, d time.Duration) float64 {
 
 func (n *Network) result(wall time.Duration) *Result {
 	now := n.Sched.Now()
-	r := &Result{Scenario: n.Scenario.Name, Seed: n.Seed, SimTimeS: round(secs(now), 6)}
+	r := &Result{Scenario: n.Scenario.Name, Seed: n.Seed, SimTimeS: Round(secs(now), 6)}
 	for _, f := range n.Flows {
 		st := f.P.Stats()
 		done, err := f.P.Done()
@@ -164,7 +165,7 @@ func (n *Network) result(wall time.Duration) *Result {
 	r.Timing = Timing{WallS: wall.Seconds(), Events: ev}
 	if wall > 0 {
 		r.Timing.EventsPerS = math.Round(float64(ev) / wall.Seconds())
-		r.Timing.Speedup = round(now.Seconds()/wall.Seconds(), 2)
+		r.Timing.Speedup = Round(now.Seconds()/wall.Seconds(), 2)
 	}
 	return r
 }
@@ -178,10 +179,10 @@ func NewFlowResult(id, consumerNode, producerNode, pipeline string, st consumer.
 	fr := FlowResult{
 		ID: id, Consumer: consumerNode, Producer: producerNode, Pipeline: pipeline,
 		Segments: st.Segments, Bytes: st.PayloadBytes, Complete: st.Complete,
-		DownloadTimeS:   round(secs(dur), 6),
-		GoodputKbps:     round(kbps(st.PayloadBytes, dur), 3),
-		ThroughputKbps:  round(kbps(st.WireBytes, dur), 3),
-		EffectiveKbps:   round(kbps(st.UniqueWireBytes, dur), 3),
+		DownloadTimeS:   Round(secs(dur), 6),
+		GoodputKbps:     Round(kbps(st.PayloadBytes, dur), 3),
+		ThroughputKbps:  Round(kbps(st.WireBytes, dur), 3),
+		EffectiveKbps:   Round(kbps(st.UniqueWireBytes, dur), 3),
 		Interests:       st.Interests,
 		Timeouts:        st.Timeouts,
 		Retransmissions: st.Retransmissions,
@@ -191,19 +192,19 @@ func NewFlowResult(id, consumerNode, producerNode, pipeline string, st consumer.
 		Nacks:           st.Nacks,
 		Duplicates:      st.Duplicates,
 		LateData:        st.LateData,
-		RTTMinMs:        round(ms(st.RTTMin), 3),
-		RTTAvgMs:        round(ms(st.RTTAvg), 3),
-		RTTMaxMs:        round(ms(st.RTTMax), 3),
+		RTTMinMs:        Round(ms(st.RTTMin), 3),
+		RTTAvgMs:        Round(ms(st.RTTAvg), 3),
+		RTTMaxMs:        Round(ms(st.RTTMax), 3),
 	}
 	for c := 0; c < cc.NumCauses; c++ {
 		fr.Decreases[cc.Cause(c).String()] = int64(st.Decreases[c])
 	}
 	if st.Segments > 0 {
-		fr.TimeoutPct = round(float64(st.Decreases[cc.CauseTimeout])/float64(st.Segments)*100, 4)
-		fr.TimeoutsPerSegmentPct = round(float64(st.Timeouts)/float64(st.Segments)*100, 4)
+		fr.TimeoutPct = Round(float64(st.Decreases[cc.CauseTimeout])/float64(st.Segments)*100, 4)
+		fr.TimeoutsPerSegmentPct = Round(float64(st.Timeouts)/float64(st.Segments)*100, 4)
 	}
 	if st.DataReceived > 0 {
-		fr.LossRatePct = round(float64(st.Retransmissions)/float64(st.DataReceived)*100, 4)
+		fr.LossRatePct = Round(float64(st.Retransmissions)/float64(st.DataReceived)*100, 4)
 	}
 	if err != nil {
 		fr.Error = err.Error()
@@ -220,10 +221,10 @@ func NewLinkResult(c *Channel, now time.Duration) LinkResult {
 	lr := LinkResult{
 		From: c.From, To: c.To, Packets: st.Packets, Bytes: st.Bytes,
 		Drops: st.Drops(), TailDrops: st.TailDrops, AQMDrops: st.AQMDrops, LossDrops: st.LossDrops,
-		Marks: st.Marks, Interests: st.Interests, Data: st.DataPkts, Nacks: st.NackPkts, MaxQueue: st.MaxQueue, MeanQueue: round(st.MeanQueue, 4),
+		Marks: st.Marks, Interests: st.Interests, Data: st.DataPkts, Nacks: st.NackPkts, MaxQueue: st.MaxQueue, MeanQueue: Round(st.MeanQueue, 4),
 	}
 	if bw := c.Params().Bandwidth; bw > 0 && now > 0 {
-		lr.Utilization = round(float64(st.Bytes)*8/bw/now.Seconds(), 6)
+		lr.Utilization = Round(float64(st.Bytes)*8/bw/now.Seconds(), 6)
 	}
 	return lr
 }
@@ -241,17 +242,17 @@ func (n *Network) tcpResults(r *Result, now time.Duration) {
 		tr := TCPResult{
 			ID: f.ID, From: f.From, To: f.To, Algorithm: f.Algorithm, MSS: f.MSS,
 			Segments: st.Segments, Bytes: st.PayloadBytes, Complete: st.Complete,
-			DownloadTimeS:   round(secs(dur), 6),
-			GoodputKbps:     round(kbps(st.PayloadBytes, dur), 3),
-			ThroughputKbps:  round(kbps(st.WireBytes, dur), 3),
+			DownloadTimeS:   Round(secs(dur), 6),
+			GoodputKbps:     Round(kbps(st.PayloadBytes, dur), 3),
+			ThroughputKbps:  Round(kbps(st.WireBytes, dur), 3),
 			SegmentsSent:    st.SegmentsSent,
 			Retransmissions: st.Retransmissions,
 			Timeouts:        st.Timeouts,
 			FastRetransmits: st.FastRetransmits,
 			DupAcks:         st.DupAcks,
-			RTTMinMs:        round(ms(st.RTTMin), 3),
-			RTTAvgMs:        round(ms(st.RTTAvg), 3),
-			RTTMaxMs:        round(ms(st.RTTMax), 3),
+			RTTMinMs:        Round(ms(st.RTTMin), 3),
+			RTTAvgMs:        Round(ms(st.RTTAvg), 3),
+			RTTMaxMs:        Round(ms(st.RTTMax), 3),
 		}
 		if !st.Complete {
 			tr.Error = "time limit reached"
@@ -275,7 +276,7 @@ func tcpFlowResult(tr TCPResult, st TCPStats, dur time.Duration) FlowResult {
 		ID: tr.ID, Consumer: tr.To, Producer: tr.From, Pipeline: "tcp-" + tr.Algorithm,
 		Segments: tr.Segments, Bytes: tr.Bytes, Complete: tr.Complete,
 		DownloadTimeS: tr.DownloadTimeS, GoodputKbps: tr.GoodputKbps, ThroughputKbps: tr.ThroughputKbps,
-		EffectiveKbps:   round(kbps(st.UniqueWireBytes, dur), 3),
+		EffectiveKbps:   Round(kbps(st.UniqueWireBytes, dur), 3),
 		Timeouts:        tr.Timeouts,
 		Retransmissions: tr.Retransmissions,
 		LossEvents:      st.TimeoutDecreases + st.FastRetransmits,
@@ -290,11 +291,11 @@ func tcpFlowResult(tr TCPResult, st TCPStats, dur time.Duration) FlowResult {
 	fr.Decreases[cc.CauseTimeout.String()] = int64(st.TimeoutDecreases)
 	fr.Decreases[cc.CauseHole.String()] = int64(st.FastRetransmits)
 	if st.Segments > 0 {
-		fr.TimeoutPct = round(float64(st.TimeoutDecreases)/float64(st.Segments)*100, 4)
-		fr.TimeoutsPerSegmentPct = round(float64(st.Timeouts)/float64(st.Segments)*100, 4)
+		fr.TimeoutPct = Round(float64(st.TimeoutDecreases)/float64(st.Segments)*100, 4)
+		fr.TimeoutsPerSegmentPct = Round(float64(st.Timeouts)/float64(st.Segments)*100, 4)
 	}
 	if st.DataReceived > 0 {
-		fr.LossRatePct = round(float64(st.Retransmissions)/float64(st.DataReceived)*100, 4)
+		fr.LossRatePct = Round(float64(st.Retransmissions)/float64(st.DataReceived)*100, 4)
 	}
 	return fr
 }
