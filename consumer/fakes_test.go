@@ -135,6 +135,13 @@ func always(d time.Duration) func(uint64, int) action {
 // newFetch builds a pipeline for segments 0..final of /example/file/v=1.
 func newFetch(t testing.TB, pipeline string, params map[string]string, final uint64, script func(uint64, int) action) *fetch {
 	t.Helper()
+	return newFetchVia(t, pipeline, params, final, script, nil)
+}
+
+// newFetchVia is newFetch with the pipeline sending through the face wrap
+// returns for the scripted network (nil: the network itself).
+func newFetchVia(t testing.TB, pipeline string, params map[string]string, final uint64, script func(uint64, int) action, wrap func(*fakeNet) ndn.Face) *fetch {
+	t.Helper()
 	opts, err := ParseParams(pipeline, params)
 	if err != nil {
 		t.Fatal(err)
@@ -146,6 +153,10 @@ func newFetch(t testing.TB, pipeline string, params map[string]string, final uin
 	prefix = prefix.Append(enc.NewVersionComponent(1))
 	f := &fetch{s: &fakeSched{}, tr: &fakeTracer{rtts: map[uint64][]time.Duration{}}}
 	f.net = &fakeNet{s: f.s, final: final, script: script, attempts: map[uint64]int{}}
+	var face ndn.Face = f.net
+	if wrap != nil {
+		face = wrap(f.net)
+	}
 	f.p, err = New(Config{
 		Prefix:    prefix,
 		Options:   opts,
@@ -156,7 +167,7 @@ func newFetch(t testing.TB, pipeline string, params map[string]string, final uin
 			f.done = append(f.done, err)
 			f.doneAt = f.s.Now()
 		},
-	}, f.s, f.net)
+	}, f.s, face)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,6 +119,9 @@ type Pipeline struct {
 	stats Stats
 	// pace spaces Interests for a paced algorithm (nil: none).
 	pace *pacer
+	// interest is the one Interest reused for every segment when the
+	// face is an ndn.EncodingFace (nil otherwise: a new one per send).
+	interest *ndn.Interest
 }
 
 // New returns a pipeline that sends on face. Call Start to begin.
@@ -150,6 +153,9 @@ func New(cfg Config, s sched.Scheduler, face ndn.Face) (*Pipeline, error) {
 	}
 	p.checkFn = p.checkTimeouts
 	p.rate.tracer = cfg.Tracer
+	if _, ok := face.(ndn.EncodingFace); ok {
+		p.interest = &ndn.Interest{}
+	}
 	return p, nil
 }
 
@@ -303,7 +309,12 @@ func (p *Pipeline) send(seg uint64, retx bool) {
 	p.stats.Interests++
 	p.pace.sent()
 
-	in := ndn.NewSegmentInterest(p.cfg.Prefix, seg)
+	in := p.interest
+	if in != nil {
+		in.SetSegment(p.cfg.Prefix, seg)
+	} else {
+		in = ndn.NewSegmentInterest(p.cfg.Prefix, seg)
+	}
 	in.Nonce = p.cfg.Rand.Uint32()
 	st.nonce = in.Nonce
 	in.Lifetime = p.opt.Lifetime

@@ -81,8 +81,10 @@ func fetchOnce(t testing.TB, uri string, name ndn.Name, pipeline string, params 
 // iteration fetches the object (discovery, then every segment: read,
 // decode, digest check, pipeline, ordered write, the next Interest's
 // encoding and write). Every allocation counted is the fetch's: the
-// producer and the forwarder are other processes. allocs/Data and
-// ns/Data are the per-Data figures (a fetch's setup included).
+// producer and the forwarder are other processes. allocs/Data, B/Data
+// and ns/Data are the per-Data figures, a fetch's setup included: a
+// segment itself allocates nothing once the loop's pools hold a window of
+// receive buffers and Data (docs/live.md, "Per-Data cost of the fetch").
 func BenchmarkFetchPerData(b *testing.B) {
 	fw := ndndtest.Start(b, ndndtest.Options{})
 	putObject(b, fw, "/bench/put", 16<<20)

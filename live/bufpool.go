@@ -1,5 +1,7 @@
 package live
 
+import "github.com/ndncc/ndncc/ndn"
+
 // framePool recycles the receive buffers of stream faces: a fetch hands a
 // Data back once its payload is written, and a later frame reuses the
 // buffer instead of allocating (and later collecting) a new one.
@@ -48,6 +50,34 @@ func (p *framePool) put(b []byte) {
 	}
 	select {
 	case p.free <- b[:0]:
+	default:
+	}
+}
+
+// dataPool recycles the Data structs of a fetch's segments along with
+// their buffers (framePool): the loop gives a Data back once its payload
+// is written, and a reader decodes a later Data into it
+// (ndn.DecodeLinkFrameWith) instead of allocating one.
+type dataPool struct {
+	free chan *ndn.Data
+}
+
+func newDataPool() dataPool { return dataPool{free: make(chan *ndn.Data, framePoolSize)} }
+
+// get returns a Data to decode into, or nil when none is free.
+func (p *dataPool) get() *ndn.Data {
+	select {
+	case d := <-p.free:
+		return d
+	default:
+		return nil
+	}
+}
+
+// put takes back a Data nothing uses any more.
+func (p *dataPool) put(d *ndn.Data) {
+	select {
+	case p.free <- d:
 	default:
 	}
 }

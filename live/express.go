@@ -84,6 +84,10 @@ func (e *Endpoint) Handle(fn func(ndn.Packet)) { e.handler = fn }
 // Send implements ndn.Face.
 func (e *Endpoint) Send(p ndn.Packet) { e.face.Send(p) }
 
+// EncodesOnSend marks the endpoint as an ndn.EncodingFace (see
+// Face.EncodesOnSend).
+func (e *Endpoint) EncodesOnSend() {}
+
 // SendWire sends an encoded packet (Face.SendWire); a packet that cannot
 // be sent is counted as Send counts it.
 func (e *Endpoint) SendWire(b []byte) {

@@ -94,7 +94,8 @@ type Face struct {
 	onDown   func(error)
 	err      error // set when the face went down
 
-	wbuf  []byte // stream output not yet written
+	wbuf  []byte             // stream output not yet written
+	iw    ndn.InterestWriter // writes a consumer's Interests into wbuf
 	dirty bool
 	seq   uint64 // next NDNLPv2 fragment sequence
 
@@ -140,6 +141,7 @@ func newFace(loop *Loop, t Transport, conn net.Conn, cfg FaceConfig) *Face {
 		timeout = time.Second
 	}
 	f.dec.Logger, f.dec.Name = f.log, t.String()
+	f.dec.NewData = loop.datas.get
 	if f.datagram {
 		f.dec.Reassembler = face.NewReassembler(timeout, 256, MaxPacketSize)
 		if uc, ok := conn.(*net.UDPConn); ok {
@@ -197,9 +199,10 @@ func (f *Face) Send(p ndn.Packet) {
 		return
 	}
 	// Encoded straight into the output buffer (a consumer's Interests
-	// without an intermediate copy).
+	// without an intermediate copy, from a template when they differ
+	// only in their segment and nonce).
 	start := len(f.wbuf)
-	wb, err := ndn.AppendFrame(f.wbuf, &p)
+	wb, err := f.iw.AppendFrame(f.wbuf, &p)
 	if err != nil {
 		f.wbuf = wb[:start]
 		f.sendError(p.Name(), err)
@@ -213,6 +216,10 @@ func (f *Face) Send(p ndn.Packet) {
 	f.wbuf = wb
 	f.queued(len(wb) - start)
 }
+
+// EncodesOnSend marks the face as an ndn.EncodingFace: Send encodes the
+// packet (or drops it) and keeps no reference to it.
+func (f *Face) EncodesOnSend() {}
 
 // SendWire sends an already encoded network packet (an Interest or Data
 // TLV), such as a signed command Interest.

@@ -35,7 +35,8 @@ type Loop struct {
 	posted  chan func()
 	dirty   []Flusher // output to write before the loop next waits
 	frames  framePool
-	recycle [][]byte // frames to return to the pool after this iteration
+	datas   dataPool
+	recycle []*ndn.Data // Data (and their frames) to return to the pools after this iteration
 	stopped atomic.Bool
 	ended   chan struct{} // closed when Run first returns
 	endOnce sync.Once
@@ -73,6 +74,7 @@ func NewLoop() *Loop {
 		inbox:   make(chan inboxEvent, inboxSize),
 		batches: make(chan []received, inboxSize),
 		frames:  newFramePool(),
+		datas:   newDataPool(),
 		posted:  make(chan func(), 64),
 		ended:   make(chan struct{}),
 	}
@@ -266,19 +268,21 @@ func (l *Loop) flush() {
 		l.dirty[i] = nil
 	}
 	l.dirty = l.dirty[:0]
-	for i, b := range l.recycle {
-		l.frames.put(b)
+	for i, d := range l.recycle {
+		l.frames.put(d.Wire)
+		l.datas.put(d)
 		l.recycle[i] = nil
 	}
 	l.recycle = l.recycle[:0]
 }
 
-// Recycle hands back the receive buffer of a Data the caller is done
-// with: nothing may use d, its name, payload or wire bytes (nor anything
-// else received in the same frame) once the current callback returns. The
-// buffer is reused after the current loop iteration.
+// Recycle hands back a received Data the caller is done with, and its
+// receive buffer: nothing may use d, its name, payload or wire bytes (nor
+// anything else received in the same frame) once the current callback
+// returns. Both are reused after the current loop iteration, d for a
+// later Data. Each Data may be recycled once.
 func (l *Loop) Recycle(d *ndn.Data) {
 	if d != nil {
-		l.recycle = append(l.recycle, d.Wire)
+		l.recycle = append(l.recycle, d)
 	}
 }

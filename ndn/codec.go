@@ -185,6 +185,25 @@ func DecodeFrame(wire []byte) (Packet, error) {
 // service (package link). An IDLE frame gives a Packet with neither
 // Interest nor Data and its Acks.
 func DecodeLinkFrame(wire []byte) (Packet, LinkFields, error) {
+	return DecodeLinkFrameWith(wire, nil)
+}
+
+// DecodeLinkFrameWith is DecodeLinkFrame for a receive path that reuses
+// its Data structs: a Data it decodes is newData's (a fresh one when
+// newData is nil or returns nil), overwritten whole and with its name's
+// storage reused. The caller must be done with everything the Data held.
+// Most Data of a fetch (a Data, bare or with PitToken, IncomingFaceId and
+// CongestionMark) then decode without allocating (fastdata.go).
+func DecodeLinkFrameWith(wire []byte, newData func() *Data) (Packet, LinkFields, error) {
+	if p, ok := decodeFast(wire, newData); ok {
+		return p, LinkFields{}, nil
+	}
+	return decodeLinkFrameFull(wire)
+}
+
+// decodeLinkFrameFull is DecodeLinkFrame with ndnd's generated decoders,
+// for every frame.
+func decodeLinkFrameFull(wire []byte) (Packet, LinkFields, error) {
 	typ, _, err := outerTLV(wire)
 	if err != nil {
 		return Packet{}, LinkFields{}, fmt.Errorf("ndn: decode frame: %w", err)

@@ -100,16 +100,26 @@ func (i *Interest) LifetimeOrDefault() time.Duration {
 // components.
 func NewSegmentInterest(prefix Name, seg uint64) *Interest {
 	in := &Interest{}
-	if len(prefix) < len(in.comps) {
-		in.Name = append(in.comps[:0], prefix...)
-	} else {
-		in.Name = append(make(Name, 0, len(prefix)+1), prefix...)
+	in.SetSegment(prefix, seg)
+	return in
+}
+
+// SetSegment makes i the Interest NewSegmentInterest(prefix, seg) returns,
+// in i's own storage: a sender whose face is an EncodingFace reuses one
+// Interest for all its segments.
+func (i *Interest) SetSegment(prefix Name, seg uint64) {
+	name := i.Name[:0]
+	*i = Interest{}
+	switch {
+	case len(prefix) < len(i.comps):
+		name = i.comps[:0]
+	case cap(name) <= len(prefix):
+		name = make(Name, 0, len(prefix)+1)
 	}
 	v := enc.Nat(seg)
 	n := v.EncodingLength()
-	v.EncodeInto(in.seg[:n])
-	in.Name = append(in.Name, Component{Typ: enc.TypeSegmentNameComponent, Val: in.seg[:n]})
-	return in
+	v.EncodeInto(i.seg[:n])
+	i.Name = append(append(name, prefix...), Component{Typ: enc.TypeSegmentNameComponent, Val: i.seg[:n]})
 }
 
 // SigType is the NDN SignatureType.
@@ -248,4 +258,15 @@ func (p *Packet) Name() Name {
 // application's connection to its forwarder.
 type Face interface {
 	Send(p Packet)
+}
+
+// EncodingFace is a Face that is done with a packet when Send returns: it
+// encodes the packet then and keeps no reference to it or to anything it
+// points to, so the sender may reuse its Interest for the next one. A live
+// connection to a forwarder is one; a simulated face, which hands the
+// Interest itself along its path, is not.
+type EncodingFace interface {
+	Face
+	// EncodesOnSend marks the Face; it does nothing.
+	EncodesOnSend()
 }

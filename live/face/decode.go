@@ -26,6 +26,9 @@ type Decoder struct {
 	// discards them. Name names the face in them.
 	Logger *slog.Logger
 	Name   string
+	// NewData, if set, supplies recycled Data structs to decode into
+	// (ndn.DecodeLinkFrameWith); it may return nil.
+	NewData func() *ndn.Data
 
 	Frames, Bytes    atomic.Uint64 // frames received and their bytes
 	Interests, Data  atomic.Uint64 // network packets decoded, Nacks excluded
@@ -54,7 +57,7 @@ func (d *Decoder) Decode(b []byte, now time.Duration) (link.Frame, bool) {
 	if d.Reassembler != nil && len(b) > 0 && b[0] == lpPacketType {
 		fr, err = d.decodeLp(b, now)
 	} else {
-		fr.Pkt, fr.LinkFields, err = ndn.DecodeLinkFrame(b)
+		fr.Pkt, fr.LinkFields, err = ndn.DecodeLinkFrameWith(b, d.NewData)
 	}
 	if err != nil {
 		if errors.Is(err, ndn.ErrUnsupported) {
