@@ -34,8 +34,49 @@ type BacklogParams struct {
 	// paper 002's TCP tunnels mark above 10 packets in NFD's send queue
 	// or 50 KB in the socket. 0 (the default) leaves packets alone.
 	SocketThresholdBytes int
-	// Interval is the base spacing of marks in a congestion period.
+	// Interval is the base spacing of marks in a congestion period
+	// (MarkSpaced only).
 	Interval time.Duration
+	// Marking says which packets are marked while the backlog stays above
+	// the threshold: NFD's spaced marks (the default) or every packet.
+	Marking Marking
+}
+
+// Marking is how a BacklogMarker marks while the backlog stays above its
+// threshold.
+type Marking int
+
+const (
+	// MarkSpaced is NFD's scheme, the default: the first packet of a
+	// congestion period is marked, then one packet per Interval/sqrt(k)
+	// (see BacklogMarker).
+	MarkSpaced Marking = iota
+	// MarkEvery marks every packet dequeued while the backlog exceeds
+	// the threshold, with no spacing: the scheme of the 5th NDN
+	// hackathon's NFD (paper 002), whose UDP and TCP faces set the mark
+	// on each packet handed to a socket holding more than the threshold.
+	MarkEvery
+)
+
+// markingNames are the names of the Marking values, by value.
+var markingNames = [...]string{MarkSpaced: "spaced", MarkEvery: "every"}
+
+// String returns the marking's parameter name: "spaced" or "every".
+func (m Marking) String() string {
+	if m >= 0 && int(m) < len(markingNames) {
+		return markingNames[m]
+	}
+	return fmt.Sprintf("Marking(%d)", int(m))
+}
+
+// ParseMarking returns the Marking named s ("spaced" or "every").
+func ParseMarking(s string) (Marking, error) {
+	for m, name := range markingNames {
+		if s == name {
+			return Marking(m), nil
+		}
+	}
+	return 0, fmt.Errorf("aqm: marking %q: want spaced or every", s)
 }
 
 // DefaultBacklogParams returns the defaults: a 64 KiB byte threshold and a
@@ -57,6 +98,9 @@ func (p BacklogParams) Validate() error {
 	}
 	if p.Interval <= 0 {
 		return fmt.Errorf("aqm: marking interval %v must be positive", p.Interval)
+	}
+	if p.Marking != MarkSpaced && p.Marking != MarkEvery {
+		return fmt.Errorf("aqm: unknown marking %v (want spaced or every)", p.Marking)
 	}
 	return nil
 }
@@ -87,6 +131,11 @@ func (p BacklogParams) Validate() error {
 // A Dequeue that leaves the backlog at or below the threshold (or finds the
 // queue empty) ends the period and resets the count. Every packet type is
 // marked, as NFD marks every packet it sends on a congested face.
+//
+// With Marking set to MarkEvery there is no spacing: every packet dequeued
+// while the backlog exceeds the threshold is marked, and Interval is
+// unused. The NFD of paper 002 (the 5th NDN hackathon) marked this way on
+// its UDP and TCP faces.
 //
 // A live runtime sends from this queue into more queues of its own: a
 // writer's pending bytes and the kernel's socket send buffer. As NFD adds
@@ -167,6 +216,10 @@ func (q *BacklogMarker) Dequeue(now time.Duration) (it Item, ok bool) {
 		q.marks = 0
 	} else { // the backlog is behind the popped packet
 		switch {
+		case q.p.Marking == MarkEvery:
+			q.marking = true
+			q.marks++
+			q.mark(&it)
 		case !q.marking:
 			q.marking = true
 			q.marks = 1

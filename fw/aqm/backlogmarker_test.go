@@ -94,6 +94,29 @@ func TestBacklogMarker(t *testing.T) {
 			{at: ms(3), want: 3, marked: true, marks: 2},
 			{at: ms(4), want: 4, marks: 2},
 		}},
+		{"every: each packet above the byte threshold, no spacing", BacklogParams{ThresholdBytes: 3000, Interval: ms(100), Marking: MarkEvery}, []markOp{
+			{at: 0, enq: 8},
+			// 7000, 6000, 5000, 4000 bytes stay: all marked, 1 ns apart.
+			{at: 0, want: 1, marked: true, marks: 1},
+			{at: 1, want: 2, marked: true, marks: 2},
+			{at: 1, want: 3, marked: true, marks: 3},
+			{at: 1, want: 4, marked: true, marks: 4},
+			// 3000 bytes stay: at the threshold, not above.
+			{at: 2, want: 5, marks: 4},
+			{at: 3, enq: 2},
+			// 4000 bytes again: marked at once, then not at 3000.
+			{at: 3, want: 6, marked: true, marks: 5},
+			{at: 4, want: 7, marks: 5},
+		}},
+		{"every: each packet above the packet threshold (paper 002's TCP faces)", BacklogParams{ThresholdPackets: 10, Interval: ms(100), Marking: MarkEvery}, []markOp{
+			{at: 0, enq: 14},
+			// 13, 12, 11 packets stay, at any spacing.
+			{at: 0, want: 1, marked: true, marks: 1},
+			{at: ms(1), want: 2, marked: true, marks: 2},
+			{at: ms(500), want: 3, marked: true, marks: 3},
+			// 10 stay: not above.
+			{at: ms(500), want: 4, marks: 3},
+		}},
 		{"byte threshold exclusive", BacklogParams{ThresholdBytes: 3000, Interval: ms(100)}, []markOp{
 			{at: 0, enq: 5},
 			{at: 0, want: 1, marked: true, marks: 1},
@@ -161,6 +184,7 @@ func TestNewBacklogMarkerRejects(t *testing.T) {
 		{BacklogParams{ThresholdBytes: -1, Interval: ms(100)}, Limits{}, "aqm: threshold-bytes -1 must not be negative"},
 		{BacklogParams{ThresholdPackets: -1, Interval: ms(100)}, Limits{}, "aqm: threshold-packets -1 must not be negative (0 means use threshold-bytes)"},
 		{BacklogParams{ThresholdBytes: 1}, Limits{}, "aqm: marking interval 0s must be positive"},
+		{BacklogParams{ThresholdBytes: 1, Interval: ms(100), Marking: 2}, Limits{}, "aqm: unknown marking Marking(2) (want spaced or every)"},
 		{DefaultBacklogParams(), Limits{Bytes: -1}, "aqm: byte limit -1 is negative (0 means unlimited)"},
 	}
 	for _, tt := range tests {
@@ -354,6 +378,54 @@ func TestBacklogMarkerSocketThreshold(t *testing.T) {
 	}
 	if _, err := NewBacklogMarker(BacklogParams{ThresholdPackets: 10, SocketThresholdBytes: -1, Interval: DefaultMarkInterval}, Limits{}); err == nil {
 		t.Error("negative socket threshold: no error")
+	}
+}
+
+// TestBacklogMarkerEveryWithSocketBacklog checks the hackathon scheme on
+// a face whose backlog is mostly in the socket: every packet sent while
+// the socket holds more than the threshold is marked, none once it drains.
+func TestBacklogMarkerEveryWithSocketBacklog(t *testing.T) {
+	tests := []struct {
+		name   string
+		p      BacklogParams
+		socket []int // SetExternalBacklog before each Dequeue
+		marked []bool
+	}{
+		{"UDP: 50 KB of socket backlog, bytes",
+			BacklogParams{ThresholdBytes: 50000, Interval: DefaultMarkInterval, Marking: MarkEvery},
+			// 3000 bytes stay in the queue on top of the socket's.
+			[]int{48000, 47001, 47000, 60000, 0},
+			[]bool{true, true, false, true, false}},
+		{"TCP: 10 packets or 50 KB unsent in the socket",
+			BacklogParams{ThresholdPackets: 10, SocketThresholdBytes: 50000, Interval: DefaultMarkInterval, Marking: MarkEvery},
+			[]int{50001, 50001, 50000, 90000, 0},
+			[]bool{true, true, false, true, false}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			q, err := NewBacklogMarker(tc.p, Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var marks uint64
+			// Three packets stay queued behind each one dequeued.
+			next := enqueueN(t, q, 1, 4, 0)
+			for i, ext := range tc.socket {
+				q.SetExternalBacklog(ext)
+				it, ok := q.Dequeue(0)
+				if !ok || (it.Pkt.CongestionMark > 0) != tc.marked[i] {
+					t.Errorf("dequeue %d with %d socket bytes: ok %v marked %v, want marked %v",
+						i, ext, ok, it.Pkt.CongestionMark > 0, tc.marked[i])
+				}
+				if tc.marked[i] {
+					marks++
+				}
+				next = enqueueN(t, q, next, 1, 0)
+			}
+			if q.Stats().Marks != marks {
+				t.Errorf("%d marks counted, want %d", q.Stats().Marks, marks)
+			}
+		})
 	}
 }
 

@@ -56,7 +56,9 @@ func catalog() []discipline {
 	paramSocketThreshold := Param{"socket-threshold-bytes", "0",
 		"with threshold-packets: also mark while more than this many bytes wait in the socket below the queue (TCP tunnels, paper 002; 0 = off)"}
 	paramMarkInterval := Param{"interval", DefaultMarkInterval.String(),
-		"gap between the first two marks of a congestion period; the k-th gap is interval/sqrt(k)"}
+		"gap between the first two marks of a congestion period; the k-th gap is interval/sqrt(k) (marking = spaced)"}
+	paramMarking := Param{"marking", MarkSpaced.String(),
+		"spaced: NFD's marks, spaced by interval; every: mark every packet sent while above the threshold (paper 002's hackathon NFD)"}
 	codel := func(mode Mode) func(v paramValues, lim Limits) (Queue, error) {
 		return func(v paramValues, lim Limits) (Queue, error) {
 			p := DefaultCoDelParams()
@@ -91,7 +93,7 @@ func catalog() []discipline {
 		},
 		{
 			Info: Info{Name: "threshold-mark", Doc: "NFD-style marking by send-queue backlog (UDP/TCP/Unix faces), plus the queue limits",
-				Params: []Param{paramThresholdBytes, paramThresholdPackets, paramSocketThreshold, paramMarkInterval}},
+				Params: []Param{paramThresholdBytes, paramThresholdPackets, paramSocketThreshold, paramMarkInterval, paramMarking}},
 			build: func(v paramValues, lim Limits) (Queue, error) {
 				p := DefaultBacklogParams()
 				if err := v.integer(paramThresholdBytes.Name, &p.ThresholdBytes); err != nil {
@@ -104,6 +106,9 @@ func catalog() []discipline {
 					return nil, err
 				}
 				if err := v.duration(paramMarkInterval.Name, &p.Interval); err != nil {
+					return nil, err
+				}
+				if err := v.marking(paramMarking.Name, &p.Marking); err != nil {
 					return nil, err
 				}
 				return NewBacklogMarker(p, lim)
@@ -134,7 +139,8 @@ func Describe(name string) (Info, error) {
 
 // New builds a queue of the named discipline. params sets discipline
 // parameters by kebab-case name (see Describe); values are Go durations
-// ("5ms") or decimal integers (bytes, packets). Parameters not given keep
+// ("5ms"), decimal integers (bytes, packets) or, for threshold-mark's
+// marking, a word (spaced, every). Parameters not given keep
 // their defaults. An unknown discipline or parameter, or a bad value, is an
 // error that lists what is accepted.
 func New(discipline string, params map[string]string, lim Limits) (Queue, error) {
@@ -210,5 +216,19 @@ func (v paramValues) integer(name string, dst *int) error {
 		return fmt.Errorf("aqm: %s parameter %s=%q: want a decimal integer: %w", v.discipline, name, s, err)
 	}
 	*dst = n
+	return nil
+}
+
+// marking parses parameter name into *dst if it was given.
+func (v paramValues) marking(name string, dst *Marking) error {
+	s, ok := v.m[name]
+	if !ok {
+		return nil
+	}
+	m, err := ParseMarking(s)
+	if err != nil {
+		return fmt.Errorf("aqm: %s parameter %s: %w", v.discipline, name, err)
+	}
+	*dst = m
 	return nil
 }

@@ -50,8 +50,11 @@ func TestNew(t *testing.T) {
 		{"threshold-mark defaults", "threshold-mark", nil,
 			config(mustMarker(BacklogParams{ThresholdBytes: 65536, Interval: 100 * time.Millisecond}, lim))},
 		{"threshold-mark all params", "threshold-mark",
-			map[string]string{"threshold-bytes": "51200", "threshold-packets": "10", "interval": "20ms"},
-			config(mustMarker(BacklogParams{ThresholdBytes: 51200, ThresholdPackets: 10, Interval: 20 * time.Millisecond}, lim))},
+			map[string]string{"threshold-bytes": "51200", "threshold-packets": "10", "socket-threshold-bytes": "50000", "interval": "20ms", "marking": "spaced"},
+			config(mustMarker(BacklogParams{ThresholdBytes: 51200, ThresholdPackets: 10, SocketThresholdBytes: 50000, Interval: 20 * time.Millisecond}, lim))},
+		{"threshold-mark marking every packet", "threshold-mark",
+			map[string]string{"threshold-bytes": "50000", "marking": "every"},
+			config(mustMarker(BacklogParams{ThresholdBytes: 50000, Interval: 100 * time.Millisecond, Marking: MarkEvery}, lim))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,6 +73,8 @@ func TestNew(t *testing.T) {
 // other than its default and checks that the built queue differs from one
 // built with defaults only.
 func TestEveryDescribedParamIsUsed(t *testing.T) {
+	// A value other than the default for each parameter that takes a word.
+	words := map[string]string{"marking": "every"}
 	for _, name := range Disciplines() {
 		info, err := Describe(name)
 		if err != nil {
@@ -80,11 +85,14 @@ func TestEveryDescribedParamIsUsed(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, p := range info.Params {
-			v := "7ms"
-			if _, err := strconv.Atoi(p.Default); err == nil {
-				v = "12345"
-			} else if _, err := time.ParseDuration(p.Default); err != nil {
-				t.Fatalf("%s %s: default %q is neither an integer nor a duration", name, p.Name, p.Default)
+			v, word := words[p.Name]
+			if !word {
+				v = "7ms"
+				if _, err := strconv.Atoi(p.Default); err == nil {
+					v = "12345"
+				} else if _, err := time.ParseDuration(p.Default); err != nil {
+					t.Fatalf("%s %s: default %q is neither an integer nor a duration", name, p.Name, p.Default)
+				}
 			}
 			q, err := New(name, map[string]string{p.Name: v}, Limits{})
 			if err != nil {
@@ -111,13 +119,15 @@ func TestNewErrors(t *testing.T) {
 		{"codel-mark", map[string]string{"threshold-bytes": "1", "Target": "5ms"}, Limits{},
 			`aqm: discipline "codel-mark" has no parameter "Target" (accepted: target, interval, mtu)`},
 		{"threshold-mark", map[string]string{"mtu": "1500"}, Limits{},
-			`aqm: discipline "threshold-mark" has no parameter "mtu" (accepted: threshold-bytes, threshold-packets, socket-threshold-bytes, interval)`},
+			`aqm: discipline "threshold-mark" has no parameter "mtu" (accepted: threshold-bytes, threshold-packets, socket-threshold-bytes, interval, marking)`},
 		{"codel-drop", map[string]string{"target": "5"}, Limits{},
 			`aqm: codel-drop parameter target="5": want a duration such as 5ms or 100ms: time: missing unit in duration "5"`},
 		{"codel-drop", map[string]string{"mtu": "1.5k"}, Limits{},
 			`aqm: codel-drop parameter mtu="1.5k": want a decimal integer: strconv.Atoi: parsing "1.5k": invalid syntax`},
 		{"codel-drop", map[string]string{"interval": "-1ms"}, Limits{},
 			`aqm: codel interval -1ms must be positive`},
+		{"threshold-mark", map[string]string{"marking": "nfd"}, Limits{},
+			`aqm: threshold-mark parameter marking: aqm: marking "nfd": want spaced or every`},
 		{"threshold-mark", map[string]string{"threshold-packets": "-3"}, Limits{},
 			`aqm: threshold-packets -3 must not be negative (0 means use threshold-bytes)`},
 		{"droptail", nil, Limits{Packets: -1},
@@ -151,7 +161,8 @@ func TestDescribe(t *testing.T) {
 		{"threshold-bytes", "65536", "mark while more than this many bytes stay queued behind the sent packet (at most half the byte limit, if any)"},
 		{"threshold-packets", "0", "if positive, measure the backlog in packets instead, at most half the packet limit if any (0 = use threshold-bytes)"},
 		{"socket-threshold-bytes", "0", "with threshold-packets: also mark while more than this many bytes wait in the socket below the queue (TCP tunnels, paper 002; 0 = off)"},
-		{"interval", "100ms", "gap between the first two marks of a congestion period; the k-th gap is interval/sqrt(k)"},
+		{"interval", "100ms", "gap between the first two marks of a congestion period; the k-th gap is interval/sqrt(k) (marking = spaced)"},
+		{"marking", "spaced", "spaced: NFD's marks, spaced by interval; every: mark every packet sent while above the threshold (paper 002's hackathon NFD)"},
 	}
 	if !slices.Equal(info.Params, wantParams) {
 		t.Errorf("Describe(threshold-mark).Params = %+v, want %+v", info.Params, wantParams)
