@@ -123,8 +123,8 @@ against the longer and the faster path.`,
 		Profile: "seed000",
 		Notes: `PCON's talk gives split ratios as a plot: PCON at the optimal split, PI and CF biased against the
 higher-delay and the higher-bandwidth path. Measured (3 runs): PCON's split is within 1.4
-percentage points of the optimum in all three cases (0.510, 0.514, 0.667) and it uses 95-98% of
-the paths' capacity. PI is biased against the faster path (0.615 for 0.667) and sends too much on
+percentage points of the optimum in all three cases (0.510, 0.514, 0.667) and it uses 95-99% of
+the paths' capacity. PI is biased against the faster path (0.598 for 0.667) and sends too much on
 the short path (0.691 for 0.500); CF is biased against both, more than PI on the bandwidth case
 (0.558). On equal paths PI and CF split exactly evenly and use 99% of the capacity, PCON 97.5%.
 Our PCON shifts 2% of a face's share per mark, probes unused faces with 0.1%, drifts back to the
@@ -227,16 +227,16 @@ each measured (3 runs):
 - Base RTTs. We had set them to the table's mean RTTs (128..48 ms), which already include
   queueing and the longer path: our means then sat 9-10 ms above the paper's for ICP and 35-37 ms
   above for PCON. With base RTTs of 120..40 ms every mean RTT is within 3.5 ms of the paper's,
-  and PCON's exceed ICP's by 4.6-6.5 ms (paper: 3.8-4.5).
+  and PCON's exceed ICP's by 4.3-6.3 ms (paper: 3.8-4.5).
 - Processing time. With the simulator's default of 0-200 µs per packet, r1 is a single server of
   about 10,000 packets/s; PCON's 9,400 packets/s through r1 queued there and added 50-60 ms to
   its mean RTTs (random seed 1). PCON was evaluated in ndnSIM, whose forwarders take no time, and so are ours here.
 - Rate. The paper's totals, 54.8 Mbit/s for PCON and 36.0 for ICP, fit the Data on the wire: ours
-  are 54.7 and 35.0 Mbit/s (r2's path 98% busy under PCON on random seed 1). As payload, PCON's total would need
+  are 54.2 and 35.0 Mbit/s (r2's path 98% busy under PCON on random seed 1). As payload, PCON's total would need
   77 Mbit/s of links. Per consumer, ICP's five rates are within 10% of the paper's.
 The remaining differences: PCON shares the paths more evenly between consumers than the paper did
-(c1 7.0 and c2 7.8 Mbit/s against 5.5 and 6.8), and it overflows r2's 100-packet buffer in spite of
-CoDel (210 drops and as many timeouts on random seed 1), which the paper's design says PCON avoids. Our ICP
+(c1 6.8 and c2 7.9 Mbit/s against 5.5 and 6.8), and it overflows r2's 100-packet buffer in spite of
+CoDel (250 drops and 257 timeouts on random seed 1), which the paper's design says PCON avoids. Our ICP
 keeps one RTT range per flow (route labels are not modelled), so RAAQM's decrease probability also
 follows the 20 ms between the paths; it runs with beta 0.8 and pmax 0.005, the best of beta
 {0.5, 0.8} x pmax {0.005, 0.01} in earlier runs.`,

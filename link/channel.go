@@ -408,9 +408,14 @@ func (c *Channel) transmit(it aqm.Item, free, now time.Duration) {
 	if cf, ok := it.Ext.(*carried); ok {
 		fr.LinkFields, it.Ext = cf.lf, nil
 	}
-	if c.rel != nil && it.Ext == nil {
+	switch {
+	case c.rel != nil && it.Ext == nil:
 		c.rel.OnSend(&fr) // sequence number and piggybacked acks
 		it.Size = c.sizer.FrameSize(&fr.Pkt, &fr.LinkFields) + c.params.HeaderOverhead
+	case it.Ext == nil && fr.Pkt.CongestionMark != 0:
+		// The queue may have marked it at dequeue: the mark's NDNLPv2
+		// header goes on the wire too (Size was measured at enqueue).
+		it.Size = c.sizer.PacketSize(&fr.Pkt) + c.params.HeaderOverhead
 	}
 	c.count(&it)
 	if it.Size != c.txSize { // most frames have the size of the last one

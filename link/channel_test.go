@@ -632,3 +632,69 @@ func TestChannelCarriesLinkFieldsWithoutReliability(t *testing.T) {
 		t.Errorf("counted %d Data and %d non-NDN frames, want 2 and 0", st.DataPkts, st.ExtPkts)
 	}
 }
+
+// TestChannelSendsAMarkWithItsHeader checks that a packet its queue marks
+// at dequeue occupies the wire for its marked size: the NDNLPv2 header
+// that carries the CongestionMark is measured when the packet leaves, not
+// when it was queued unmarked.
+func TestChannelSendsAMarkWithItsHeader(t *testing.T) {
+	sz := ndn.NewSizer()
+	d := seedData(t, 1000)
+	plain := sz.PacketSize(&ndn.Packet{Data: d}) + 44
+	marked := sz.PacketSize(&ndn.Packet{Data: d, CongestionMark: 1}) + 44
+	if marked <= plain {
+		t.Fatalf("a marked Data is %d bytes on the wire, unmarked %d: want more", marked, plain)
+	}
+	const bw = 5e6
+	tests := []struct {
+		name   string
+		params map[string]string // threshold-mark's; nil: drop-tail
+		second int               // the second packet's wire size
+	}{
+		{"drop-tail marks nothing", nil, plain},
+		{"threshold-mark, NFD's spacing: the first mark", map[string]string{"threshold-bytes": "0"}, marked},
+		{"threshold-mark, every packet", map[string]string{"threshold-bytes": "0", "marking": "every"}, marked},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &vclock.Scheduler{}
+			var q aqm.Queue
+			var err error
+			if tt.params == nil {
+				q, err = aqm.NewDropTail(aqm.Limits{})
+			} else {
+				q, err = aqm.New("threshold-mark", tt.params, aqm.Limits{})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := NewChannel(s, Params{Bandwidth: bw, Delay: 10 * time.Millisecond, HeaderOverhead: 44}, q, ndn.NewSizer(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []arrival
+			c.OnDeliver(func(f Frame) { got = append(got, arrival{s.Now(), f.Pkt}) })
+			// The first leaves at once; the second leaves with the third
+			// queued behind it (a backlog above 0 bytes), the third with
+			// nothing behind it.
+			for seg := uint64(1000); seg < 1003; seg++ {
+				c.Send(ndn.Packet{Data: seedData(t, seg)})
+			}
+			s.RunUntil(time.Hour, nil)
+			sizes := []int{plain, tt.second, plain}
+			var end time.Duration
+			for i, a := range got {
+				end += SerializationTime(sizes[i], bw)
+				if want := end + 10*time.Millisecond; a.at != want {
+					t.Errorf("packet %d (mark %d) arrived at %v, want %v", i, a.pkt.CongestionMark, a.at, want)
+				}
+			}
+			if len(got) != 3 || (got[1].pkt.CongestionMark != 0) != (tt.second == marked) {
+				t.Fatalf("delivered %d packets, the second marked %v; want 3, marked %v", len(got), len(got) > 1 && got[1].pkt.CongestionMark != 0, tt.second == marked)
+			}
+			if st := c.Stats(); st.Bytes != uint64(2*plain+tt.second) {
+				t.Errorf("sent %d bytes, want %d", st.Bytes, 2*plain+tt.second)
+			}
+		})
+	}
+}

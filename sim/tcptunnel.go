@@ -147,6 +147,9 @@ func (t *TCPTunnel) fill() {
 		if !ok {
 			break
 		}
+		if it.Pkt.CongestionMark != 0 { // marked at dequeue: the mark's header is written too
+			it.Size = t.net.Sizer.PacketSize(&it.Pkt)
+		}
 		end := t.off[len(t.off)-1]
 		for left := it.Size; left > 0; left -= t.mss {
 			end += uint64(min(left, t.mss))

@@ -2,7 +2,10 @@ package sim
 
 import (
 	"testing"
+	"time"
 
+	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/scenario"
 )
 
@@ -94,6 +97,50 @@ func TestTCPTunnelMarksItsBacklog(t *testing.T) {
 		f := n.Run().Flows[0]
 		if !f.Complete || (f.Marks > 0) != tc.marked {
 			t.Errorf("window %s: complete %v, %d marks; want marks %v", tc.window, f.Complete, f.Marks, tc.marked)
+		}
+	}
+}
+
+// recordingQueue sums the sizes of the packets its queue hands out, as
+// they leave it (marked or not).
+type recordingQueue struct {
+	aqm.Queue
+	sizer *ndn.Sizer
+	bytes uint64
+}
+
+func (q *recordingQueue) Dequeue(now time.Duration) (aqm.Item, bool) {
+	it, ok := q.Queue.Dequeue(now)
+	if ok {
+		q.bytes += uint64(q.sizer.PacketSize(&it.Pkt))
+	}
+	return it, ok
+}
+
+// TestTCPTunnelWritesMarksWithTheirHeader checks that a packet the send
+// queue marks as it moves into the socket takes its marked size in the
+// byte stream: the stream carries exactly the packets' sizes as they left
+// the queue, every mark's NDNLPv2 header included.
+func TestTCPTunnelWritesMarksWithTheirHeader(t *testing.T) {
+	sc := tunnelScenario(t, "0", "200")
+	sc.Routers.QueueParams["marking"] = "every"
+	n, err := Build(sc, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec []*recordingQueue
+	for _, tn := range n.Tunnels {
+		r := &recordingQueue{Queue: tn.sendQ, sizer: n.Sizer}
+		tn.sendQ = r
+		rec = append(rec, r)
+	}
+	if f := n.Run().Flows[0]; !f.Complete || f.Marks == 0 {
+		t.Fatalf("complete %v, %d marks; want a complete fetch with marks", f.Complete, f.Marks)
+	}
+	for i, tn := range n.Tunnels {
+		if stream := tn.off[len(tn.off)-1]; stream != rec[i].bytes {
+			t.Errorf("tunnel direction %d: %d bytes written to the stream, %d left the send queue (%d marks)",
+				i, stream, rec[i].bytes, rec[i].Stats().Marks)
 		}
 	}
 }
