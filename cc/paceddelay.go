@@ -13,6 +13,11 @@ type PacedDelayConfig struct {
 	// InitCwnd is the initial window. Default 10 (RFC 6928's initial
 	// window: a paced start from 10 costs a short path less than one from 2).
 	InitCwnd float64
+	// InitSsthresh ends slow start when the window reaches it, as Reno's
+	// threshold does. Default +Inf: slow start ends only on a queue
+	// (SlowStartGamma) or a decrease, which is what bounds it through a
+	// forwarder that never marks or drops.
+	InitSsthresh float64
 	// Alpha: a standing queue of fewer segments than this grows the
 	// window. Default 0.75.
 	Alpha float64
@@ -76,7 +81,7 @@ type PacedDelayConfig struct {
 // DefaultPacedDelayConfig returns the documented defaults.
 func DefaultPacedDelayConfig() PacedDelayConfig {
 	return PacedDelayConfig{
-		InitCwnd: 10, Alpha: 0.75, Beta: 1.75, SlowStartGamma: 1,
+		InitCwnd: 10, InitSsthresh: math.Inf(1), Alpha: 0.75, Beta: 1.75, SlowStartGamma: 1,
 		MarkBeta: 0.8, LossBeta: 0.5, QuietLossBeta: 1,
 		PacingGain: 2, SlowStartPacingGain: 2,
 		MinRTTWindow: 10 * time.Second, SourceRatio: 0.7, MaxVelocity: 64, DelayFloor: time.Millisecond,
@@ -93,7 +98,7 @@ func (c PacedDelayConfig) Validate() error {
 }
 
 func (c PacedDelayConfig) validate() error {
-	if err := checkInit(c.InitCwnd, math.Inf(1)); err != nil {
+	if err := checkInit(c.InitCwnd, c.InitSsthresh); err != nil {
 		return err
 	}
 	switch {
@@ -157,9 +162,10 @@ func nearTolerance(base time.Duration) time.Duration {
 //
 //	diff = cwnd * max(q - DelayFloor, 0) / r     segments this flow keeps queued
 //
-// Slow start adds 1 per Data. It ends at the first decrease, or when
-// three samples in a row show cwnd*q/r > SlowStartGamma, by removing that
-// excess: cwnd -= cwnd*q/r. Then, per
+// Slow start adds 1 per Data. It ends at the first decrease, when the
+// window reaches InitSsthresh, or when three samples in a row show
+// cwnd*q/r > SlowStartGamma, by removing that excess: cwnd -= cwnd*q/r.
+// Then, per
 // round: diff < Alpha → cwnd += v; diff > Beta → cwnd -= min(v, diff -
 // Alpha); else hold. v starts at 1 and doubles after three rounds in the
 // same direction (up to MaxVelocity and cwnd/8: the queue estimate lags
@@ -210,7 +216,7 @@ func NewPacedDelay(cfg PacedDelayConfig) (*PacedDelay, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &PacedDelay{cfg: cfg, cwnd: cfg.InitCwnd, ssthresh: math.Inf(1), slowStart: true, roundQ: -1, velocity: 1}, nil
+	return &PacedDelay{cfg: cfg, cwnd: cfg.InitCwnd, ssthresh: cfg.InitSsthresh, slowStart: cfg.InitCwnd < cfg.InitSsthresh, roundQ: -1, velocity: 1}, nil
 }
 
 // Name implements Algorithm.
@@ -264,6 +270,10 @@ func (d *PacedDelay) OnData(a Ack) {
 	}
 	if d.slowStart {
 		d.cwnd++
+		if d.cwnd >= d.ssthresh {
+			// Reno's end of slow start; the rounds' rules take over.
+			d.cwnd, d.slowStart = min(d.ssthresh, MaxWindow), false
+		}
 	}
 	if a.Seg >= d.mark {
 		d.endRound(a.HighInterest)

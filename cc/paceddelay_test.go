@@ -73,6 +73,8 @@ func TestPacedDelayConfigValidate(t *testing.T) {
 		{"source ratio 1", func(c *PacedDelayConfig) { c.SourceRatio = 1 }},
 		{"velocity 0", func(c *PacedDelayConfig) { c.MaxVelocity = 0 }},
 		{"init-cwnd 0", func(c *PacedDelayConfig) { c.InitCwnd = 0 }},
+		{"init-ssthresh 0", func(c *PacedDelayConfig) { c.InitSsthresh = 0 }},
+		{"init-ssthresh NaN", func(c *PacedDelayConfig) { c.InitSsthresh = math.NaN() }},
 	}
 	if err := DefaultPacedDelayConfig().Validate(); err != nil {
 		t.Fatalf("defaults: %v", err)
@@ -136,6 +138,46 @@ func TestPacedDelayRounds(t *testing.T) {
 			checkNear(t, c.name, "cwnd", d.Cwnd(), c.want)
 			if d.InSlowStart() != (c.slow && c.queue == 0) {
 				t.Errorf("in slow start %v", d.InSlowStart())
+			}
+		})
+	}
+}
+
+// TestPacedDelayInitSsthresh: a finite init-ssthresh ends slow start on
+// the Data that brings the window to it, though no sample shows a queue;
+// inf (the default) leaves the end to the queue.
+func TestPacedDelayInitSsthresh(t *testing.T) {
+	cases := []struct {
+		name     string
+		ssthresh string
+		want     float64 // window when slow start ends (0: it does not, in 40 Data)
+	}{
+		{"threshold", "16", 16},
+		{"threshold at the initial window: no slow start", "10", 10},
+		{"fractional threshold", "12.5", 12.5},
+		{"inf", "inf", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a, err := NewAlgorithm("paced-delay", Params{"init-ssthresh": c.ssthresh})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := a.(*PacedDelay)
+			f := &pdFeed{d: d}
+			var ended float64
+			if !d.InSlowStart() {
+				ended = d.Cwnd()
+			}
+			for i := 0; i < 40 && ended == 0; i++ {
+				f.ack(ms(100))
+				if !d.InSlowStart() {
+					ended = d.Cwnd()
+				}
+			}
+			checkNear(t, c.name, "window at the end of slow start", ended, c.want)
+			if c.want == 0 && d.Cwnd() != 50 {
+				t.Errorf("window %v after 40 Data in slow start from 10, want 50", d.Cwnd())
 			}
 		})
 	}

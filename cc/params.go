@@ -273,7 +273,7 @@ func boolField[C any](name, doc string, ptr func(*C) *bool) field[C] {
 func initFields[C any](cwnd, ssthresh func(*C) *float64) []field[C] {
 	return []field[C]{
 		floatField("init-cwnd", "initial congestion window, segments (paper 003)", cwnd, windowSize()),
-		floatField("init-ssthresh", "initial slow-start threshold, segments; inf: slow start until the first decrease", ssthresh, atLeast1OrInf()),
+		floatField("init-ssthresh", "initial slow-start threshold, segments; inf: none (slow start ends at the first decrease, or by the pipeline's delay test)", ssthresh, atLeast1OrInf()),
 	}
 }
 
@@ -355,8 +355,7 @@ func specs() []pipelineSpec {
 			func(c RAAQMConfig) (Algorithm, error) { return algorithm(NewRAAQM(c)) }),
 
 		spec("paced-delay", "paced, delay-based: per-source minimum RTT, standing-queue target, multiplicative decrease on marks and losses (issue 15)", DefaultPacedDelayConfig,
-			[]field[PacedDelayConfig]{
-				floatField("init-cwnd", "initial congestion window, segments", func(c *PacedDelayConfig) *float64 { return &c.InitCwnd }, windowSize()),
+			append(initFields(func(c *PacedDelayConfig) *float64 { return &c.InitCwnd }, func(c *PacedDelayConfig) *float64 { return &c.InitSsthresh }),
 				floatField("delay-alpha", "standing queue below it (segments of this flow): grow the window", func(c *PacedDelayConfig) *float64 { return &c.Alpha }, positive()),
 				floatField("delay-beta", "standing queue above it (segments of this flow): shrink the window", func(c *PacedDelayConfig) *float64 { return &c.Beta }, positive()),
 				floatField("delay-ss-gamma", "standing queue above it ends slow start, segments", func(c *PacedDelayConfig) *float64 { return &c.SlowStartGamma }, positive()),
@@ -381,7 +380,7 @@ func specs() []pipelineSpec {
 				floatField("source-ratio", "a sample below this fraction of the least minimum RTT is a nearer source", func(c *PacedDelayConfig) *float64 { return &c.SourceRatio }, fraction()),
 				boolField("competitive", "against a loss-based flow that fills the buffer, grow as Reno until the queue empties (Copa's competitive mode; docs/algorithms.md)", func(c *PacedDelayConfig) *bool { return &c.Competitive }),
 				floatField("max-velocity", "largest window change per round, segments (Copa's velocity)", func(c *PacedDelayConfig) *float64 { return &c.MaxVelocity }, atLeast1()),
-			},
+			),
 			func(c PacedDelayConfig) (Algorithm, error) { return algorithm(NewPacedDelay(c)) }),
 	}
 }
