@@ -3,7 +3,9 @@
 // live/fwd) with its own event loop and its own Unix socket, every link a
 // pair of UDP faces on loopback that emulate the link's two directions
 // with the simulator's link model (link.Channel: rate, queue and its
-// discipline, delay, loss), the routes are the simulator's
+// discipline, delay, loss), or, for a TCP tunnel, a real TCP connection
+// shaped by the kernel in a network namespace of the run's own
+// (tunnel.go), the routes are the simulator's
 // (sim.RoutePlanner), and the scenario's producers and consumers are the
 // live runtime's servers and fetches (live.NewServer, live.Fetch) with the
 // simulator's pipeline options (sim.ConsumerOptions). The result has the

@@ -163,9 +163,10 @@ func Run(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, erro
 }
 
 // Check validates sc and rejects what the emulator does not run (TCP
-// flows and tunnels, underlays, Interest shapers, HMAC signatures) and
-// programs for nodes the topology lacks: the errors Run returns before it
-// starts anything.
+// flows, underlays, Interest shapers, HMAC signatures, TCP tunnels with
+// random loss, and TCP tunnels where no network namespace can be made)
+// and programs for nodes the topology lacks: the errors Run returns
+// before it starts anything.
 func Check(sc *scenario.Scenario, opt Options) error {
 	if err := sc.Validate(); err != nil {
 		return err
@@ -174,9 +175,13 @@ func Check(sc *scenario.Scenario, opt Options) error {
 	if len(sc.TCP) > 0 {
 		errs = append(errs, fmt.Errorf("%s: emu: the scenario has TCP flows, which only the simulator models", sc.File))
 	}
+	tunnels := false
 	for _, l := range sc.Topology.Links {
 		if sc.TCPTunnelFor(l.A, l.B) != nil {
-			errs = append(errs, fmt.Errorf("%s: emu: link %s is a TCP tunnel, which only the simulator models", sc.File, l))
+			tunnels = true
+			if sc.LossFor(l.A, l.B) > 0 || sc.LossFor(l.B, l.A) > 0 {
+				errs = append(errs, fmt.Errorf("%s: emu: link %s is a TCP tunnel with random loss, which only the simulator models (the kernel here has no netem to lose segments beneath TCP)", sc.File, l))
+			}
 		}
 		if sc.UnderlayFor(l.A, l.B) != nil || sc.UnderlayFor(l.B, l.A) != nil {
 			errs = append(errs, fmt.Errorf("%s: emu: link %s has an underlay, which only the simulator models", sc.File, l))
@@ -190,6 +195,11 @@ func Check(sc *scenario.Scenario, opt Options) error {
 	for _, p := range sc.Producers {
 		if _, ok := signingSchemes[p.Signature]; !ok {
 			errs = append(errs, fmt.Errorf("%s: emu: producer %s: signature %q is not emulated (want one of rsa2048, digest, ecdsa, ed25519)", p.Pos, p.Prefix, p.Signature))
+		}
+	}
+	if tunnels {
+		if err := tunnelSupport(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: emu: the scenario has TCP tunnels, which run over real TCP in a network namespace: %w", sc.File, err))
 		}
 	}
 	for _, e := range opt.Exec {
@@ -221,6 +231,9 @@ type run struct {
 	failed   chan struct{}
 	failure  error
 	procs    []*proc
+	// ns holds the TCP tunnels, nil without any (tunnel.go).
+	ns      *netns
+	tunnels []*tunnel
 }
 
 // fail records the first node failure and makes the run stop.
@@ -239,6 +252,12 @@ func (r *run) shutdown() {
 	}
 	r.stopNet()
 	r.wg.Wait()
+	for _, t := range r.tunnels {
+		t.close() // the forwarders closed those they ran
+	}
+	if r.ns != nil {
+		r.ns.close()
+	}
 	for _, nd := range r.nodes {
 		os.Remove(nd.sock) // the listener removes it; a failed start may not have
 	}

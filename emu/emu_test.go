@@ -25,6 +25,12 @@ func linear(t *testing.T, sets ...string) *scenario.Scenario {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return withSets(t, sc, sets...)
+}
+
+// withSets returns sc with the keys given set.
+func withSets(t *testing.T, sc *scenario.Scenario, sets ...string) *scenario.Scenario {
+	t.Helper()
 	var as []scenario.Assignment
 	for _, s := range sets {
 		a, err := scenario.ParseAssignment(s, "test")
@@ -146,9 +152,10 @@ func assertEmpty(t *testing.T, dir string) {
 	}
 }
 
-// TestRefusesWhatItCannotRun: an HMAC signature (no key to share) and a
-// program for a node the topology lacks are errors naming them, before
-// any node runs.
+// TestRefusesWhatItCannotRun: an HMAC signature (no key to share), a
+// program for a node the topology lacks and a TCP tunnel that loses
+// segments (no netem beneath TCP) are errors naming them, before any node
+// runs.
 func TestRefusesWhatItCannotRun(t *testing.T) {
 	tests := []struct {
 		name string
@@ -158,6 +165,7 @@ func TestRefusesWhatItCannotRun(t *testing.T) {
 	}{
 		{"hmac", []string{"producer[0].signature=hmac"}, Options{}, `signature "hmac"`},
 		{"exec node", nil, Options{Exec: []Exec{{Node: "nowhere", Command: "true"}}}, "exec on nowhere: no such node"},
+		{"tcp tunnel loss", []string{"links.router1-router2.tunnel=tcp", "links.router1-router2.loss=1"}, Options{}, "TCP tunnel with random loss"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/live/ndndtest"
+	"github.com/ndncc/ndncc/scenario"
 )
 
 // quote makes s one word for /bin/sh.
@@ -63,27 +64,37 @@ func TestExecFailureIsReportedByNode(t *testing.T) {
 // TestNothingLeftBehind: a run whose program starts a child that would
 // outlive it, cut short by the scenario's time limit, and such a run
 // interrupted (its context cancelled, as Ctrl-C does) both end at once
-// and leave no process, socket or temporary file.
+// and leave no process, socket or temporary file; over TCP tunnels too,
+// which leave no socket, network namespace or thread in one either.
 func TestNothingLeftBehind(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
 		sets      []string
 		interrupt bool
+		tunnel    bool
 	}{
-		{"time limit", []string{`duration="2s"`}, false},
-		{"interrupted", nil, true},
+		{"time limit", []string{`duration="2s"`}, false, false},
+		{"interrupted", nil, true, false},
+		{"tcp tunnel time limit", []string{`duration="2s"`}, false, true},
+		{"tcp tunnel interrupted", nil, true, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tmp := t.TempDir()
 			t.Setenv("TMPDIR", tmp)
 			pidFile := filepath.Join(t.TempDir(), "pid")
-			// The full 10 MiB, unsigned (nothing to presign): far from
-			// done after 2 s.
-			sc := linear(t, append(tt.sets, "producer[0].signature=digest")...)
+			// The full 10 MiB (20 MB over the 20 Mbit/s tunnel), unsigned (nothing
+			// to presign): far from done after 2 s.
+			sc, node := func() (*scenario.Scenario, string) {
+				if tt.tunnel {
+					return tunnelScenario(t, append(tt.sets, "producer[0].file-size=20000000")...), "producer1"
+				}
+				return linear(t, append(tt.sets, "producer[0].signature=digest")...), "router2"
+			}()
+			fds := netFDs(t)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			var started time.Time
-			opt := Options{Exec: []Exec{{Node: "router2", Command: fmt.Sprintf("sleep 600 & echo $! > %s; wait", quote(pidFile))}}}
+			opt := Options{Exec: []Exec{{Node: node, Command: fmt.Sprintf("sleep 600 & echo $! > %s; wait", quote(pidFile))}}}
 			opt.OnReady = func([]Node) {
 				started = time.Now()
 				if tt.interrupt {
@@ -119,6 +130,7 @@ func TestNothingLeftBehind(t *testing.T) {
 				t.Errorf("child processes left: %v", kids)
 			}
 			assertEmpty(t, tmp)
+			assertNetClean(t, fds)
 		})
 	}
 }

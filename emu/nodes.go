@@ -36,6 +36,8 @@ type node struct {
 	queues []*sim.QueueTrace
 	// faces are the forwarder's faces to the neighbours, by name.
 	faces map[string]fw.FaceID
+	// tunnels are the neighbours it reaches by TCP tunnel.
+	tunnels []string
 	// stopped is closed when the forwarder's Run returned, with err.
 	stopped chan struct{}
 	err     error
@@ -76,7 +78,8 @@ func (r *run) config(name, sock string) *scenario.FwConfig {
 
 // startNodes starts a forwarder per node, listening, then gives each a
 // face per link (to the neighbour's UDP address, emulating the direction
-// towards it) and the simulator's routes, and runs them.
+// towards it, or its end of the link's TCP tunnel) and the simulator's
+// routes, and runs them.
 func (r *run) startNodes() error {
 	r.byName = map[string]*node{}
 	r.failed = make(chan struct{})
@@ -103,6 +106,9 @@ func (r *run) startNodes() error {
 		r.byName[tn.Name] = nd
 	}
 	for _, l := range r.sc.Topology.Links {
+		if r.sc.TCPTunnelFor(l.A, l.B) != nil {
+			continue // startTunnels
+		}
 		for _, dir := range [2][2]string{{l.A, l.B}, {l.B, l.A}} {
 			from, to := r.byName[dir[0]], r.byName[dir[1]]
 			from.cfg.Faces = append(from.cfg.Faces, r.face(l, dir[0], dir[1], to))
@@ -122,6 +128,9 @@ func (r *run) startNodes() error {
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
+		return abandon(err)
+	}
+	if err := r.startTunnels(); err != nil {
 		return abandon(err)
 	}
 	r.nodes = created
@@ -199,7 +208,7 @@ func simQueueParams(name string, params map[string]string) map[string]string {
 // collectLinks finds nd's emulated links (on its loop), in neighbour
 // order, and starts their queue traces.
 func (r *run) collectLinks(nd *node) {
-	var names []string
+	names := slices.Clone(nd.tunnels)
 	for _, f := range nd.cfg.Faces {
 		names = append(names, f.ID)
 	}

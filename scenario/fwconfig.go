@@ -102,6 +102,11 @@ type FwFace struct {
 	// towards the peer (on the face's send queue) and from it (on the way
 	// in, before the forwarder sees the packet).
 	Out, In LinkEmulation
+	// InQueue, if set, is the way in's discipline instead of the face's,
+	// as if Queue named it with no QueueParams: Go only, no configuration
+	// key (the emulator's TCP tunnels delay what arrives in a drop-tail
+	// line, since their marking queue is the sender's).
+	InQueue string
 	Pos     topology.Pos
 }
 

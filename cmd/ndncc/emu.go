@@ -40,7 +40,9 @@ pair of UDP faces on loopback that emulate its rate, delay, queue (and queue
 discipline) and loss in each direction with the simulator's link model, the
 routes are the simulator's, and the producers and consumers are ndncc serve's
 and ndncc fetch's runtimes with the simulator's pipelines and parameters
-(docs/emulation.md). No root, no network namespaces.
+(docs/emulation.md). No root, no network namespaces, except for links that are
+TCP tunnels: each is a real TCP connection, shaped by the kernel (HTB) in a
+network namespace of the run's own, which needs root (or unshare -r).
 
 Prints the table ndncc sim prints, or with --json the same JSON document with
 "mode": "live" (docs/results.md); --out DIR writes the same traces, plots,

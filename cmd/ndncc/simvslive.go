@@ -276,9 +276,10 @@ both runtimes share), so the loss rates agree within 0.7 points (6.5% live again
 0-200 µs draw, makes other Data fall at the queue's limit. fixed-100 finishes 4.1% sooner live
 (25.4 s against 26.4) in spite of its more losses: with the 1 s minimum RTO, when the losses fall
 decides how long the window waits on them (the paper's own runs span 24.6-26.8 s).`,
-	"seed002-marking": `The tcp-* rows do not run live: their links are TCP tunnels, which the emulator does not build
-(docs/emulation.md says why: the bottleneck would have to sit in the kernel, below TCP, for the
-socket's send queue to fill and the forwarder's backlog detection to see it). The udp-* rows ran
+	"seed002-marking": `The tcp-* rows did not run live when these reports were made: the emulator did not build TCP
+tunnels then. It now runs them over real kernel TCP, shaped beneath TCP in a network namespace
+(docs/emulation.md, "TCP tunnels"; root), and the next run of scripts/sim-vs-live.sh fills
+them in. The udp-* rows ran
 live on a quiet machine (load 0.7-0.8, timers at most 5.1 ms late): goodput within 0.5% of the
 simulator's, the same retransmissions without marking (285 against 292) and none with it, and
 about the same marks (1171 and 306 against 1130 and 300). The mean RTTs are 1.1 and 2.6 ms higher

@@ -113,12 +113,19 @@ func DialTCP(ctx context.Context, host Host, network, addr string, p Persistency
 	if err != nil {
 		return nil, fmt.Errorf("face: connect to %s://%s: %w", network, addr, err)
 	}
+	return NewTCP(host, conn, network, p, log), nil
+}
+
+// NewTCP returns the face of an established TCP connection of network
+// "tcp4" or "tcp6" (dialled or accepted elsewhere: the emulator makes its
+// tunnels' connections in a network namespace of its own), not started.
+func NewTCP(host Host, conn net.Conn, network string, p Persistency, log *slog.Logger) *Face {
 	cfg := Config{
 		Scheme: network, Local: network + "://" + conn.LocalAddr().String(),
 		Remote: network + "://" + conn.RemoteAddr().String(), Persistency: p,
 		Scope: scopeOf(conn.RemoteAddr()), Logger: log,
 	}
-	return NewStream(host, conn, cfg), nil
+	return NewStream(host, conn, cfg)
 }
 
 // scopeOf is NFD's rule: a TCP or UDP face is local when the peer is on

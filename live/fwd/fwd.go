@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"maps"
 	"math/rand/v2"
+	"net"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -59,6 +60,15 @@ type Forwarder struct {
 	mgmt      *mgmt.Manager
 	sizer     *ndn.Sizer // emulated links' frame sizes
 	seed      uint64     // emulated links' loss
+	// adopted are the connections Adopt gave, opened by Run.
+	adopted []adoption
+}
+
+// adoption is a configured face over a connection made elsewhere (Adopt).
+type adoption struct {
+	ff   *scenario.FwFace
+	conn net.Conn
+	down func(error)
 }
 
 // entry is one face of the face table.
@@ -75,6 +85,10 @@ type entry struct {
 	// out shapes what the face sends, in what it receives before the
 	// link layer and the forwarder see it.
 	out, in *link.Channel
+	// adopted is an Adopt's face, never reopened; down is told when it
+	// fails (nil for other faces).
+	adopted bool
+	down    func(error)
 }
 
 // New checks cfg (strategy and queue names, which fw and aqm know) and
@@ -200,6 +214,13 @@ func (d *Forwarder) Run(ctx context.Context) error {
 	for i := range d.cfg.Faces {
 		d.openStatic(&d.cfg.Faces[i], 0)
 	}
+	for _, a := range d.adopted {
+		f := face.NewTCP(d, a.conn, a.ff.Scheme, face.Permanent, d.log)
+		if e := d.staticUp(f, a.ff); e != nil {
+			e.adopted, e.down = true, a.down
+		}
+	}
+	d.adopted = nil
 	d.loop.After(d.idleTick, d.expireIdle)
 	err := d.loop.Run(ctx)
 	d.closing = true
@@ -409,7 +430,11 @@ func (d *Forwarder) emulate(e *entry, ff *scenario.FwFace) error {
 		e.out.OnDeliver(e.f.Transmit)
 		e.f.SetShaper(e.out)
 	}
-	if e.in, err = d.channel(ff, ff.In); err != nil {
+	in := ff
+	if ff.InQueue != "" {
+		in = &scenario.FwFace{Queue: ff.InQueue}
+	}
+	if e.in, err = d.channel(in, ff.In); err != nil {
 		return err
 	}
 	if e.in != nil {
@@ -514,9 +539,12 @@ func (d *Forwarder) removeFace(f *face.Face, err error) {
 	delete(d.faces, e.id)
 	d.fw.RemoveFace(e.id)
 	d.log.Info("face down", "id", e.id, "remote", f.Config().Remote, "err", err)
+	if e.down != nil && !d.closing {
+		e.down(err)
+	}
 	if e.conf != nil && d.static[e.conf.ID] == e {
 		delete(d.static, e.conf.ID)
-		if !d.closing && e.conf.Scheme != "udp4" && e.conf.Scheme != "udp6" {
+		if !d.closing && !e.adopted && e.conf.Scheme != "udp4" && e.conf.Scheme != "udp6" {
 			d.loop.After(time.Second, func() { d.openStatic(e.conf, 1) })
 		}
 	}
@@ -573,11 +601,12 @@ func (d *Forwarder) openStatic(ff *scenario.FwFace, attempt int) {
 }
 
 // staticUp adds a configured face and its routes (static routes of the
-// RIB, origin 255, child-inherit, as nfdc adds them), and starts it.
-func (d *Forwarder) staticUp(f *face.Face, ff *scenario.FwFace) {
+// RIB, origin 255, child-inherit, as nfdc adds them), and starts it; it
+// returns the face's entry, nil if the forwarder is closing.
+func (d *Forwarder) staticUp(f *face.Face, ff *scenario.FwFace) *entry {
 	e := d.add(f, ff)
 	if e == nil {
-		return
+		return nil
 	}
 	e.conf = ff
 	d.static[ff.ID] = e
@@ -589,6 +618,28 @@ func (d *Forwarder) staticUp(f *face.Face, ff *scenario.FwFace) {
 		}
 	}
 	f.Start()
+	return e
+}
+
+// Adopt makes conn, an established TCP connection made elsewhere, the
+// configured face ff (its ID, queue, link emulation and routes as for a
+// [[face]]; ff.Scheme "tcp4" or "tcp6"): the emulator's TCP tunnels,
+// whose connections live in a network namespace of their own, join their
+// forwarders this way. Call it before Run, which opens the face with the
+// configured ones. The face is never reopened: when it fails while the
+// forwarder runs, down (if not nil) is called on the loop with the error.
+// Without Run, conn stays the caller's to close.
+func (d *Forwarder) Adopt(ff *scenario.FwFace, conn net.Conn, down func(error)) error {
+	if ff.Scheme != "tcp4" && ff.Scheme != "tcp6" {
+		return fmt.Errorf("%s: face %s: adopt a tcp4 or tcp6 connection, not %q", ff.Pos, ff.ID, ff.Scheme)
+	}
+	for _, dir := range []scenario.LinkEmulation{ff.Out, ff.In} {
+		if _, err := newQueue(d.cfg, ff, dir); err != nil {
+			return fmt.Errorf("%s: face %s: %w", ff.Pos, ff.ID, err)
+		}
+	}
+	d.adopted = append(d.adopted, adoption{ff: ff, conn: conn, down: down})
+	return nil
 }
 
 // Faces returns the face table's faces (on the loop), by ID.

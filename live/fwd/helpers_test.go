@@ -20,6 +20,13 @@ import (
 // socket and no UDP or TCP listener when cfg is nil) until the test ends.
 func startFw(t testing.TB, cfg *scenario.FwConfig) *Forwarder {
 	t.Helper()
+	return startFwAfter(t, cfg, nil)
+}
+
+// startFwAfter is startFw calling before, if set, with the forwarder
+// before it runs.
+func startFwAfter(t testing.TB, cfg *scenario.FwConfig, before func(*Forwarder)) *Forwarder {
+	t.Helper()
 	if cfg == nil {
 		cfg = scenario.DefaultFwConfig()
 		cfg.UDP, cfg.TCP = "", ""
@@ -35,6 +42,9 @@ func startFw(t testing.TB, cfg *scenario.FwConfig) *Forwarder {
 	d, err := New(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if before != nil {
+		before(d)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ended := make(chan error, 1)

@@ -1,0 +1,190 @@
+package emu
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+
+	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/sim"
+	"github.com/ndncc/ndncc/topology"
+)
+
+// A TCP tunnel runs over real kernel TCP (docs/emulation.md, "TCP
+// tunnels"): one TCP connection per link between the two forwarders,
+// made in a network namespace of the run's own whose loopback interface
+// sends each direction of the connection through an HTB class at the
+// link's rate, so that the bottleneck is beneath TCP and the sending
+// socket's queue fills as it would before a slow link. Each forwarder's
+// face is the connection's end, with the direction's queue discipline as
+// its send queue (unbounded, NFD's m_sendQueue) counting the socket's
+// unsent bytes, as the simulator's tunnel does (sim/tcptunnel.go).
+
+// loopbackHeaders is what a TCP segment carries on loopback besides its
+// payload, as the qdisc counts it: an Ethernet header (loopback has one)
+// and IPv4 and TCP (with timestamps) headers.
+const loopbackHeaders = 14 + sim.IPv4HeaderBytes + sim.TCPHeaderBytes
+
+// tunnelMTU is the loopback MTU in the tunnels' namespace: TCP segments
+// of an Ethernet link (the simulator's MSS, scenario.DefaultMSS).
+const tunnelMTU = 1500
+
+// unboundedQueue is the packet limit of a tunnel face's send queue: none
+// that matters (the simulator's is unlimited).
+const unboundedQueue = 1 << 30
+
+// tunnel is one TCP tunnel: its link and the connection's two ends, A's
+// (dialled) and B's (accepted).
+type tunnel struct {
+	link topology.Link
+	conn [2]*net.TCPConn
+}
+
+// startTunnels makes the scenario's TCP tunnels in a network namespace of
+// their own, shapes them, and gives each end to its node's forwarder
+// (before the forwarders run).
+func (r *run) startTunnels() error {
+	var links []topology.Link
+	for _, l := range r.sc.Topology.Links {
+		if r.sc.TCPTunnelFor(l.A, l.B) != nil {
+			links = append(links, l)
+		}
+	}
+	if len(links) == 0 {
+		return nil
+	}
+	ns, err := newNetns()
+	if err != nil {
+		return fmt.Errorf("emu: TCP tunnels: %w", err)
+	}
+	r.ns = ns
+	if err := ns.do(func() error { return r.makeTunnels(links) }); err != nil {
+		return fmt.Errorf("emu: TCP tunnels: %w", err)
+	}
+	for _, t := range r.tunnels {
+		for i, dir := range [2][2]string{{t.link.A, t.link.B}, {t.link.B, t.link.A}} {
+			nd := r.byName[dir[0]]
+			ff := r.tunnelFace(t.link, dir[0], dir[1], t.conn[i])
+			down := func(err error) {
+				r.fail(fmt.Errorf("node %s: the TCP tunnel to %s failed: %w", dir[0], dir[1], err))
+			}
+			if err := nd.fwd.Adopt(ff, t.conn[i], down); err != nil {
+				return fmt.Errorf("emu: node %s: %w", dir[0], err)
+			}
+			nd.tunnels = append(nd.tunnels, dir[1])
+		}
+	}
+	return nil
+}
+
+// makeTunnels runs in the namespace: it brings loopback up with an HTB
+// root, then connects each link's tunnel and shapes its two directions.
+func (r *run) makeTunnels(links []topology.Link) error {
+	root := []string{"tc", "qdisc", "add", "dev", "lo", "root", "handle", "1:"}
+	// The simulator's segment is its payload plus sim.TCPOverhead bytes
+	// on the wire; the qdisc sees loopbackHeaders: a size table makes up
+	// the difference. Unclassified traffic (htb's default 0) is not shaped.
+	if extra := sim.TCPOverhead(r.sc.HeaderOverhead) - loopbackHeaders; extra != 0 {
+		root = append(root, "stab", "overhead", strconv.Itoa(extra))
+	}
+	for _, args := range [][]string{
+		{"ip", "link", "set", "lo", "up", "mtu", strconv.Itoa(tunnelMTU)},
+		// One MSS per packet through the qdisc, as on a real link, not
+		// 64 KB GSO bursts that would leave as one.
+		{"ip", "link", "set", "lo", "gso_max_segs", "1"},
+		append(root, "htb"),
+	} {
+		if err := command(args...); err != nil {
+			return err
+		}
+	}
+	for i, l := range links {
+		t := &tunnel{link: l}
+		if err := t.connect(r.sc.TCPTunnelFor(l.A, l.B).SendBuffer); err != nil {
+			return fmt.Errorf("link %s: %w", l, err)
+		}
+		r.tunnels = append(r.tunnels, t)
+		ports := [2]int{t.conn[0].LocalAddr().(*net.TCPAddr).Port, t.conn[1].LocalAddr().(*net.TCPAddr).Port}
+		for d := range 2 {
+			if err := shapeDirection(0x10+2*i+d, l, ports[d], ports[1-d]); err != nil {
+				return fmt.Errorf("link %s: %w", l, err)
+			}
+		}
+	}
+	return nil
+}
+
+// connect makes the tunnel's connection on loopback, each end with a send
+// buffer of sndbuf bytes.
+func (t *tunnel) connect(sndbuf int) error {
+	ln, err := net.ListenTCP("tcp4", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	if t.conn[0], err = net.DialTCP("tcp4", nil, ln.Addr().(*net.TCPAddr)); err != nil {
+		return err
+	}
+	if t.conn[1], err = ln.AcceptTCP(); err != nil {
+		return err
+	}
+	for _, c := range t.conn {
+		if err := tuneSocket(c, sndbuf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// close closes both ends (the forwarders close them too once adopted).
+func (t *tunnel) close() {
+	for _, c := range t.conn {
+		if c != nil {
+			c.Close()
+		}
+	}
+}
+
+// shapeDirection sends the segments from port src to port dst through
+// HTB class 1:minor at the link's rate (none for an unlimited link), with
+// a FIFO of the link's queue limit.
+func shapeDirection(minor int, l topology.Link, src, dst int) error {
+	if l.Bandwidth <= 0 {
+		return nil
+	}
+	class, leaf := fmt.Sprintf("1:%x", minor), fmt.Sprintf("%x:", minor)
+	rate := strconv.FormatFloat(l.Bandwidth, 'f', 0, 64) + "bit"
+	fifo := []string{"pfifo", "limit", strconv.Itoa(max(l.QueuePackets, 1))}
+	if l.QueuePackets == 0 && l.QueueBytes > 0 {
+		fifo = []string{"bfifo", "limit", strconv.Itoa(l.QueueBytes)}
+	}
+	for _, args := range [][]string{
+		{"tc", "class", "add", "dev", "lo", "parent", "1:", "classid", class, "htb", "rate", rate, "ceil", rate, "quantum", strconv.Itoa(tunnelMTU + 14)},
+		append([]string{"tc", "qdisc", "add", "dev", "lo", "parent", class, "handle", leaf}, fifo...),
+		{"tc", "filter", "add", "dev", "lo", "parent", "1:", "protocol", "ip", "prio", "1", "u32",
+			"match", "ip", "sport", strconv.Itoa(src), "0xffff", "match", "ip", "dport", strconv.Itoa(dst), "0xffff", "flowid", class},
+	} {
+		if err := command(args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tunnelFace is node from's face over its end of the tunnel of link l
+// (to neighbour to): the direction's queue discipline and parameters on
+// an unbounded send queue, no link-loss shim (a tunnel runs none), and
+// the link's propagation delay on the way in (the kernel shapes the rate;
+// docs/emulation.md says why the delay is applied above TCP).
+func (r *run) tunnelFace(l topology.Link, from, to string, conn *net.TCPConn) *scenario.FwFace {
+	q, params := r.sc.QueueFor(from, to)
+	off := false
+	addr := conn.RemoteAddr().String()
+	return &scenario.FwFace{
+		ID: to, Remote: "tcp4://" + addr, Scheme: "tcp4", Address: addr,
+		Queue: q, QueueParams: simQueueParams(q, params), LossDetection: &off,
+		Out: scenario.LinkEmulation{QueuePackets: unboundedQueue},
+		In:  scenario.LinkEmulation{Delay: l.Delay}, InQueue: "droptail",
+		Pos: l.Pos,
+	}
+}
