@@ -81,14 +81,28 @@ func (c *cwndTrace) Rate(time.Duration, uint64) {}
 // loopback runs at 20 Mbit/s (a kernel qdisc; no emulation in ndncc). The
 // producer-side forwarder's UDP socket fills with Data faster than the
 // interface sends; its face's threshold-mark queue, counting that socket's
-// kernel send queue as NFD does, marks once the backlog passes 64 KiB;
-// the consumer (aimd) halves its window at the marks.
+// kernel send queue as NFD does, marks once the backlog passes the
+// threshold; the consumer (aimd) halves its window at the marks, at most
+// once per RTT. Two schemes: released NFD's (64 KiB, marks spaced
+// 100 ms/sqrt(k) apart) and the hackathon's that seed 002 measured (every
+// packet sent while the socket holds more than 50,000 bytes), under which
+// a consumer receives several marks for each halving.
 func TestSeed002BacklogMarkingOverUDP(t *testing.T) {
 	if !inNetns(t, "TestSeed002BacklogMarkingOverUDP", "20mbit") {
 		return
 	}
-	b := startFwConfig(t, "udp = \"127.0.0.1:6363\"\ntcp = \"\"\n")
-	a := startFwConfig(t, `udp = "127.0.0.1:6364"
+	for _, tc := range []struct {
+		name      string
+		params    string // the producer side's queue-params
+		threshold int
+		every     bool
+	}{
+		{"NFD's spaced marks", "{}", 64 << 10, false},
+		{"the hackathon's: every packet", `{ threshold-bytes = 50000, marking = "every" }`, 50000, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := startFwConfig(t, "udp = \"127.0.0.1:6363\"\ntcp = \"\"\nqueue-params = "+tc.params+"\n")
+			a := startFwConfig(t, `udp = "127.0.0.1:6364"
 tcp = ""
 [[face]]
 id = "b"
@@ -97,42 +111,48 @@ remote = "udp4://127.0.0.1:6363"
 prefix = "/seed002"
 face = "b"
 `)
-	content := ndntest.RandomBytes(8<<20, 2)
-	s := serveOn(t, b.UnixURI(), "/seed002", content)
-	routeToApp(t, b, 1, s.name[:len(s.name)-1])
-	trace := &cwndTrace{}
-	got, res, err := fetchTraced(t, a.UnixURI(), s.name[:len(s.name)-1], "aimd", nil, trace)
-	if err != nil {
-		t.Fatalf("fetch: %v (stats %+v)", err, res.Stats)
-	}
-	if !bytes.Equal(got, content) {
-		t.Fatal("fetched bytes differ")
-	}
-	var status strings.Builder
-	b.Do(func() { b.Status(&status) })
-	t.Logf("producer side:\n%s", status.String())
-	var marks uint64
-	var backlog int
-	b.Do(func() {
-		for _, f := range b.Faces() {
-			if f.Datagram() {
-				st := f.Stats()
-				marks, backlog = st.Queue.Marks, st.MaxSocketBacklog
+			content := ndntest.RandomBytes(8<<20, 2)
+			s := serveOn(t, b.UnixURI(), "/seed002", content)
+			routeToApp(t, b, 1, s.name[:len(s.name)-1])
+			trace := &cwndTrace{}
+			got, res, err := fetchTraced(t, a.UnixURI(), s.name[:len(s.name)-1], "aimd", nil, trace)
+			if err != nil {
+				t.Fatalf("fetch: %v (stats %+v)", err, res.Stats)
 			}
-		}
-	})
-	st := res.Stats
-	goodput := float64(len(content)) * 8 / st.Duration().Seconds() / 1e6
-	t.Logf("fetch: %.1f s, %.1f Mbit/s, marks %d, decreases %v, timeouts %d; UDP face: %d marks, socket backlog up to %d bytes",
-		st.Duration().Seconds(), goodput, st.Marks, st.Decreases, st.Timeouts, marks, backlog)
-	if marks == 0 || backlog <= 64<<10 {
-		t.Fatalf("UDP face set %d marks with a socket backlog of at most %d bytes; want marks above 64 KiB", marks, backlog)
-	}
-	if st.Marks == 0 || st.Decreases[cc.CauseMark] == 0 {
-		t.Errorf("consumer: %d marks, %d decreases for marks; want marks acted on", st.Marks, st.Decreases[cc.CauseMark])
-	}
-	if err := halvings(trace.pts); err != nil {
-		t.Error(err)
+			if !bytes.Equal(got, content) {
+				t.Fatal("fetched bytes differ")
+			}
+			var status strings.Builder
+			b.Do(func() { b.Status(&status) })
+			t.Logf("producer side:\n%s", status.String())
+			var marks uint64
+			var backlog int
+			b.Do(func() {
+				for _, f := range b.Faces() {
+					if f.Datagram() {
+						st := f.Stats()
+						marks, backlog = st.Queue.Marks, st.MaxSocketBacklog
+					}
+				}
+			})
+			st := res.Stats
+			goodput := float64(len(content)) * 8 / st.Duration().Seconds() / 1e6
+			t.Logf("fetch: %.1f s, %.1f Mbit/s, marks %d, decreases %v, timeouts %d; UDP face: %d marks, socket backlog up to %d bytes",
+				st.Duration().Seconds(), goodput, st.Marks, st.Decreases, st.Timeouts, marks, backlog)
+			if marks == 0 || backlog <= tc.threshold {
+				t.Fatalf("UDP face set %d marks with a socket backlog of at most %d bytes; want marks above %d bytes", marks, backlog, tc.threshold)
+			}
+			if st.Marks == 0 || st.Decreases[cc.CauseMark] == 0 {
+				t.Errorf("consumer: %d marks, %d decreases for marks; want marks acted on", st.Marks, st.Decreases[cc.CauseMark])
+			}
+			if tc.every && st.Marks < 2*st.Decreases[cc.CauseMark] {
+				t.Errorf("consumer: %d marks for %d decreases; with every packet marked above the threshold, want several marks per decrease",
+					st.Marks, st.Decreases[cc.CauseMark])
+			}
+			if err := halvings(trace.pts); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 }
 
