@@ -15,6 +15,7 @@
 package timerheap
 
 import (
+	"slices"
 	"time"
 
 	"github.com/ndncc/ndncc/internal/fifo"
@@ -58,11 +59,32 @@ func (a *entry) less(b *entry) bool {
 }
 
 // Heap is the timer queue. The zero value is empty.
+//
+// A heap that never held a Timer with a handle (only bare callbacks and
+// lanes, which nobody can stop: the simulator's per-packet events) keeps
+// its few events, while they are few, in an array sorted from the latest
+// to the earliest instead: taking the earliest is taking the last, and a
+// new event moves only the events due before it, a handful of moves where
+// a heap sifts through its levels with four comparisons on each. Past
+// sortedMax events it becomes a heap, and it goes back below sortedMin.
 type Heap struct {
 	items []entry
 	seq   uint64
 	free  []*Timer // bare callbacks' Timers, to reuse
+	// indexed: a Timer with a handle was pushed (Push, PushSeq), so every
+	// Timer's index is kept, and the items are always a heap.
+	indexed bool
+	// heap: items are a 4-ary heap; otherwise (never when indexed) they
+	// are sorted, latest first, and no Timer's index is kept.
+	heap bool
 }
+
+// The sizes at which an unindexed heap turns from a sorted array into a
+// heap, and back.
+const (
+	sortedMax = 24
+	sortedMin = 8
+)
 
 // Len is the number of pending events (a lane counts once).
 func (h *Heap) Len() int { return len(h.items) }
@@ -87,6 +109,13 @@ func (h *Heap) Push(t *Timer) {
 // PushSeq is Push with a place in the push order taken earlier with
 // Reserve (or from a counter shared by several heaps).
 func (h *Heap) PushSeq(t *Timer, seq uint64) {
+	if !h.indexed {
+		h.toHeap()
+		h.indexed = true
+		for i, e := range h.items {
+			e.t.index = i + 1
+		}
+	}
 	t.heap = h
 	h.push(entry{t.At, seq, t})
 }
@@ -108,13 +137,62 @@ func (h *Heap) PushFuncSeq(at time.Duration, seq uint64, fn func()) {
 	} else {
 		t = &Timer{bare: true}
 	}
-	t.At, t.Fn = at, fn
-	h.PushSeq(t, seq)
+	t.At, t.Fn, t.heap = at, fn, h
+	h.push(entry{at, seq, t})
 }
 
 func (h *Heap) push(e entry) {
 	h.items = append(h.items, e)
-	h.up(len(h.items)-1, e)
+	n := len(h.items) - 1
+	switch {
+	case h.heap:
+		h.up(n, e)
+	case n == sortedMax:
+		h.items = h.items[:n]
+		h.toHeap()
+		h.items = h.items[:n+1]
+		h.up(n, e)
+	default:
+		h.insertSorted(n, e)
+	}
+}
+
+// insertSorted puts e in its place among the sorted items[:n]; items[n]
+// is free.
+func (h *Heap) insertSorted(n int, e entry) {
+	items := h.items
+	for n > 0 && items[n-1].less(&e) {
+		items[n] = items[n-1]
+		n--
+	}
+	items[n] = e
+}
+
+// toHeap turns sorted items (latest first) into a heap: reversed, they
+// are in order, which is a heap.
+func (h *Heap) toHeap() {
+	if h.heap {
+		return
+	}
+	slices.Reverse(h.items)
+	h.heap = true
+}
+
+// toSorted turns the heap of an unindexed Heap back into a sorted array.
+func (h *Heap) toSorted() {
+	items := h.items
+	for i := 1; i < len(items); i++ {
+		h.insertSorted(i, items[i])
+	}
+	h.heap = false
+}
+
+// min is the position of the earliest event; the heap must not be empty.
+func (h *Heap) min() int {
+	if h.heap {
+		return 0
+	}
+	return len(h.items) - 1
 }
 
 // Peek returns the due time and push order of the earliest event; ok is
@@ -123,15 +201,20 @@ func (h *Heap) Peek() (at time.Duration, seq uint64, ok bool) {
 	if len(h.items) == 0 {
 		return 0, 0, false
 	}
-	return h.items[0].at, h.items[0].seq, true
+	e := &h.items[h.min()]
+	return e.at, e.seq, true
 }
 
 // Pop removes the earliest event and returns its callback, due time and
 // push order; fn is nil when the heap is empty. A Timer popped this way is
 // no longer pending and may be pushed again.
 func (h *Heap) Pop() (fn func(), at time.Duration, seq uint64) {
-	if len(h.items) == 0 {
+	n := len(h.items)
+	if n == 0 {
 		return nil, 0, 0
+	}
+	if !h.heap {
+		return h.popSorted(n)
 	}
 	e := h.items[0]
 	if l := e.t.lane; l != nil {
@@ -143,6 +226,31 @@ func (h *Heap) Pop() (fn func(), at time.Duration, seq uint64) {
 		}
 	}
 	h.remove(0)
+	if !h.indexed && n <= sortedMin {
+		h.toSorted()
+	}
+	fn = e.t.Fn
+	if e.t.bare {
+		e.t.Fn = nil
+		h.free = append(h.free, e.t)
+	}
+	return fn, e.at, e.seq
+}
+
+// popSorted is Pop of the n sorted items.
+func (h *Heap) popSorted(n int) (fn func(), at time.Duration, seq uint64) {
+	e := h.items[n-1]
+	if l := e.t.lane; l != nil {
+		l.q.Pop()
+		if l.q.Len() > 0 { // the lane's next event takes its place
+			k := l.q.Peek()
+			h.insertSorted(n-1, entry{k.at, k.seq, e.t})
+			return e.t.Fn, e.at, e.seq
+		}
+	}
+	// The slot keeps its pointer: a lane's node or a bare Timer, which
+	// the lane or the free list keeps anyway.
+	h.items = h.items[:n-1]
 	fn = e.t.Fn
 	if e.t.bare {
 		e.t.Fn = nil
@@ -222,10 +330,13 @@ func (h *Heap) remove(i int) {
 // touches fewer cache lines; children of i are 4i+1 .. 4i+4.
 const arity = 4
 
-// place puts e at position i and tells its Timer where it is.
+// place puts e at position i and tells its Timer where it is (if the
+// heap keeps indexes).
 func (h *Heap) place(i int, e entry) {
 	h.items[i] = e
-	e.t.index = i + 1
+	if h.indexed {
+		e.t.index = i + 1
+	}
 }
 
 // up moves e from the hole at j towards the root, moving parents down
