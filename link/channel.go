@@ -296,8 +296,9 @@ func (c *Channel) enqueue(it aqm.Item) {
 	case !c.busy && c.passer != nil && c.queue.Len() == 0:
 		// Straight through the empty queue to the idle transmitter, as
 		// Enqueue and Dequeue would have taken it.
-		if it, ok := c.passer.Pass(it, now); ok {
-			c.transmit(it, now, now)
+		if c.passer.Pass(it, now) {
+			it.Enqueued = now
+			c.transmit(&it, now, now)
 			c.armTxDone()
 		} else {
 			c.stats.TailDrops++
@@ -396,12 +397,12 @@ func (c *Channel) startNext(free, now time.Duration) {
 		c.busy = false
 		return
 	}
-	c.transmit(it, free, now)
+	c.transmit(&it, free, now)
 }
 
 // transmit puts it on the wire at time free (or when it arrived, if
 // later): the transmitter is busy until its last bit has left.
-func (c *Channel) transmit(it aqm.Item, free, now time.Duration) {
+func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 	c.busy = true
 	start := max(free, it.Enqueued)
 	fr := Frame{Pkt: it.Pkt}
@@ -417,7 +418,7 @@ func (c *Channel) transmit(it aqm.Item, free, now time.Duration) {
 		// header goes on the wire too (Size was measured at enqueue).
 		it.Size = c.sizer.PacketSize(&fr.Pkt) + c.params.HeaderOverhead
 	}
-	c.count(&it)
+	c.count(it)
 	if it.Size != c.txSize { // most frames have the size of the last one
 		c.txSize, c.txTime = it.Size, SerializationTime(it.Size, c.params.Bandwidth)
 	}

@@ -68,8 +68,12 @@ type Queue interface {
 // it for the frames that find the link idle, most frames on most links.
 type Passer interface {
 	// Pass takes it at time now into the empty queue and out again. It
-	// returns the packet to transmit, or ok=false if it was dropped.
-	Pass(it Item, now time.Duration) (out Item, ok bool)
+	// reports whether it goes on to the transmitter as it is, enqueued at
+	// now (Enqueue and Dequeue would have returned it with Enqueued set
+	// to now), or was dropped. The packet is not returned: a drop-tail
+	// queue neither marks nor changes it, and a frame copied back out
+	// would cost as much as the queue's whole decision.
+	Pass(it Item, now time.Duration) bool
 }
 
 // Stats are a queue's counters since it was created.
@@ -140,22 +144,21 @@ func (q *fifo) enqueue(it Item, now time.Duration) bool {
 
 // pass is enqueue at time now then pop, for an empty queue (Passer): the
 // same counters, the same tail drop, no buffering.
-func (q *fifo) pass(it Item, now time.Duration) (Item, bool) {
+func (q *fifo) pass(it *Item) bool {
 	if q.ring.len() != 0 {
 		panic("aqm: pass on a queue that is not empty")
 	}
 	if !q.lim.admits(0, 0, it.Size) {
 		q.stats.TailDrops++
 		if q.dropped != nil {
-			q.dropped(it)
+			q.dropped(*it)
 		}
-		return Item{}, false
+		return false
 	}
-	it.Enqueued = now
 	q.stats.Enqueued++
 	q.stats.MaxLen = max(q.stats.MaxLen, 1)
 	q.stats.MaxBytes = max(q.stats.MaxBytes, it.Size)
-	return it, true
+	return true
 }
 
 // pop removes the head packet without counting it as dequeued or dropped.

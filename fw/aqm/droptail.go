@@ -30,12 +30,12 @@ func (q *DropTail) Dequeue(now time.Duration) (it Item, ok bool) {
 
 // Pass hands it, arriving at the empty queue at time now, straight out
 // (aqm.Passer): a drop-tail queue neither drops nor marks at dequeue.
-func (q *DropTail) Pass(it Item, now time.Duration) (Item, bool) {
-	it, ok := q.pass(it, now)
+func (q *DropTail) Pass(it Item, _ time.Duration) bool {
+	ok := q.pass(&it)
 	if ok {
 		q.stats.Dequeued++
 	}
-	return it, ok
+	return ok
 }
 
 var _ Passer = (*DropTail)(nil)
