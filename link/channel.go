@@ -384,6 +384,11 @@ func (c *Channel) settle() {
 	c.endHeld = false
 	t := c.busyUntil
 	c.stats.Lateness.observe(t, t)
+	if c.passer != nil { // the queue is empty (armTxDone), and its Dequeue would change nothing
+		c.accountQueue(t)
+		c.busy = false
+		return
+	}
 	c.startNext(t, t)
 }
 

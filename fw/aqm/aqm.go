@@ -66,6 +66,8 @@ type Queue interface {
 // what Enqueue(it, now) followed at once by Dequeue(now) would do, counts
 // and drop included, without going through the buffer. A link model uses
 // it for the frames that find the link idle, most frames on most links.
+// A Passer's Dequeue on an empty queue changes nothing (no state, no
+// counter), so a link model may leave it out.
 type Passer interface {
 	// Pass takes it at time now into the empty queue and out again. It
 	// reports whether it goes on to the transmitter as it is, enqueued at
