@@ -410,13 +410,17 @@ func (c *Channel) startNext(free, now time.Duration) {
 func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 	c.busy = true
 	start := max(free, it.Enqueued)
-	fr := Frame{Pkt: it.Pkt}
+	// The frame is built where it waits on the wire (nothing below
+	// touches inFlight), and taken back if it is lost.
+	f := c.inFlight.PushZero()
+	fr := &f.frame
+	fr.Pkt = it.Pkt
 	if cf, ok := it.Ext.(*carried); ok {
 		fr.LinkFields, it.Ext = cf.lf, nil
 	}
 	switch {
 	case c.rel != nil && it.Ext == nil:
-		c.rel.OnSend(&fr) // sequence number and piggybacked acks
+		c.rel.OnSend(fr) // sequence number and piggybacked acks
 		it.Size = c.sizer.FrameSize(&fr.Pkt, &fr.LinkFields) + c.params.HeaderOverhead
 	case it.Ext == nil && fr.Pkt.CongestionMark != 0:
 		// The queue may have marked it at dequeue: the mark's NDNLPv2
@@ -435,11 +439,11 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 	c.busyUntil = done
 	if c.params.Loss > 0 && c.rng.Float64() < c.params.Loss {
 		c.stats.LossDrops++
+		c.inFlight.DropLast()
 		return
 	}
-	arrive := done + c.params.Delay
-	c.inFlight.Push(flight{frame: fr, ext: it.Ext, arrive: arrive})
-	c.arrivals.At(arrive)
+	f.ext, f.arrive = it.Ext, done+c.params.Delay
+	c.arrivals.At(f.arrive)
 }
 
 // count adds a frame that leaves the transmitter to the counters.
@@ -460,15 +464,20 @@ func (c *Channel) count(it *aqm.Item) {
 
 // arrive delivers the frame at the head of the wire.
 func (c *Channel) arrive() {
-	f := c.inFlight.Pop()
+	f := c.inFlight.Front()
 	c.stats.Lateness.observe(f.arrive, c.s.Now())
-	if f.ext != nil {
+	if ext := f.ext; ext != nil {
+		c.inFlight.Drop()
 		if c.deliverExt != nil {
-			c.deliverExt(f.ext)
+			c.deliverExt(ext)
 		}
 		return
 	}
+	// The frame is handed over from where it waited (a copy, as the
+	// argument); it leaves the wire after, at the head still, whatever
+	// the callback sent meanwhile.
 	c.deliver(f.frame)
+	c.inFlight.Drop()
 }
 
 // Stats returns the counters, with the mean queue length up to now. The

@@ -79,13 +79,14 @@ func (p *processor) receive(face fw.FaceID, pkt ndn.Packet) {
 	now := p.s.Now()
 	start := max(now, p.busy)
 	p.busy = start + time.Duration(p.rng.Int64N(int64(p.jitter)))
-	p.q.Push(pending{face, pkt})
+	*p.q.PushZero() = pending{face, pkt}
 	p.lane.At(p.busy)
 }
 
 func (p *processor) run() {
-	x := p.q.Pop()
+	x := p.q.Front() // read in place, dropped after (see link.Channel.arrive)
 	p.fw.Receive(x.face, x.pkt)
+	p.q.Drop()
 }
 
 // Flow is one consumer fetching from one producer.

@@ -43,6 +43,39 @@ func (q *Queue[T]) Pop() T {
 	return v
 }
 
+// PushZero appends a zero value and returns where it is, for the caller
+// to fill in place: a large value is then not built elsewhere and copied
+// in. The pointer is valid until the queue next changes.
+func (q *Queue[T]) PushZero() *T {
+	if q.n == len(q.buf) {
+		q.grow()
+	}
+	p := &q.buf[(q.head+q.n)&(len(q.buf)-1)] // cleared when it was popped
+	q.n++
+	return p
+}
+
+// Front returns where the oldest value is, for the caller to read in
+// place; the queue must not be empty. The pointer is valid until the
+// queue next changes.
+func (q *Queue[T]) Front() *T { return &q.buf[q.head] }
+
+// Drop removes the oldest value, as Pop does, without returning it; the
+// queue must not be empty.
+func (q *Queue[T]) Drop() {
+	var zero T
+	q.buf[q.head] = zero
+	q.head = (q.head + 1) & (len(q.buf) - 1)
+	q.n--
+}
+
+// DropLast removes the newest value; the queue must not be empty.
+func (q *Queue[T]) DropLast() {
+	var zero T
+	q.n--
+	q.buf[(q.head+q.n)&(len(q.buf)-1)] = zero
+}
+
 func (q *Queue[T]) grow() {
 	buf := make([]T, max(4, 2*len(q.buf)))
 	for i := 0; i < q.n; i++ {

@@ -56,3 +56,43 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		t.Errorf("%v allocations per push+pop, want 0", n)
 	}
 }
+
+// Values filled in place (PushZero), read in place (Front) and dropped
+// from either end keep the order Push and Pop give, across wraps and
+// growth, and every dropped slot is cleared.
+func TestInPlaceAccessMatchesPushPop(t *testing.T) {
+	var q Queue[*int]
+	var model []int
+	vals := make([]int, 1000)
+	for i := range vals {
+		vals[i] = i
+	}
+	for i := range vals {
+		*q.PushZero() = &vals[i]
+		model = append(model, i)
+		switch {
+		case i%7 == 3: // taken back, as a lost frame is
+			q.DropLast()
+			model = model[:len(model)-1]
+		case i%3 == 0:
+			if got := *q.Front(); *got != model[0] {
+				t.Fatalf("front %d, want %d", *got, model[0])
+			}
+			q.Drop()
+			model = model[1:]
+		}
+		if q.Len() != len(model) {
+			t.Fatalf("len %d, want %d", q.Len(), len(model))
+		}
+	}
+	for _, want := range model {
+		if got := q.Pop(); *got != want {
+			t.Fatalf("popped %d, want %d", *got, want)
+		}
+	}
+	for _, p := range q.buf {
+		if p != nil {
+			t.Fatal("a dropped slot still holds its pointer")
+		}
+	}
+}
