@@ -45,7 +45,8 @@ func (a *appFace) Send(p ndn.Packet) {
 }
 
 func (a *appFace) pop() {
-	a.deliver(a.q.Pop())
+	a.deliver(*a.q.Front()) // dropped after, as in reentry.Guard
+	a.q.Drop()
 }
 
 // toForwarder is the application's side of an appFace.

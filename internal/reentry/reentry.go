@@ -51,7 +51,10 @@ func (g *Guard[T]) Hold() bool {
 // (including those they queue), then makes it idle.
 func (g *Guard[T]) Release() {
 	for g.q.Len() > 0 {
-		g.run(g.q.Pop())
+		// read in place, dropped after: what run queues meanwhile goes
+		// behind it
+		g.run(*g.q.Front())
+		g.q.Drop()
 	}
 	g.busy = false
 }
