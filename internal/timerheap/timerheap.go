@@ -218,12 +218,12 @@ func (h *Heap) Pop() (fn func(), at time.Duration, seq uint64) {
 	}
 	e := h.items[0]
 	if l := e.t.lane; l != nil {
-		l.q.Pop()
 		if l.q.Len() > 0 { // the lane's next event takes its place
-			k := l.q.Peek()
+			k := l.q.Pop()
 			h.down(0, entry{k.at, k.seq, e.t})
 			return e.t.Fn, e.at, e.seq
 		}
+		l.queued = false
 	}
 	h.remove(0)
 	if !h.indexed && n <= sortedMin {
@@ -241,12 +241,12 @@ func (h *Heap) Pop() (fn func(), at time.Duration, seq uint64) {
 func (h *Heap) popSorted(n int) (fn func(), at time.Duration, seq uint64) {
 	e := h.items[n-1]
 	if l := e.t.lane; l != nil {
-		l.q.Pop()
 		if l.q.Len() > 0 { // the lane's next event takes its place
-			k := l.q.Peek()
+			k := l.q.Pop()
 			h.insertSorted(n-1, entry{k.at, k.seq, e.t})
 			return e.t.Fn, e.at, e.seq
 		}
+		l.queued = false
 	}
 	// The slot keeps its pointer: a lane's node or a bare Timer, which
 	// the lane or the free list keeps anyway.
@@ -265,8 +265,12 @@ func (h *Heap) popSorted(n int) (fn func(), at time.Duration, seq uint64) {
 // given when pushed, so the order of a run is the order they would have
 // had as separate events. The zero value is unusable: see NewLane.
 type Lane struct {
-	node Timer // the lane's entry in the heap
-	q    fifo.Queue[laneKey]
+	node Timer // the lane's entry in the heap, its earliest event's
+	// queued: the lane has pending events (its earliest in the heap);
+	// last is the latest of them; q holds those after the earliest.
+	queued bool
+	last   laneKey
+	q      fifo.Queue[laneKey]
 }
 
 type laneKey struct {
@@ -284,7 +288,12 @@ func (h *Heap) NewLane(fn func()) *Lane {
 }
 
 // Len is the number of the lane's pending events.
-func (l *Lane) Len() int { return l.q.Len() }
+func (l *Lane) Len() int {
+	if !l.queued {
+		return 0
+	}
+	return 1 + l.q.Len()
+}
 
 // Push queues the lane's callback for time at, taking the next place in
 // the heap's push order. at must not be earlier than the lane's latest
@@ -299,13 +308,14 @@ func (l *Lane) Push(at time.Duration) {
 func (l *Lane) PushSeq(at time.Duration, seq uint64) {
 	k := laneKey{at, seq}
 	switch {
-	case l.q.Len() == 0:
-		l.q.Push(k)
+	case !l.queued:
+		l.queued, l.last = true, k
 		l.node.heap.push(entry{at, seq, &l.node})
-	case before(k, l.q.PeekLast()):
+	case before(k, l.last):
 		l.node.heap.PushFuncSeq(at, seq, l.node.Fn)
 	default:
 		l.q.Push(k)
+		l.last = k
 	}
 }
 
