@@ -319,11 +319,17 @@ func (t *pit) remove(e *PitEntry) {
 	if e.canBePrefix {
 		t.cbp[len(e.name)]--
 	}
-	for i := range e.in { // drop references, keep the arrays
-		e.in[i] = InRecord{}
+	// Drop references, keep the arrays. One record each is the common
+	// case: cleared without a call to the runtime's memclr.
+	if len(e.in) == 1 {
+		e.in[0] = InRecord{}
+	} else {
+		clear(e.in)
 	}
-	for i := range e.out {
-		e.out[i] = OutRecord{}
+	if len(e.out) == 1 {
+		e.out[0] = OutRecord{}
+	} else {
+		clear(e.out)
 	}
 	// in1 and out1 were cleared above, unless in or out moved out of them
 	if cap(e.in) > 1 {
