@@ -16,8 +16,11 @@ import (
 type Profile struct {
 	Name string
 	// Doc says whose settings these are and where they come from.
-	Doc    string
-	Params []ProfileParam
+	Doc string
+	// Pipeline is the pipeline the profile selects when none is named
+	// (`ndncc fetch` without -p); "" leaves the tool's default.
+	Pipeline string
+	Params   []ProfileParam
 }
 
 // ProfileParam is one value of a profile.
@@ -34,8 +37,10 @@ func Profiles() []Profile {
 	return []Profile{
 		{
 			Name: "ndnget",
-			Doc: "ndn-tools' ndnget: its defaults, which are ndncc's, stated explicitly for the pipelines ndnget has " +
-				"(fixed, aimd, cubic) and the RTO estimator of every pipeline",
+			Doc: "ndn-tools' ndnget: its defaults, stated explicitly for the pipelines ndnget has " +
+				"(fixed, aimd, cubic) and the RTO estimator of every pipeline; without -p, fetch runs ndnget's default " +
+				"pipeline, cubic (ndncc's is paced-delay)",
+			Pipeline: "cubic",
 			Params: []ProfileParam{
 				{Name: "window", Value: "1", Pipelines: []string{"fixed"}},
 				{Name: "init-cwnd", Value: "2", Pipelines: adaptive},

@@ -14,7 +14,7 @@
 #   - the ratios ndncc fw / ndnd fw of both, per run and their medians.
 # Both forwarders mark congestion on their faces (ndnd: congestion_marking;
 # ndncc fw: its default threshold-mark queue), and the fetch reacts to
-# marks (its default cubic pipeline), so the comparison is like for like.
+# marks (its default pipeline, paced-delay), so the comparison is like for like.
 #
 # Usage: scripts/bench-fw.sh [RUNS] [SIZE_MB]
 # Environment:

@@ -57,8 +57,8 @@ run_one() {
 
 
 # Two ndncc configurations against ndnd cat:
-#  - "default": ndncc fetch as shipped (cubic, reacting to the forwarder's
-#    congestion marks), plus FETCH_ARGS;
+#  - "default": ndncc fetch as shipped (paced-delay, reacting to the
+#    forwarder's congestion marks and to the RTT), plus FETCH_ARGS;
 #  - "same-window": the window policy ndnd cat itself uses (a fixed window
 #    of 100 Interests, no reaction to marks), so that the ratio compares
 #    the two implementations rather than two congestion controllers.

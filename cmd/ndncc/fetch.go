@@ -144,7 +144,10 @@ Durations (-l, --min-rto, ...) are milliseconds, as in ndnget, or Go
 durations such as 250ms or 4s. Flags take ndnget's names where the concept
 is the same. Every default is the simulator's, which is ndnget's where
 ndnget has the option ('ndncc params' lists them); --profile selects a
-paper's settings instead. docs/live.md lists every difference from ndnget.
+paper's settings instead. The pipeline is paced-delay unless -p names
+another: the tournament and runs through ndnd fw chose it
+(docs/tournament.md); ndnget's, cubic, is -p cubic, or --profile ndnget.
+docs/live.md lists every difference from ndnget.
 
 Retransmissions back off the RTO (doubling, up to --max-rto) at each round
 that goes unanswered; --timeout is the give-up budget: the fetch fails when
@@ -166,7 +169,7 @@ restored within --reconnect.`,
 	cmd.SetFlagErrorFunc(usageError)
 	fs := cmd.Flags()
 	fs.SortFlags = false
-	fs.StringVarP(&ff.pipeline, "pipeline-type", "p", "cubic", "`name` of the pipeline: "+strings.Join(cc.Pipelines(), ", "))
+	fs.StringVarP(&ff.pipeline, "pipeline-type", "p", defaultPipeline, "`name` of the pipeline: "+strings.Join(cc.Pipelines(), ", ")+"; --profile ndnget selects cubic, ndnget's")
 	fs.IntVarP(&ff.size, "pipeline-size", "s", cc.DefaultFixedWindow, "window of the fixed pipeline, in segments")
 	fs.StringVar(&ff.profile, "profile", "", "start from the parameters of this `profile` instead of the defaults (which are ndnget's): "+strings.Join(consumer.ProfileNames(), ", ")+"; ndncc params lists them")
 	fs.StringVarP(&ff.naming, "naming-convention", "N", "typed", "`convention` of version and segment components: typed (NDN naming conventions rev. 3); ndnget's marker is not supported")
@@ -324,9 +327,20 @@ func algorithmParams() []cc.ParamDoc {
 	return out
 }
 
+// defaultPipeline is fetch's pipeline when -p is not given: the one the
+// tournament and the runs through ndnd fw chose (docs/tournament.md, "The
+// defaults of `ndncc fetch`").
+const defaultPipeline = "paced-delay"
+
 // pipelineParams collects the parameters given on the command line over
-// the --profile's, for consumer.ParseParams.
+// the --profile's, for consumer.ParseParams. Without -p, a profile that
+// names a pipeline (ndnget's cubic) selects it.
 func (ff *fetchFlags) pipelineParams(fs *pflag.FlagSet) (map[string]string, error) {
+	if ff.profile != "" && !fs.Changed("pipeline-type") {
+		if p, err := consumer.LookupProfile(ff.profile); err == nil && p.Pipeline != "" {
+			ff.pipeline = p.Pipeline
+		}
+	}
 	params := map[string]string{}
 	if fs.Changed("pipeline-size") {
 		if ff.pipeline != "fixed" {

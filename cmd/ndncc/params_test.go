@@ -119,10 +119,18 @@ func TestSimAndFetchGiveThePipelineTheSameOptions(t *testing.T) {
 	if s.RTT.K != 4 || s.RTT.MaxRTO.Seconds() != 5 || s.AlgParams["init-cwnd"] != "4" {
 		t.Errorf("explicit parameters over the seed000 profile: %+v", s)
 	}
-	// The defaults are ndnget's.
+	// The defaults are ndnget's but for the pipeline, which the
+	// tournament chose; --profile ndnget selects ndnget's, cubic, unless
+	// -p names one.
 	d := fetchOptions(t)
-	if d.Pipeline != "cubic" || d.RTT.K != 8 || d.RTT.MaxRTO.Seconds() != 60 || d.MaxRetries != 15 || d.Lifetime.Seconds() != 4 {
-		t.Errorf("fetch's defaults %+v are not ndnget's", d)
+	if d.Pipeline != "paced-delay" || d.RTT.K != 8 || d.RTT.MaxRTO.Seconds() != 60 || d.MaxRetries != 15 || d.Lifetime.Seconds() != 4 {
+		t.Errorf("fetch's defaults %+v are not ndnget's with paced-delay", d)
+	}
+	if n := fetchOptions(t, "--profile", "ndnget"); n.Pipeline != "cubic" || !sameOptions(t, n, simOptions(t, "cubic", "ndnget", "")) {
+		t.Errorf("--profile ndnget: %+v, want ndnget's cubic", n)
+	}
+	if n := fetchOptions(t, "--profile", "ndnget", "-p", "aimd"); n.Pipeline != "aimd" {
+		t.Errorf("--profile ndnget -p aimd: pipeline %s", n.Pipeline)
 	}
 }
 
