@@ -86,7 +86,8 @@ type Result struct {
 	Exec []ExecResult `json:"exec,omitempty"`
 	// Lateness says, per link direction (in Links' order), how late the
 	// emulated link's timers ran: how faithfully real time kept the
-	// link model's schedule.
+	// link model's schedule. A TCP tunnel's direction has its delay
+	// line's (none if the link has no delay): the kernel shapes its rate.
 	Lateness []LinkLateness `json:"lateness"`
 
 	traces *sim.Traces

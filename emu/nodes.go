@@ -36,8 +36,10 @@ type node struct {
 	queues []*sim.QueueTrace
 	// faces are the forwarder's faces to the neighbours, by name.
 	faces map[string]fw.FaceID
-	// tunnels are the neighbours it reaches by TCP tunnel.
+	// tunnels are the neighbours it reaches by TCP tunnel; delays are the
+	// lines that delay what arrives from them, read on the node's loop.
 	tunnels []string
+	delays  []*sim.Channel
 	// stopped is closed when the forwarder's Run returned, with err.
 	stopped chan struct{}
 	err     error
@@ -221,6 +223,9 @@ func (r *run) collectLinks(nd *node) {
 		if ch := nd.fwd.Link(to); ch != nil {
 			nd.links = append(nd.links, &sim.Channel{Channel: ch, From: nd.name, To: to})
 		}
+		if ch := nd.fwd.LinkIn(to); ch != nil && slices.Contains(nd.tunnels, to) {
+			nd.delays = append(nd.delays, &sim.Channel{Channel: ch, From: to, To: nd.name})
+		}
 	}
 }
 
@@ -279,6 +284,8 @@ func (r *run) linkResults(now time.Duration) ([]sim.LinkResult, []LinkLateness, 
 		if err := nd.do(func() {
 			for _, c := range nd.links {
 				out = append(out, sim.NewLinkResult(c, now))
+			}
+			for _, c := range slices.Concat(nd.links, nd.delays) {
 				l := c.Stats().Lateness
 				late = append(late, LinkLateness{From: c.From, To: c.To, Wakes: l.Wakes,
 					MeanMs: msOf(l.Mean()), MaxMs: msOf(l.Max), Overruns: l.Overruns})
@@ -287,6 +294,9 @@ func (r *run) linkResults(now time.Duration) ([]sim.LinkResult, []LinkLateness, 
 			errs = append(errs, err)
 		}
 	}
+	tunnels, err := r.tunnelLinkResults(now)
+	errs = append(errs, err)
+	out = append(out, tunnels...)
 	slices.SortStableFunc(out, func(a, b sim.LinkResult) int {
 		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To))
 	})

@@ -1,9 +1,12 @@
 package emu
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
+	"os/exec"
 	"strconv"
+	"time"
 
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
@@ -33,11 +36,14 @@ const tunnelMTU = 1500
 // that matters (the simulator's is unlimited).
 const unboundedQueue = 1 << 30
 
-// tunnel is one TCP tunnel: its link and the connection's two ends, A's
-// (dialled) and B's (accepted).
+// tunnel is one TCP tunnel: its link, the connection's two ends, A's
+// (dialled) and B's (accepted), and the minor numbers of its two
+// directions' HTB classes (A→B, B→A; 0: not shaped), which are also their
+// FIFOs' handles.
 type tunnel struct {
-	link topology.Link
-	conn [2]*net.TCPConn
+	link  topology.Link
+	conn  [2]*net.TCPConn
+	class [2]int
 }
 
 // startTunnels makes the scenario's TCP tunnels in a network namespace of
@@ -106,7 +112,11 @@ func (r *run) makeTunnels(links []topology.Link) error {
 		r.tunnels = append(r.tunnels, t)
 		ports := [2]int{t.conn[0].LocalAddr().(*net.TCPAddr).Port, t.conn[1].LocalAddr().(*net.TCPAddr).Port}
 		for d := range 2 {
-			if err := shapeDirection(0x10+2*i+d, l, ports[d], ports[1-d]); err != nil {
+			if l.Bandwidth <= 0 {
+				continue // no rate limiter, as in Mininet
+			}
+			t.class[d] = 0x10 + 2*i + d
+			if err := shapeDirection(t.class[d], l, ports[d], ports[1-d]); err != nil {
 				return fmt.Errorf("link %s: %w", l, err)
 			}
 		}
@@ -146,12 +156,9 @@ func (t *tunnel) close() {
 }
 
 // shapeDirection sends the segments from port src to port dst through
-// HTB class 1:minor at the link's rate (none for an unlimited link), with
-// a FIFO of the link's queue limit.
+// HTB class 1:minor at the link's rate, into a FIFO (handle minor:) of the
+// link's queue limit.
 func shapeDirection(minor int, l topology.Link, src, dst int) error {
-	if l.Bandwidth <= 0 {
-		return nil
-	}
 	class, leaf := fmt.Sprintf("1:%x", minor), fmt.Sprintf("%x:", minor)
 	rate := strconv.FormatFloat(l.Bandwidth, 'f', 0, 64) + "bit"
 	fifo := []string{"pfifo", "limit", strconv.Itoa(max(l.QueuePackets, 1))}
@@ -187,4 +194,64 @@ func (r *run) tunnelFace(l topology.Link, from, to string, conn *net.TCPConn) *s
 		In:  scenario.LinkEmulation{Delay: l.Delay}, InQueue: "droptail",
 		Pos: l.Pos,
 	}
+}
+
+// tunnelLinkResults are the TCP tunnels' link directions, in the
+// simulator's schema, from their FIFOs' counters in the namespace: the
+// segments and ACKs that left, their bytes (as the simulator counts them
+// on the wire) and drops, and the utilisation over a run of length now.
+// The kernel keeps no queue maxima and the run samples none: MaxQueue and
+// MeanQueue stay 0. An unshaped tunnel has no row.
+func (r *run) tunnelLinkResults(now time.Duration) ([]sim.LinkResult, error) {
+	if r.ns == nil {
+		return nil, nil
+	}
+	var stats map[string]qdiscStats
+	if err := r.ns.do(func() (err error) {
+		stats, err = fifoStats()
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("emu: TCP tunnels' counters: %w", err)
+	}
+	var out []sim.LinkResult
+	for _, t := range r.tunnels {
+		for d, dir := range [2][2]string{{t.link.A, t.link.B}, {t.link.B, t.link.A}} {
+			if t.class[d] == 0 {
+				continue
+			}
+			st := stats[fmt.Sprintf("%x:", t.class[d])]
+			lr := sim.LinkResult{From: dir[0], To: dir[1], Packets: st.Packets, Bytes: st.Bytes, Drops: st.Drops, TailDrops: st.Drops}
+			if now > 0 {
+				lr.Utilization = sim.Round(float64(st.Bytes)*8/t.link.Bandwidth/now.Seconds(), 6)
+			}
+			out = append(out, lr)
+		}
+	}
+	return out, nil
+}
+
+// qdiscStats are a qdisc's counters as `tc -s -j qdisc show` prints them.
+type qdiscStats struct {
+	Handle  string `json:"handle"`
+	Bytes   uint64 `json:"bytes"`
+	Packets uint64 `json:"packets"`
+	Drops   uint64 `json:"drops"`
+}
+
+// fifoStats reads the counters of loopback's qdiscs (in the namespace),
+// by handle.
+func fifoStats() (map[string]qdiscStats, error) {
+	b, err := exec.Command("tc", "-s", "-j", "qdisc", "show", "dev", "lo").Output()
+	if err != nil {
+		return nil, fmt.Errorf("tc -s -j qdisc show dev lo: %w", err)
+	}
+	var qs []qdiscStats
+	if err := json.Unmarshal(b, &qs); err != nil {
+		return nil, fmt.Errorf("tc -s -j qdisc show dev lo: %w", err)
+	}
+	out := map[string]qdiscStats{}
+	for _, q := range qs {
+		out[q.Handle] = q
+	}
+	return out, nil
 }

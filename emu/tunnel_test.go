@@ -66,8 +66,8 @@ func tunnelScenario(t *testing.T, sets ...string) *scenario.Scenario {
 // TestTCPTunnelLive runs a TCP tunnel over real kernel TCP: the flow gets
 // every byte, no faster than the link's rate (the kernel's qdisc beneath
 // TCP is the bottleneck, not loopback), and the producer's face marks,
-// which only the socket's unsent bytes can make it do here. Nothing is
-// left behind.
+// which only the socket's unsent bytes can make it do here. The link
+// directions are the kernel's counters. Nothing is left behind.
 func TestTCPTunnelLive(t *testing.T) {
 	sc := tunnelScenario(t)
 	dir := t.TempDir()
@@ -93,6 +93,24 @@ func TestTCPTunnelLive(t *testing.T) {
 	}
 	if f.Marks == 0 {
 		t.Error("no marks: the socket's send queue never held more than 50 KB unsent")
+	}
+	// The link directions are the kernel's FIFOs: the Data's carries
+	// segments at up to the link's rate, the Interests' carries ACKs too.
+	if len(res.Links) != 2 {
+		t.Fatalf("links %+v, want the tunnel's two directions", res.Links)
+	}
+	for _, l := range res.Links {
+		t.Logf("%s->%s: %d packets, %d bytes, %d drops, utilisation %.3f", l.From, l.To, l.Packets, l.Bytes, l.Drops, l.Utilization)
+		if l.Packets == 0 || l.Utilization > 1.01 {
+			t.Errorf("%s->%s: %d packets, utilisation %.3f; want packets, at most the link's rate", l.From, l.To, l.Packets, l.Utilization)
+		}
+	}
+	if data := res.Links[1]; data.From != "producer1" || data.Bytes < 3000000 {
+		t.Errorf("%s->%s carried %d bytes, want producer1's 3000000 and their headers", data.From, data.To, data.Bytes)
+	}
+	// Each direction's lateness is its delay line's (1 ms).
+	if len(res.Lateness) != 2 || res.Lateness[1].From != "producer1" || res.Lateness[1].Wakes == 0 {
+		t.Errorf("lateness %+v, want the two directions' delay lines", res.Lateness)
 	}
 	assertEmpty(t, dir)
 	assertNetClean(t, before)

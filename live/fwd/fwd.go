@@ -660,6 +660,15 @@ func (d *Forwarder) Link(id string) *link.Channel {
 	return nil
 }
 
+// LinkIn returns the emulated way in of configured face id while it is
+// up, nil if the face is down or emulates no way in.
+func (d *Forwarder) LinkIn(id string) *link.Channel {
+	if e := d.static[id]; e != nil {
+		return e.in
+	}
+	return nil
+}
+
 // StaticFace returns the ID of configured face id while it is up.
 func (d *Forwarder) StaticFace(id string) (fw.FaceID, bool) {
 	e := d.static[id]
