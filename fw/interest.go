@@ -25,7 +25,7 @@ func (f *Forwarder) onInterest(in FaceID, p ndn.Packet) {
 	now := f.sched.Now()
 	hs := f.prefixHashes(it.Name)
 	h := hs[len(it.Name)]
-	if f.dnl.has(deadNonceKey(h, it.Nonce), now) {
+	if f.dnl.size() > 0 && f.dnl.has(deadNonceKey(h, it.Nonce), now) { // (an empty list has nothing to expire)
 		f.onInterestLoop(in, p)
 		return
 	}
