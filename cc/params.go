@@ -103,6 +103,7 @@ type field[C any] struct {
 	name, doc string
 	get       func(*C) string
 	set       func(*C, string) error
+	duration  bool // the value is a duration (ParamDoc.Duration)
 }
 
 // spec assembles a pipeline from its default config, its fields and its
@@ -112,7 +113,7 @@ func spec[C any](name, doc string, def func() C, fields []field[C], mk func(C) (
 		d := def()
 		out := make([]ParamDoc, len(fields))
 		for i, f := range fields {
-			out[i] = ParamDoc{Name: f.name, Default: f.get(&d), Doc: f.doc}
+			out[i] = ParamDoc{Name: f.name, Default: f.get(&d), Doc: f.doc, Duration: f.duration}
 		}
 		return out
 	}
@@ -225,13 +226,18 @@ func floatField[C any](name, doc string, ptr func(*C) *float64, chk floatCheck) 
 	}
 }
 
-func durationField[C any](name, doc string, ptr func(*C) *time.Duration) field[C] {
+// durationField is a duration parameter: positive, or with zeroOK
+// non-negative.
+func durationField[C any](name, doc string, ptr func(*C) *time.Duration, zeroOK bool) field[C] {
 	return field[C]{
-		name: name, doc: doc,
+		name: name, doc: doc, duration: true,
 		get: func(c *C) string { return ptr(c).String() },
 		set: func(c *C, v string) error {
 			d, err := time.ParseDuration(v)
-			if err != nil || d <= 0 {
+			switch {
+			case err != nil || d < 0:
+				return fmt.Errorf("want a non-negative duration like 1ms, got %q", v)
+			case d == 0 && !zeroOK:
 				return fmt.Errorf("want a positive duration like 10s, got %q", v)
 			}
 			*ptr(c) = d
@@ -364,19 +370,8 @@ func specs() []pipelineSpec {
 				floatField("quiet-loss-beta", "decrease on a timeout or a hole while the flow's queue was within delay-beta (random loss, another flow's overflow); 1: none", func(c *PacedDelayConfig) *float64 { return &c.QuietLossBeta }, fractionOrOne()),
 				floatField("pacing-gain", "pacing rate = gain * cwnd / least RTT of the last round, after slow start", func(c *PacedDelayConfig) *float64 { return &c.PacingGain }, atLeast1()),
 				floatField("ss-pacing-gain", "pacing gain in slow start", func(c *PacedDelayConfig) *float64 { return &c.SlowStartPacingGain }, atLeast1()),
-				durationField("min-rtt-window", "a source's minimum RTT expires after this long without a sample near it", func(c *PacedDelayConfig) *time.Duration { return &c.MinRTTWindow }),
-				field[PacedDelayConfig]{
-					name: "delay-floor", doc: "queueing delays count only above this (noise of RTT samples through real forwarders)",
-					get: func(c *PacedDelayConfig) string { return c.DelayFloor.String() },
-					set: func(c *PacedDelayConfig, v string) error {
-						d, err := time.ParseDuration(v)
-						if err != nil || d < 0 {
-							return fmt.Errorf("want a non-negative duration like 1ms, got %q", v)
-						}
-						c.DelayFloor = d
-						return nil
-					},
-				},
+				durationField("min-rtt-window", "a source's minimum RTT expires after this long without a sample near it", func(c *PacedDelayConfig) *time.Duration { return &c.MinRTTWindow }, false),
+				durationField("delay-floor", "queueing delays count only above this (noise of RTT samples through real forwarders)", func(c *PacedDelayConfig) *time.Duration { return &c.DelayFloor }, true),
 				floatField("source-ratio", "a sample below this fraction of the least minimum RTT is a nearer source", func(c *PacedDelayConfig) *float64 { return &c.SourceRatio }, fraction()),
 				boolField("competitive", "against a loss-based flow that fills the buffer, grow as Reno until the queue empties (Copa's competitive mode; docs/algorithms.md)", func(c *PacedDelayConfig) *bool { return &c.Competitive }),
 				floatField("max-velocity", "largest window change per round, segments (Copa's velocity)", func(c *PacedDelayConfig) *float64 { return &c.MaxVelocity }, atLeast1()),

@@ -56,10 +56,11 @@ const (
 	reconnectDoc     = "when the connection to the forwarder is lost, reconnect for up to this long (ms, or a duration like 10s; 0: give up at once)"
 )
 
-// durationParams take milliseconds (ndnget) or a Go duration.
+// durationParams take milliseconds (ndnget) or a Go duration: the
+// pipeline-level ones and the algorithms'.
 func durationParams() []string {
 	var out []string
-	for _, d := range consumer.ParamDocs() {
+	for _, d := range append(consumer.ParamDocs(), algorithmParams()...) {
 		if d.Duration {
 			out = append(out, d.Name)
 		}

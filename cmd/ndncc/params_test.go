@@ -204,10 +204,12 @@ func TestVersionFlag(t *testing.T) {
 
 // TestDurationFlagsTakeMilliseconds: every duration parameter's flag takes
 // a bare number as milliseconds, as ndnget does, and a Go duration too
-// (rto-var-floor was once left out of a hand-kept list and refused "150").
+// (rto-var-floor was once left out of a hand-kept list and refused "150";
+// paced-delay's delay-floor and min-rtt-window, the algorithm's own, took
+// only a Go duration and their help said "name").
 func TestDurationFlagsTakeMilliseconds(t *testing.T) {
 	names := durationParams()
-	for _, want := range []string{"lifetime", "min-rto", "rto-var-floor", "timeout"} {
+	for _, want := range []string{"lifetime", "min-rto", "rto-var-floor", "timeout", "delay-floor", "min-rtt-window"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("durationParams() lacks %q: %v", want, names)
 		}
@@ -219,6 +221,16 @@ func TestDurationFlagsTakeMilliseconds(t *testing.T) {
 			if err != nil || got != tc.want {
 				t.Errorf("--%s %s: got %q, %v; want %q", name, tc.in, got, err, tc.want)
 			}
+		}
+	}
+	o := fetchOptions(t, "--delay-floor", "2", "--min-rtt-window", "500us")
+	if o.AlgParams["delay-floor"] != "2ms" || o.AlgParams["min-rtt-window"] != "500µs" {
+		t.Errorf("--delay-floor 2 --min-rtt-window 500us: %v", o.AlgParams)
+	}
+	cmd, _ := fetchCommand()
+	for _, name := range []string{"delay-floor", "min-rtt-window"} {
+		if f := cmd.Flags().Lookup(name); f == nil || f.Value.Type() != "ms" {
+			t.Errorf("--%s: %+v, want a flag that takes ms", name, f)
 		}
 	}
 }
