@@ -276,21 +276,25 @@ both runtimes share), so the loss rates agree within 0.7 points (6.5% live again
 0-200 µs draw, makes other Data fall at the queue's limit. fixed-100 finishes 4.1% sooner live
 (25.4 s against 26.4) in spite of its more losses: with the 1 s minimum RTO, when the losses fall
 decides how long the window waits on them (the paper's own runs span 24.6-26.8 s).`,
-	"seed002-marking": `The tcp-* rows did not run live when these reports were made: the emulator did not build TCP
-tunnels then. It now runs them over real kernel TCP, shaped beneath TCP in a network namespace
-(docs/emulation.md, "TCP tunnels"; root), and the next run of scripts/sim-vs-live.sh fills
-them in. The udp-* rows ran
-live on a quiet machine (load 0.7-0.8, timers at most 5.1 ms late): goodput within 0.5% of the
-simulator's, the same retransmissions without marking (285 against 292) and none with it, and
-about the same marks (1171 and 306 against 1130 and 300). The mean RTTs are 1.1 and 2.6 ms higher
-live: each of the 100 MB's Data crosses five real hops (three forwarders, the consumer's and the
-producer's faces) with socket calls and loop wake-ups, which the simulator's 0-200 µs per packet
-does not fully cover; with marking the queue is short, so that cost weighs more, and the ratio
-falls from 2.82x simulated to 2.45x live. Neither reaches the 3x asked for: the 50 KB threshold
-is about 10 Data of 4.8 KB, and an AIMD consumer that halves on a mark keeps the queue between
-about 4 packets and the threshold (the experiment's description). An earlier run of this script
-at load 6.5 was CPU-bound (21 Mbit/s of goodput live, link timers up to 438 ms late, 89
-retransmissions with marking, all after timeouts in the stalls).`,
+	"seed002-marking": `Other work started on the machine's 2 cores as this run began (load 1.8 at its start, 7.9 at
+its end), and the udp rows show it: udp-with-cc's link timers ran up to 348 ms late, and its 102
+retransmissions follow 112 timeouts in those stalls, which also cost it a quarter of its goodput
+(the tcp rows, whose rate the kernel keeps, leave their loops only the delay lines to time); the
+earlier run of the udp rows on a quiet machine (load 0.7-0.8, NFD's
+spaced marks, before marking = "every") had goodput within 0.5% of the simulator's, no
+retransmission with marking and mean RTTs 1.1 and 2.6 ms above the simulator's, a 2.45x ratio
+that did not reach the 3x asked for either: the 50 KB threshold is about 10 Data of 4.8 KB, and an
+AIMD consumer that halves on a mark keeps the queue between about 4 packets and the threshold
+(the experiment's description). The tcp-* rows run live over real kernel TCP (docs/emulation.md,
+"TCP tunnels": a network namespace whose loopback HTB-shapes each direction at 30 Mbit/s beneath
+the connection, a 200 KB send buffer, Linux's CUBIC), so the socket's send queue fills and the
+forwarders' marking reads it. They meet the three checks: marking cuts the live mean RTT 5.8x
+(132.2 -> 22.8 ms; simulated 148.2 -> 15.7, 9.4x, the paper 115 -> 7) for 4.9% of the goodput,
+with no retransmission, in a run whose delay lines' timers ran at most 99 ms late. Without marks
+the live RTT is 16 ms below the simulator's, with more timeouts (406 against 304), each of which
+collapses the window and lets the unbounded send queue drain. With marks it is 7.1 ms above it,
+with half the marks (1456 against 2736): real TCP and forwarders at this load against the
+simulator's TCP model; this run does not measure the parts apart.`,
 	"seed004-multipath": `PCON's split is the optimum live as simulated (0.670 against 0.667, optimum 0.667): the
 marks that drive it come from CoDel on the same emulated links, and the live flow uses as much
 of the capacity (0.988 against 0.985). The mean RTT is 5.7 ms higher live: this experiment runs
