@@ -145,8 +145,11 @@ face = "b"
 			if st.Marks == 0 || st.Decreases[cc.CauseMark] == 0 {
 				t.Errorf("consumer: %d marks, %d decreases for marks; want marks acted on", st.Marks, st.Decreases[cc.CauseMark])
 			}
-			if tc.every && st.Marks < 2*st.Decreases[cc.CauseMark] {
-				t.Errorf("consumer: %d marks for %d decreases; with every packet marked above the threshold, want several marks per decrease",
+			// Every-packet marking gives 3-4 marks per decrease on a quiet
+			// machine (151 for 42) and 1.7 under load (93 for 54); NFD's
+			// spaced marks about 1.1 (36 for 33).
+			if tc.every && 2*st.Marks < 3*st.Decreases[cc.CauseMark] {
+				t.Errorf("consumer: %d marks for %d decreases; with every packet marked above the threshold, want at least 1.5 marks per decrease",
 					st.Marks, st.Decreases[cc.CauseMark])
 			}
 			if err := halvings(trace.pts); err != nil {
