@@ -91,6 +91,9 @@ func TestSeed002BacklogMarkingOverUDP(t *testing.T) {
 	if !inNetns(t, "TestSeed002BacklogMarkingOverUDP", "20mbit") {
 		return
 	}
+	// marks per decrease under NFD's scheme, which runs first: the
+	// hackathon's must give more on the same machine at the same moment.
+	spacedPerDecrease := 0.0
 	for _, tc := range []struct {
 		name      string
 		params    string // the producer side's queue-params
@@ -145,12 +148,16 @@ face = "b"
 			if st.Marks == 0 || st.Decreases[cc.CauseMark] == 0 {
 				t.Errorf("consumer: %d marks, %d decreases for marks; want marks acted on", st.Marks, st.Decreases[cc.CauseMark])
 			}
-			// Every-packet marking gives 3-4 marks per decrease on a quiet
-			// machine (151 for 42) and 1.7 under load (93 for 54); NFD's
-			// spaced marks about 1.1 (36 for 33).
-			if tc.every && 2*st.Marks < 3*st.Decreases[cc.CauseMark] {
-				t.Errorf("consumer: %d marks for %d decreases; with every packet marked above the threshold, want at least 1.5 marks per decrease",
-					st.Marks, st.Decreases[cc.CauseMark])
+			// Every-packet marking gave 3.6 marks per decrease on a quiet
+			// machine (151 for 42) and 1.4-1.7 under load (83 for 59, 93 for
+			// 54), NFD's spaced marks 1.0-1.1 (47 for 45, 36 for 33): a
+			// fixed ratio depends on the load, the comparison does not.
+			perDecrease := float64(st.Marks) / float64(max(st.Decreases[cc.CauseMark], 1))
+			if !tc.every {
+				spacedPerDecrease = perDecrease
+			} else if perDecrease <= spacedPerDecrease {
+				t.Errorf("consumer: %d marks for %d decreases (%.2f each), no more than NFD's spaced scheme gave (%.2f); with every packet marked above the threshold, want more marks per decrease",
+					st.Marks, st.Decreases[cc.CauseMark], perDecrease, spacedPerDecrease)
 			}
 			if err := halvings(trace.pts); err != nil {
 				t.Error(err)
