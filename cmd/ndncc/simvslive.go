@@ -277,29 +277,22 @@ both runtimes share), so the loss rates agree within 0.7 points (6.5% live again
 (25.4 s against 26.4) in spite of its more losses: with the 1 s minimum RTO, when the losses fall
 decides how long the window waits on them (the paper's own runs span 24.6-26.8 s).`,
 	"seed002-marking": `Run with every packet marked above the threshold (the hackathon's scheme, the experiment's
-description), on a loaded machine (load 10 falling to 8: five helpers shared its 2 cores). TCP
-tunnels run live over real kernel TCP (docs/emulation.md, "TCP tunnels"), marking by the
-forwarder's send queue and the socket's unsent bytes: 126.7 -> 22.4 ms live (5.7x) against
-148.2 -> 15.7 ms simulated, goodput within 0.4% with and without marks, no retransmission with
-them; the live socket let fewer marks through (1501 against 2736) and the mean RTT with marks is
-6.7 ms higher. (The build of this run did not yet time the tunnels' delay lines: their "0 late"
-is not a measurement.) The udp-* rows are emulated links, and the run without marks was starved
-of CPU: its link timers ran up to 294 ms late (11,991 late frames), its goodput is 10% below the
-simulator's (24.5 against 27.3 Mbit/s), and it timed out 426 times (294 simulated). Its 57.1 ms
-of mean RTT measures the machine as much as the queue (the simulator's 39.1; a run at load 0.7
-with NFD's spaced marks had 41.2 live against 40.1). So the 3.03x of the check above, and the
-+9.1% of goodput, come from that inflated row: against the simulated 39.1 ms, the live 18.9 ms
-with marks would be 2.1x; the simulator's own ratio is 2.84x on this seed. With marks the run
-was less late (at most 75 ms), lost 2% of goodput (26.8 Mbit/s) and retransmitted nothing; it
-received 428 marks against 878 simulated, and its mean RTT is 5.1 ms higher: each Data crosses
-five real hops with socket calls and loop wake-ups that the simulator's 0-200 µs per packet does
-not fully cover, and with marks the queue is short, so that cost weighs more. Another run of this
-script minutes later (load 1.8 rising to 7.9) starved the other udp row instead: udp 50.4 -> 23.7
-ms with the marked run's timers up to 348 ms late, 102 retransmissions after 112 timeouts and
-20.2 Mbit/s; tcp 132.2 -> 22.8 ms (5.8x) for 4.9% of the goodput, no retransmission, 1456 marks,
-its delay lines' timers at most 99 ms late. The udp 3x is not reached on a quiet machine either
-way: the 50 KB threshold is about 10 Data of 4.8 KB (13 ms at 30 Mbit/s), and an AIMD consumer
-that halves at most once per RTT keeps the queue between about 4 packets and the threshold.`,
+description), on a quiet machine (load 1.9 at the start, 1.7 at the end). TCP tunnels run live
+over real kernel TCP (docs/emulation.md, "TCP tunnels"), marking by the forwarder's send queue and
+the socket's unsent bytes: 147.5 -> 18.8 ms live (7.9x) against 148.2 -> 15.7 ms simulated, the
+goodput 1.3% higher with marks than without, no retransmission with them; the live socket let
+fewer marks through (1771 against 2736) and the mean RTT with marks is 3.1 ms higher. The udp-*
+rows are emulated links: goodput within 0.5% of the simulator's, 274 retransmissions without
+marks against 294 and none with them. Their mean RTTs are 3.8 and 4.3 ms higher live (42.9 and
+18.1 against 39.1 and 13.8): each Data crosses five real hops with socket calls and loop wake-ups
+that the simulator's 0-200 us per packet does not fully cover, and the live run received fewer
+marks (409 against 878). With marks the queue is short, so that cost weighs more, and the ratio
+falls from 2.84x simulated to 2.37x live. The udp 3x is not reached, simulated or live: the
+50 KB threshold is about 10 Data of 4.8 KB (13 ms at 30 Mbit/s), and an AIMD consumer that halves
+at most once per RTT keeps the queue between about 4 packets and the threshold. Runs of this
+script on the loaded machine earlier the same day (load 8-10) starved one udp row or the other of
+CPU (link timers up to 294 and 348 ms late): their 3.03x and 2.1x measured the machine, not the
+queue.`,
 	"seed004-multipath": `PCON's split is the optimum live as simulated (0.670 against 0.667, optimum 0.667): the
 marks that drive it come from CoDel on the same emulated links, and the live flow uses as much
 of the capacity (0.988 against 0.985). The mean RTT is 5.7 ms higher live: this experiment runs
