@@ -212,7 +212,7 @@ func runLive(t *testing.T, e *experiment.Experiment, variants ...string) *experi
 // TestSeed002MarkingLive is issue 12's seed002-marking check at CI size
 // (10 MB instead of 100 MB), on the UDP rows and tcp-with-cc. Live, as
 // simulated, marking must cut the UDP rows' mean RTT at least in half
-// (the simulator: 2.8x at 100 MB; docs/reproduction.md, "Sim vs live",
+// (the simulator: 4.0x at 100 MiB; docs/reproduction.md, "Sim vs live",
 // has the full figures), cost at most 15% of the goodput and end every
 // retransmission; every flow completes. tcp-with-cc runs over real TCP
 // in a network namespace (docs/emulation.md): its flow completes with
