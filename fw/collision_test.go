@@ -169,19 +169,22 @@ func TestCSCanBePrefixLatestOnly(t *testing.T) {
 	}
 }
 
-// A removed entry is recycled as good as new: every field zero but the
-// record arrays (empty, their elements cleared) and the bound timer.
+// A removed entry is recycled as good as new: it keeps no reference (to
+// an Interest, a PitToken, a name, a strategy), every field is zero but
+// the record arrays (empty) and the bound timer, and the records it gets
+// when it is used again are those a new entry would get.
 func TestPITRecycledEntryIsClean(t *testing.T) {
 	p := newPIT()
 	it := interest("/a/b", 1, canBePrefix, mustBeFresh).Interest
 	e := p.insert(it, 5)
 	e.insertInRecord(3, it, 1, []byte{1}, 10)
 	e.insertOutRecord(4, it, 10)
+	e.out[0].Nack, e.out[0].NackMark, e.out[0].retxInterval = ndn.NackCongestion, 2, 7
 	e.strategy, e.expiry, e.retxInterval = &bestRoute{}, 99, 7
-	in, out := e.in[:1], e.out[:1]
+	in := e.in[:1]
 	p.remove(e)
-	if !reflect.ValueOf(in[0]).IsZero() || out[0] != (OutRecord{}) {
-		t.Errorf("records not cleared: %+v %+v", in[0], out[0])
+	if in[0].Interest != nil || in[0].PitToken != nil {
+		t.Errorf("in-record keeps references: %+v", in[0])
 	}
 	v := reflect.ValueOf(e).Elem()
 	for i := range v.NumField() {
@@ -190,11 +193,25 @@ func TestPITRecycledEntryIsClean(t *testing.T) {
 			if v.Field(i).Len() != 0 {
 				t.Errorf("%s has %d records", name, v.Field(i).Len())
 			}
-		case "timer", "timerBound":
+		case "in1", "out1", "timer", "timerBound":
 		default:
 			if !v.Field(i).IsZero() {
 				t.Errorf("field %s = %v after remove, want zero", name, v.Field(i))
 			}
 		}
+	}
+	it2 := interest("/c", 2).Interest
+	again := p.insert(it2, 6)
+	if again != e {
+		t.Fatalf("the removed entry was not recycled")
+	}
+	q := newPIT()
+	fresh := q.insert(it2, 6)
+	for _, x := range []*PitEntry{again, fresh} {
+		x.insertInRecord(5, it2, 0, nil, 20)
+		x.insertOutRecord(6, it2, 20)
+	}
+	if !reflect.DeepEqual(again.in, fresh.in) || !reflect.DeepEqual(again.out, fresh.out) {
+		t.Errorf("recycled entry's records %+v %+v, a new one's %+v %+v", again.in, again.out, fresh.in, fresh.out)
 	}
 }

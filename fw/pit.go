@@ -157,6 +157,13 @@ func (e *PitEntry) duplicateNonce(nonce uint32, face FaceID) bool {
 // insertInRecord adds or renews the in-record of face for Interest it,
 // which arrived with mark and token, and recomputes the entry's expiry.
 func (e *PitEntry) insertInRecord(face FaceID, it *ndn.Interest, mark uint64, token []byte, now time.Duration) {
+	if len(e.in) == 0 && cap(e.in) > 0 { // a new entry's first record (most entries' only one)
+		e.in = e.in[:1]
+		r := &e.in[0]
+		*r = InRecord{Face: face, Nonce: it.Nonce, Expiry: now + it.LifetimeOrDefault(), LastRenewed: now, Interest: it, Mark: mark, PitToken: token}
+		e.expiry = r.Expiry
+		return
+	}
 	r := e.InRecord(face)
 	if r == nil {
 		e.in = append(e.in, InRecord{Face: face})
@@ -210,6 +217,12 @@ func (e *PitEntry) dropFace(face FaceID) (orphaned bool) {
 
 // insertOutRecord adds or renews the out-record of face for Interest it.
 func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now time.Duration) *OutRecord {
+	if len(e.out) == 0 && cap(e.out) > 0 { // the first upstream (most entries' only one)
+		e.out = e.out[:1]
+		o := &e.out[0]
+		*o = OutRecord{Face: face, Nonce: it.Nonce, LastSent: now, Expiry: now + it.LifetimeOrDefault()}
+		return o
+	}
 	o := e.OutRecord(face)
 	if o == nil {
 		e.out = append(e.out, OutRecord{Face: face})
@@ -319,24 +332,17 @@ func (t *pit) remove(e *PitEntry) {
 	if e.canBePrefix {
 		t.cbp[len(e.name)]--
 	}
-	// Drop references, keep the arrays. One record each is the common
-	// case: cleared without a call to the runtime's memclr.
+	// Drop references, keep the arrays. One record is the common case:
+	// cleared without a call to the runtime's memclr. Out-records hold no
+	// references, and a record is always written whole when it is added.
 	if len(e.in) == 1 {
-		e.in[0] = InRecord{}
+		e.in[0].Interest, e.in[0].PitToken = nil, nil
 	} else {
 		clear(e.in)
 	}
-	if len(e.out) == 1 {
-		e.out[0] = OutRecord{}
-	} else {
-		clear(e.out)
-	}
-	// in1 and out1 were cleared above, unless in or out moved out of them
+	// in1 was cleared above, unless in moved out of it
 	if cap(e.in) > 1 {
 		e.in1[0] = InRecord{}
-	}
-	if cap(e.out) > 1 {
-		e.out1[0] = OutRecord{}
 	}
 	e.name, e.next, e.strategy = nil, nil, nil
 	e.in, e.out = e.in[:0], e.out[:0]

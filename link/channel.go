@@ -260,7 +260,8 @@ func (c *Channel) Queue() aqm.Queue { return c.queue }
 
 // Send implements ndn.Face: the packet joins the output queue.
 func (c *Channel) Send(p ndn.Packet) {
-	c.enqueue(aqm.Item{Pkt: p, Size: c.sizer.PacketSize(&p) + c.params.HeaderOverhead})
+	it := aqm.Item{Pkt: p, Size: c.sizer.PacketSize(&p) + c.params.HeaderOverhead}
+	c.enqueue(&it)
 }
 
 // SendFrame queues a frame. It is how a Reliability sends its IDLE frames
@@ -276,34 +277,38 @@ func (c *Channel) SendFrame(f Frame) {
 		return
 	}
 	size := c.sizer.FrameSize(&f.Pkt, &f.LinkFields) + c.params.HeaderOverhead
-	c.enqueue(aqm.Item{Pkt: f.Pkt, Ext: &carried{lf: f.LinkFields}, Size: size})
+	c.enqueue(&aqm.Item{Pkt: f.Pkt, Ext: &carried{lf: f.LinkFields}, Size: size})
 }
 
 // SendExt queues a non-NDN frame of size bytes on the wire (header
 // overhead included), e.g. a TCP segment sharing the link with NDN.
 func (c *Channel) SendExt(ext any, size int) {
-	c.enqueue(aqm.Item{Ext: ext, Size: size})
+	c.enqueue(&aqm.Item{Ext: ext, Size: size})
 }
 
-func (c *Channel) enqueue(it aqm.Item) {
+func (c *Channel) enqueue(it *aqm.Item) {
 	held := c.reports.Hold()
 	if c.endHeld {
 		c.settle()
 	}
 	now := c.s.Now()
-	c.accountQueue(now)
 	switch {
 	case !c.busy && c.passer != nil && c.queue.Len() == 0:
 		// Straight through the empty queue to the idle transmitter, as
 		// Enqueue and Dequeue would have taken it.
-		if c.passer.Pass(it, now) {
+		c.lastChange = now // accountQueue with nothing queued
+		if c.passer.Pass(*it, now) {
 			it.Enqueued = now
-			c.transmit(&it, now, now)
-			c.armTxDone()
+			c.transmit(it, now, now)
+			if c.ordered != nil { // armTxDone, with nothing queued
+				c.endHeld, c.endSeq = true, c.ordered.Reserve()
+			} else {
+				c.txEnd.At(c.busyUntil)
+			}
 		} else {
 			c.stats.TailDrops++
 		}
-	case !c.queue.Enqueue(it, now):
+	case !c.accountedEnqueue(it, now):
 		c.stats.TailDrops++
 	case !c.busy:
 		c.startNext(now, now)
@@ -320,6 +325,12 @@ func (c *Channel) enqueue(it aqm.Item) {
 	if held {
 		c.reports.Release() // the queue's drops, now that the state is set
 	}
+}
+
+// accountedEnqueue accounts the queue up to now and offers it to it.
+func (c *Channel) accountedEnqueue(it *aqm.Item, now time.Duration) bool {
+	c.accountQueue(now)
+	return c.queue.Enqueue(*it, now)
 }
 
 func (c *Channel) accountQueue(now time.Duration) {
@@ -385,7 +396,7 @@ func (c *Channel) settle() {
 	t := c.busyUntil
 	c.stats.Lateness.observe(t, t)
 	if c.passer != nil { // the queue is empty (armTxDone), and its Dequeue would change nothing
-		c.accountQueue(t)
+		c.lastChange = t // accountQueue with nothing queued
 		c.busy = false
 		return
 	}

@@ -17,8 +17,6 @@ package timerheap
 import (
 	"slices"
 	"time"
-
-	"github.com/ndncc/ndncc/internal/fifo"
 )
 
 // Timer is one pending callback with a handle. Its zero value is
@@ -218,8 +216,8 @@ func (h *Heap) Pop() (fn func(), at time.Duration, seq uint64) {
 	}
 	e := h.items[0]
 	if l := e.t.lane; l != nil {
-		if l.q.Len() > 0 { // the lane's next event takes its place
-			k := l.q.Pop()
+		if l.n > 0 { // the lane's next event takes its place
+			k := l.next()
 			h.down(0, entry{k.at, k.seq, e.t})
 			return e.t.Fn, e.at, e.seq
 		}
@@ -241,8 +239,8 @@ func (h *Heap) Pop() (fn func(), at time.Duration, seq uint64) {
 func (h *Heap) popSorted(n int) (fn func(), at time.Duration, seq uint64) {
 	e := h.items[n-1]
 	if l := e.t.lane; l != nil {
-		if l.q.Len() > 0 { // the lane's next event takes its place
-			k := l.q.Pop()
+		if l.n > 0 { // the lane's next event takes its place
+			k := l.next()
 			h.insertSorted(n-1, entry{k.at, k.seq, e.t})
 			return e.t.Fn, e.at, e.seq
 		}
@@ -267,10 +265,12 @@ func (h *Heap) popSorted(n int) (fn func(), at time.Duration, seq uint64) {
 type Lane struct {
 	node Timer // the lane's entry in the heap, its earliest event's
 	// queued: the lane has pending events (its earliest in the heap);
-	// last is the latest of them; q holds those after the earliest.
-	queued bool
-	last   laneKey
-	q      fifo.Queue[laneKey]
+	// last is the latest of them; keys[head:head+n] (a ring whose length
+	// is 0 or a power of two) holds those after the earliest.
+	queued  bool
+	last    laneKey
+	keys    []laneKey
+	head, n int
 }
 
 type laneKey struct {
@@ -292,7 +292,7 @@ func (l *Lane) Len() int {
 	if !l.queued {
 		return 0
 	}
-	return 1 + l.q.Len()
+	return 1 + l.n
 }
 
 // Push queues the lane's callback for time at, taking the next place in
@@ -307,16 +307,42 @@ func (l *Lane) Push(at time.Duration) {
 // Reserve (and later than that of the lane's pending events).
 func (l *Lane) PushSeq(at time.Duration, seq uint64) {
 	k := laneKey{at, seq}
+	if l.queued && !before(k, l.last) && l.n < len(l.keys) { // the common case, inlined
+		l.keys[(l.head+l.n)&(len(l.keys)-1)] = k
+		l.n++
+		l.last = k
+		return
+	}
+	l.pushSlow(k)
+}
+
+func (l *Lane) pushSlow(k laneKey) {
 	switch {
 	case !l.queued:
 		l.queued, l.last = true, k
-		l.node.heap.push(entry{at, seq, &l.node})
+		l.node.heap.push(entry{k.at, k.seq, &l.node})
 	case before(k, l.last):
-		l.node.heap.PushFuncSeq(at, seq, l.node.Fn)
+		l.node.heap.PushFuncSeq(k.at, k.seq, l.node.Fn)
 	default:
-		l.q.Push(k)
+		if l.n == len(l.keys) {
+			keys := make([]laneKey, max(4, 2*len(l.keys)))
+			for i := range l.n {
+				keys[i] = l.keys[(l.head+i)&(len(l.keys)-1)]
+			}
+			l.keys, l.head = keys, 0
+		}
+		l.keys[(l.head+l.n)&(len(l.keys)-1)] = k
+		l.n++
 		l.last = k
 	}
+}
+
+// next takes the lane's event after its earliest; it has one (n > 0).
+func (l *Lane) next() laneKey {
+	k := l.keys[l.head]
+	l.head = (l.head + 1) & (len(l.keys) - 1)
+	l.n--
+	return k
 }
 
 // remove takes out the event at position i.

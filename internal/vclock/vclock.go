@@ -45,6 +45,29 @@ type Scheduler struct {
 	fired     uint64
 	// laneList are the lanes (NewLane), for Pending.
 	laneList []*timerheap.Lane
+	// later is a lower bound of the earliest run among the timers heap
+	// and the deadline FIFO, which are rarely the next to run: while the
+	// events heap's earliest is before it, step looks at neither. Pushes
+	// lower it; stops and pops only raise the true earliest, so the bound
+	// holds until step finds it reached and recomputes it.
+	later key
+}
+
+// key is a run's place in the order of a run: its time, then its place
+// in the push order.
+type key struct {
+	at  time.Duration
+	seq uint64
+}
+
+// never is later than any run.
+var never = key{math.MaxInt64, math.MaxUint64}
+
+// lower lowers s.later to k if k is earlier.
+func (s *Scheduler) lower(at time.Duration, seq uint64) {
+	if before(at, seq, s.later.at, s.later.seq) {
+		s.later = key{at, seq}
+	}
 }
 
 // readyEvent is an At event due at the current time.
@@ -89,7 +112,9 @@ func (s *Scheduler) reserve() uint64 {
 // After implements sched.Scheduler.
 func (s *Scheduler) After(d time.Duration, fn func()) sched.Timer {
 	t := &timerheap.Timer{At: s.now + max(d, 0), Fn: fn}
-	s.timers.PushSeq(t, s.reserve())
+	seq := s.reserve()
+	s.timers.PushSeq(t, seq)
+	s.lower(t.At, seq)
 	return t
 }
 
@@ -137,16 +162,20 @@ func (s *Scheduler) NewTimer(fn func()) sched.ReusableTimer {
 // entry stale, both at no cost. A deadline earlier than the FIFO's last
 // goes into the timers heap.
 func (t *Timer) Reset(at time.Duration) {
-	t.Stop()
+	if t.queued || t.Timer.Pending() {
+		t.Stop()
+	}
 	s := t.s
 	at, seq := max(at, s.now), s.reserve()
 	if n := s.deadlines.Len(); n == 0 || at >= s.deadlines.PeekLast().at {
 		s.deadlines.Push(deadline{at, seq, t})
 		t.queued, t.seq = true, seq
+		s.lower(at, seq)
 		return
 	}
 	t.At = at
 	s.timers.PushSeq(&t.Timer, seq)
+	s.lower(at, seq)
 }
 
 // Stop cancels t's pending run and reports whether there was one. It
@@ -243,12 +272,22 @@ func (s *Scheduler) step(limit time.Duration) bool {
 	if eat, eseq, ok := s.events.Peek(); ok {
 		src, at, seq = fromEvents, eat, eseq
 	}
-	if tat, tseq, ok := s.timers.Peek(); ok && (src == none || before(tat, tseq, at, seq)) {
-		src, at, seq = fromTimers, tat, tseq
-	}
-	if s.deadlines.Len() > 0 { // its head is live (pruneDeadlines)
-		if d := s.deadlines.Peek(); src == none || before(d.at, d.seq, at, seq) {
-			src, at, seq = fromDeadlines, d.at, d.seq
+	if src == none || !before(at, seq, s.later.at, s.later.seq) {
+		// The timers or the deadlines may be first: look, and
+		// recompute the bound.
+		s.later = never
+		if tat, tseq, ok := s.timers.Peek(); ok {
+			s.later = key{tat, tseq}
+			if src == none || before(tat, tseq, at, seq) {
+				src, at, seq = fromTimers, tat, tseq
+			}
+		}
+		if s.deadlines.Len() > 0 { // its head is live (pruneDeadlines)
+			d := s.deadlines.Peek()
+			s.lower(d.at, d.seq)
+			if src == none || before(d.at, d.seq, at, seq) {
+				src, at, seq = fromDeadlines, d.at, d.seq
+			}
 		}
 	}
 	if s.ready.Len() > 0 {
