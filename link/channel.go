@@ -153,6 +153,10 @@ type Channel struct {
 
 	deliver    func(Frame)
 	deliverExt func(ext any)
+	// early, if set, takes NDN frames at transmission instead of deliver
+	// at arrival (OnDeliverEarly); early is where they are built.
+	early      func(f *Frame, arrive time.Duration)
+	earlyFrame Frame
 	rel        *Reliability
 	dropped    func(ndn.Packet)
 	// reports tells dropped of the queue's drops once the channel's state
@@ -231,6 +235,18 @@ func NewChannel(s sched.Scheduler, p Params, q aqm.Queue, sizer *ndn.Sizer, rng 
 // end's Reliability (OnReceive) and forwarder, or a socket in the live
 // runtime.
 func (c *Channel) OnDeliver(fn func(Frame)) { c.deliver = fn }
+
+// OnDeliverEarly makes fn the receiver of the frames of Send and
+// SendFrame in place of OnDeliver's: fn is told of each one as it leaves the transmitter (when
+// it is not lost), with the time it arrives at the far end, rather than
+// called at that time; the frame costs no event for its arrival. It is for
+// a receiver that only queues what arrives, in the order it arrives, and
+// that nothing but this channel feeds (a simulated node whose one link
+// this is): frames reach it in the order they leave, and it sees the same
+// frames, with the same arrival times, in the same order. f is valid only
+// during the call. Non-NDN frames still arrive through OnDeliverExt at
+// their time. Lateness counts each such frame as a wake on time.
+func (c *Channel) OnDeliverEarly(fn func(f *Frame, arrive time.Duration)) { c.early = fn }
 
 // OnDeliverExt sets where non-NDN frames (SendExt) go when they arrive;
 // without it they are discarded.
@@ -422,9 +438,18 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 	c.busy = true
 	start := max(free, it.Enqueued)
 	// The frame is built where it waits on the wire (nothing below
-	// touches inFlight), and taken back if it is lost.
-	f := c.inFlight.PushZero()
-	fr := &f.frame
+	// touches inFlight), and taken back if it is lost; one handed over
+	// early is built in earlyFrame.
+	var f *flight
+	var fr *Frame
+	_, isCarried := it.Ext.(*carried)
+	early := c.early != nil && (it.Ext == nil || isCarried)
+	if early {
+		fr = &c.earlyFrame
+	} else {
+		f = c.inFlight.PushZero()
+		fr = &f.frame
+	}
 	fr.Pkt = it.Pkt
 	if cf, ok := it.Ext.(*carried); ok {
 		fr.LinkFields, it.Ext = cf.lf, nil
@@ -450,11 +475,22 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 	c.busyUntil = done
 	if c.params.Loss > 0 && c.rng.Float64() < c.params.Loss {
 		c.stats.LossDrops++
-		c.inFlight.DropLast()
+		if early {
+			*fr = Frame{}
+		} else {
+			c.inFlight.DropLast()
+		}
 		return
 	}
-	f.ext, f.arrive = it.Ext, done+c.params.Delay
-	c.arrivals.At(f.arrive)
+	arrive := done + c.params.Delay
+	if early {
+		c.stats.Lateness.observe(arrive, arrive)
+		c.early(fr, arrive)
+		*fr = Frame{} // keeps nothing alive
+		return
+	}
+	f.ext, f.arrive = it.Ext, arrive
+	c.arrivals.At(arrive)
 }
 
 // count adds a frame that leaves the transmitter to the counters.

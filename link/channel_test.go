@@ -698,3 +698,60 @@ func TestChannelSendsAMarkWithItsHeader(t *testing.T) {
 		})
 	}
 }
+
+// A channel that hands its frames over early (OnDeliverEarly) tells of
+// the same packets, with the same arrival times, in the same order, as
+// one that delivers them at arrival: with a queue building up, random
+// loss, and non-NDN frames, which still arrive at their time.
+func TestDeliverEarlyMatchesDeliver(t *testing.T) {
+	tests := []struct {
+		name string
+		p    Params
+	}{
+		{"queueing", Params{Bandwidth: 1e6, Delay: 5 * time.Millisecond, HeaderOverhead: 44}},
+		{"loss", Params{Bandwidth: 1e6, Delay: 5 * time.Millisecond, Loss: 0.3}},
+		{"no delay", Params{Bandwidth: 10e6}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got [2][]arrival
+			var exts [2][]time.Duration
+			var stats [2]ChannelStats
+			for i, early := range []bool{false, true} {
+				s, c, late := testChannel(t, tt.p, aqm.Limits{Packets: 8}, rand.New(rand.NewPCG(3, 4)))
+				if early {
+					c.OnDeliver(func(Frame) { t.Errorf("a frame arrived late") })
+					c.OnDeliverEarly(func(f *Frame, at time.Duration) {
+						if at < s.Now() {
+							t.Errorf("told at %v of a frame arriving at %v", s.Now(), at)
+						}
+						got[i] = append(got[i], arrival{at, f.Pkt})
+					})
+				}
+				c.OnDeliverExt(func(any) { exts[i] = append(exts[i], s.Now()) })
+				for k := range 20 {
+					s.At(time.Duration(k)*700*time.Microsecond, func() {
+						c.Send(ndn.Packet{Data: seedData(t, uint64(k))})
+						if k%5 == 0 {
+							c.SendExt(k, 600)
+						}
+					})
+				}
+				s.AdvanceTo(time.Second) // the early run has no events for the last arrivals
+				if !early {
+					got[i] = *late
+				}
+				stats[i] = c.Stats()
+			}
+			if len(got[0]) == 0 || !reflect.DeepEqual(got[0], got[1]) {
+				t.Errorf("early %v\nat arrival %v", got[1], got[0])
+			}
+			if len(exts[0]) == 0 || !reflect.DeepEqual(exts[0], exts[1]) {
+				t.Errorf("non-NDN frames arrived at %v early, %v at arrival", exts[1], exts[0])
+			}
+			if stats[0] != stats[1] {
+				t.Errorf("stats %+v early, %+v at arrival", stats[1], stats[0])
+			}
+		})
+	}
+}

@@ -13,11 +13,11 @@ import (
 	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/internal/fifo"
+	"github.com/ndncc/ndncc/internal/vclock"
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/producer"
 	"github.com/ndncc/ndncc/scenario"
-	"github.com/ndncc/ndncc/sched"
 )
 
 // ObjectVersion is the version component every simulated producer puts
@@ -46,6 +46,18 @@ func (nd *Node) Out(neighbour string) (*Channel, bool) {
 	return c, ok
 }
 
+// lastArrival returns when the latest packet it holds that arrived by t
+// arrived, if any: a packet handed over early (see early) whose arrival
+// comes before a time limit and its processing after.
+func (p *processor) lastArrival(t time.Duration) (time.Duration, bool) {
+	for i := p.q.Len() - 1; i >= 0; i-- {
+		if at := p.q.At(i).at; at <= t {
+			return at, true
+		}
+	}
+	return 0, false
+}
+
 // processor models a forwarder's single packet-processing thread: packets
 // from the network are handled in arrival order, each taking a random
 // time uniform in [0, jitter). It is the run-to-run variation the seeds'
@@ -57,17 +69,23 @@ type processor struct {
 	jitter time.Duration
 	busy   time.Duration // when the thread is next free
 	q      fifo.Queue[pending]
-	lane   sched.Lane // one event per queued packet, at busy
+	lane   *vclock.Lane // one event per queued packet, at busy
+	// inputs are the channels and tunnels that hand it packets; plain is
+	// the last plain link's channel among them and its face (see early).
+	inputs    int
+	plain     *Channel
+	plainFace fw.FaceID
 }
 
 type pending struct {
 	face fw.FaceID
 	pkt  ndn.Packet
+	at   time.Duration // when it arrived
 }
 
 func newProcessor(s *Scheduler, f *fw.Forwarder, rng *rand.Rand, jitter time.Duration) *processor {
 	p := &processor{s: s, fw: f, rng: rng, jitter: jitter}
-	p.lane = sched.NewLane(s, p.run)
+	p.lane = s.NewLane(p.run).(*vclock.Lane) // the concrete lane: its At is inlined
 	return p
 }
 
@@ -76,11 +94,36 @@ func (p *processor) receive(face fw.FaceID, pkt ndn.Packet) {
 		p.fw.Receive(face, pkt)
 		return
 	}
-	now := p.s.Now()
-	start := max(now, p.busy)
+	p.receiveAt(face, &pkt, p.s.Now())
+}
+
+// receiveAt queues pkt, which arrives on face at time at (now, or later
+// for a channel that hands its frames over early).
+func (p *processor) receiveAt(face fw.FaceID, pkt *ndn.Packet, at time.Duration) {
+	start := max(at, p.busy)
 	p.busy = start + time.Duration(p.rng.Int64N(int64(p.jitter)))
-	*p.q.PushZero() = pending{face, pkt}
+	*p.q.PushZero() = pending{face, *pkt, at}
 	p.lane.At(p.busy)
+}
+
+// early makes the processor of a node fed by one plain link take that
+// link's packets when they leave the far end's transmitter
+// (link.Channel.OnDeliverEarly), drawing their processing times then:
+// packets reach it in the order they leave, so it draws the same times in
+// the same order as at their arrival, and no event is spent on the
+// arrival. A processor without jitter hands each packet to the forwarder
+// at its arrival, and one fed by several links or tunnels draws in the
+// order packets arrive from all of them: both keep their arrival events.
+//
+// What this can change is the order of events at one instant only: a
+// processing event takes its place in the run order when its packet
+// leaves the far end instead of when it arrives (docs/performance.md).
+func (p *processor) early() {
+	if p.jitter <= 0 || p.inputs != 1 || p.plain == nil {
+		return
+	}
+	face := p.plainFace
+	p.plain.OnDeliverEarly(func(f *link.Frame, at time.Duration) { p.receiveAt(face, &f.Pkt, at) })
 }
 
 func (p *processor) run() {
@@ -150,6 +193,9 @@ type Options struct {
 	// repeated testbed runs do, the same seed the same numbers.
 	ProcessingJitter time.Duration
 	StartJitter      time.Duration
+	// arrivalEvents keeps every arrival's event (no processor.early):
+	// what the tests compare early delivery with.
+	arrivalEvents bool
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -201,6 +247,11 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 	}
 	if err := n.buildLinks(sc, seed); err != nil {
 		return nil, err
+	}
+	for _, nd := range sc.Topology.Nodes {
+		if !opt.arrivalEvents {
+			n.Nodes[nd.Name].cpu.early()
+		}
 	}
 	n.routes = NewRoutePlanner(sc)
 	n.producers = sc.NewProducerIndex()
@@ -257,6 +308,8 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 			if err := n.addTCPTunnel(tt, a, b, ch, sendQ); err != nil {
 				return fmt.Errorf("%s: link %s: %w", sc.File, l, err)
 			}
+			a.cpu.inputs++
+			b.cpu.inputs++
 			continue
 		}
 		// the link model itself is the face: no wrapper's call per packet
@@ -283,7 +336,11 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 		} else {
 			exit[0].OnDeliver(func(f link.Frame) { b.cpu.receive(fb, f.Pkt) })
 			exit[1].OnDeliver(func(f link.Frame) { a.cpu.receive(fa, f.Pkt) })
+			b.cpu.plain, b.cpu.plainFace = exit[0], fb
+			a.cpu.plain, a.cpu.plainFace = exit[1], fa
 		}
+		a.cpu.inputs++
+		b.cpu.inputs++
 		from0, from1 := l.A, l.B
 		ch[0].OnDeliverExt(func(e any) {
 			if b.ext != nil {
@@ -605,12 +662,20 @@ func (n *Network) Run() *Result {
 
 // runOutClock moves the clock of a run that stopped at the time limit on
 // to the last reserved end of a transmission before it (a link whose
-// transmitter went idle queues no event for it, link.Channel.ReservedEnd):
-// the run ends where it would have if those events had been queued.
+// transmitter went idle queues no event for it, link.Channel.ReservedEnd)
+// or the last arrival before it that had no event: the run ends where it
+// would have if those events had been queued.
 func (n *Network) runOutClock(limit time.Duration) {
 	end := n.Sched.Now()
 	for _, c := range n.Channels {
 		if t, ok := c.ReservedEnd(); ok && t <= limit {
+			end = max(end, t)
+		}
+	}
+	// Nor does a packet handed to a processor at transmission (processor.early)
+	// have an arrival event.
+	for _, nd := range n.Nodes {
+		if t, ok := nd.cpu.lastArrival(limit); ok {
 			end = max(end, t)
 		}
 	}

@@ -60,6 +60,10 @@ func (q *Queue[T]) PushZero() *T {
 // queue next changes.
 func (q *Queue[T]) Front() *T { return &q.buf[q.head] }
 
+// At returns where the i-th oldest value is (0 is the oldest); i must be
+// below Len. The pointer is valid until the queue next changes.
+func (q *Queue[T]) At(i int) *T { return &q.buf[(q.head+i)&(len(q.buf)-1)] }
+
 // Drop removes the oldest value, as Pop does, without returning it; the
 // queue must not be empty.
 func (q *Queue[T]) Drop() {

@@ -84,6 +84,11 @@ func TestInPlaceAccessMatchesPushPop(t *testing.T) {
 		if q.Len() != len(model) {
 			t.Fatalf("len %d, want %d", q.Len(), len(model))
 		}
+		for k, want := range model {
+			if got := *q.At(k); *got != want {
+				t.Fatalf("At(%d) = %d, want %d", k, *got, want)
+			}
+		}
 	}
 	for _, want := range model {
 		if got := q.Pop(); *got != want {
