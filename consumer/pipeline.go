@@ -41,13 +41,16 @@ const (
 )
 
 type segment struct {
-	status  segStatus
-	retx    bool // sent more than once: its RTT is ambiguous (Karn)
-	retries uint16
-	sentAt  time.Duration
-	rto     time.Duration
-	order   uint64 // transmission order of the latest Interest
-	nonce   uint32 // nonce of the latest Interest
+	status segStatus
+	retx   bool // sent more than once: its RTT is ambiguous (Karn)
+	// timedOut: the segment was last declared lost by a timeout (not a
+	// Nack or a Reissue).
+	timedOut bool
+	retries  uint16
+	sentAt   time.Duration
+	rto      time.Duration
+	order    uint64 // transmission order of the latest Interest
+	nonce    uint32 // nonce of the latest Interest
 	// holdUntil delays a retransmission (after a NoRoute Nack).
 	holdUntil time.Duration
 	// earlier are the send times of the segment's earlier Interests, the
@@ -81,6 +84,13 @@ type Config struct {
 	// OnSegment, if set, is called with each segment's payload in
 	// arrival order (not in segment order).
 	OnSegment func(seg uint64, d *ndn.Data)
+	// Arrival, if set, tells during OnPacket when the packet reached the
+	// runtime (was read from its socket), on the scheduler's clock; it is
+	// before Now when the runtime was busy or stalled meanwhile. Nil: Now.
+	// It only serves to tell spurious timeouts (Stats.SpuriousTimeouts):
+	// a Data that arrived before its segment's retransmission left
+	// answers the Interest that timed out.
+	Arrival func() time.Duration
 }
 
 // Pipeline fetches one segmented object.
@@ -388,6 +398,12 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 		// again: the timeout (or Nack) was spurious.
 		p.stats.LateData++
 	}
+	if st.timedOut && (st.status == segRetxWait || p.arrival(now) < st.sentAt) {
+		// It answers the Interest that timed out: here before the
+		// retransmission was even sent (Eifel's test, with the arrival
+		// time standing in for its timestamp).
+		p.stats.SpuriousTimeouts++
+	}
 	outOfOrder := p.outOfOrder(st.order)
 	st.status = segReceived
 	p.stats.Segments++
@@ -439,6 +455,15 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 		return
 	}
 	p.schedule()
+}
+
+// arrival is when the packet being handled arrived (Config.Arrival), now
+// without it.
+func (p *Pipeline) arrival(now time.Duration) time.Duration {
+	if p.cfg.Arrival == nil {
+		return now
+	}
+	return p.cfg.Arrival()
 }
 
 // stillPending is the number of a segment's earlier Interests that an
@@ -521,13 +546,13 @@ func (p *Pipeline) onNack(pkt ndn.Packet) {
 		} else {
 			p.stats.LinkLossNacks++
 		}
-		p.lose(seg, st)
+		p.lose(seg, st, false)
 	case ndn.NackDuplicate:
-		p.lose(seg, st)
+		p.lose(seg, st, false)
 	default:
 		// No route (or unknown): wait one RTO before retrying so that a
 		// route that appears later is used, and the retry budget bounds it.
-		p.lose(seg, st)
+		p.lose(seg, st, false)
 		st.sentAt = now
 		st.holdUntil = now + p.rto.rto()
 	}
@@ -535,11 +560,13 @@ func (p *Pipeline) onNack(pkt ndn.Packet) {
 	p.schedule()
 }
 
-// lose moves an in-flight segment to the retransmission queue.
-func (p *Pipeline) lose(seg uint64, st *segment) {
+// lose moves an in-flight segment to the retransmission queue; timedOut
+// tells whether a timeout (rather than a Nack or Reissue) lost it.
+func (p *Pipeline) lose(seg uint64, st *segment, timedOut bool) {
 	if st.status == segInFlight {
 		p.inFlight--
 	}
+	st.timedOut = timedOut
 	if p.opt.MaxRetries >= 0 && int(st.retries) >= p.opt.MaxRetries {
 		p.finish(fmt.Errorf("segment %d of %s: %w after %d retransmissions", seg, p.cfg.Prefix, ErrRetriesExhausted, st.retries))
 		return
@@ -560,7 +587,7 @@ func (p *Pipeline) Reissue() {
 	}
 	for seg := p.base; seg < p.nextSeg && !p.done; seg++ {
 		if st := p.slot(seg); st.status == segInFlight {
-			p.lose(seg, st)
+			p.lose(seg, st, false)
 		}
 	}
 	p.schedule()
@@ -591,7 +618,7 @@ func (p *Pipeline) checkTimeouts() {
 		if lossEvent || p.rto.unanswered(st.retries, st.rto) {
 			backOff = true
 		}
-		p.lose(seg, st)
+		p.lose(seg, st, true)
 	}
 	if p.done {
 		return

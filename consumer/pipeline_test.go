@@ -746,3 +746,59 @@ func TestKeepPending(t *testing.T) {
 		})
 	}
 }
+
+func TestSpuriousTimeouts(t *testing.T) {
+	// Window 4, 33 ms, segments 0-99. Segment 2's first Interest is
+	// answered after 250 ms, at 283 ms: it times out at 240 ms, and a
+	// retransmission (answered after 100 ms) leaves then, unless
+	// postponed. stall is how long before OnPacket the runtime read the
+	// Data (Config.Arrival).
+	tests := []struct {
+		name                   string
+		params                 map[string]string
+		stall                  time.Duration
+		wantSpurious, wantLate uint64
+		wantRetransmissions    uint64
+	}{
+		{"arrived after the retransmission left", map[string]string{"window": "4"}, 0, 0, 0, 1},
+		{"read 50 ms before it was handled, before the retransmission left", map[string]string{"window": "4"}, ms(50), 1, 0, 1},
+		{"read 40 ms before it was handled, after the retransmission left", map[string]string{"window": "4"}, ms(40), 0, 0, 1},
+		{"arrived before the postponed retransmission", map[string]string{"window": "4", "postpone-retx": "true"}, 0, 1, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFetch(t, "fixed", tt.params, 99, func(seg uint64, attempt int) action {
+				switch {
+				case seg == 2 && attempt == 0:
+					return action{delay: ms(250)}
+				case seg == 2:
+					return action{delay: ms(100)}
+				}
+				return action{delay: ms(33)}
+			})
+			f.p.cfg.Arrival = func() time.Duration { return f.s.Now() - tt.stall }
+			f.run(t)
+			st := f.p.Stats()
+			if !st.Complete || st.Timeouts != 1 || st.SpuriousTimeouts != tt.wantSpurious || st.LateData != tt.wantLate || st.Retransmissions != tt.wantRetransmissions {
+				t.Errorf("complete %v, timeouts %d, spurious %d, late Data %d, retransmissions %d; want complete, 1, %d, %d, %d",
+					st.Complete, st.Timeouts, st.SpuriousTimeouts, st.LateData, st.Retransmissions, tt.wantSpurious, tt.wantLate, tt.wantRetransmissions)
+			}
+		})
+	}
+}
+
+func TestNackLossIsNoSpuriousTimeout(t *testing.T) {
+	// Segment 2's first Interest gets a Duplicate Nack and is asked again
+	// at once; its Data, handled as if read long before, is no timeout's.
+	f := newFetch(t, "fixed", map[string]string{"window": "4"}, 9, func(seg uint64, attempt int) action {
+		if seg == 2 && attempt == 0 {
+			return action{delay: ms(10), nack: ndn.NackDuplicate}
+		}
+		return action{delay: ms(33)}
+	})
+	f.p.cfg.Arrival = func() time.Duration { return f.s.Now() - time.Second }
+	f.run(t)
+	if st := f.p.Stats(); !st.Complete || st.Timeouts != 0 || st.SpuriousTimeouts != 0 || st.Retransmissions != 1 {
+		t.Errorf("complete %v, timeouts %d, spurious %d, retransmissions %d; want complete, 0, 0, 1", st.Complete, st.Timeouts, st.SpuriousTimeouts, st.Retransmissions)
+	}
+}

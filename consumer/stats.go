@@ -32,6 +32,12 @@ type Stats struct {
 	// lost but not yet retransmitted: certainly spurious timeouts (a late
 	// Data after the retransmission left cannot be told from its answer).
 	LateData uint64
+	// SpuriousTimeouts counts timeouts whose segment's Data then answered
+	// the Interest that timed out: it arrived before the retransmission
+	// was sent (Config.Arrival; LateData after a timeout are among them).
+	// A Data still in the kernel's socket buffer when the retransmission
+	// left cannot be told from its answer and is not counted.
+	SpuriousTimeouts uint64
 
 	RTTMin, RTTAvg, RTTMax time.Duration // over unambiguous samples
 

@@ -105,6 +105,7 @@ type Face struct {
 
 	dec face.Decoder // the reader goroutine's, with its counters
 	out FaceStats    // updated on the loop
+	in  readProgress // how far the reader got through the socket
 }
 
 // Dial connects to the forwarder at t and starts reading. Packets are
@@ -142,6 +143,8 @@ func newFace(loop *Loop, t Transport, conn net.Conn, cfg FaceConfig) *Face {
 	}
 	f.dec.Logger, f.dec.Name = f.log, t.String()
 	f.dec.NewData = loop.datas.get
+	f.in.queued = face.ReceiveQueue(conn)
+	loop.addFace(f)
 	if f.datagram {
 		f.dec.Reassembler = face.NewReassembler(timeout, 256, MaxPacketSize)
 		if uc, ok := conn.(*net.UDPConn); ok {
@@ -346,6 +349,7 @@ func (f *Face) DigestChecked(d *ndn.Data) (checked, ok bool) {
 func (f *Face) Close() error {
 	var err error
 	f.closeOnce.Do(func() {
+		f.loop.removeFace(f)
 		f.closed.Store(true)
 		close(f.closing)
 		err = f.conn.Close()

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -40,23 +42,27 @@ const maxReadBatch = 32
 // readStream delimits TLV frames on a stream socket and hands the loop the
 // packets of each read in one batch.
 func (f *Face) readStream() {
-	fr := face.NewFrameReader(f.conn, MaxPacketSize)
+	fr := face.NewFrameReader(streamCounter{f.conn, &f.in}, MaxPacketSize)
 	fr.Alloc = f.loop.frames.get
 	batch := f.loop.newBatch()
+	var at time.Duration
 	for {
 		b, err := fr.Next()
 		if err != nil {
-			if len(batch) > 0 && !f.post(inboxEvent{face: f, pkts: batch}) {
+			if len(batch) > 0 && !f.post(inboxEvent{face: f, pkts: batch, at: at}) {
 				return
 			}
 			f.readFailed(err)
 			return
 		}
 		if r, ok := f.receive(b, 0); ok {
+			if len(batch) == 0 {
+				at = f.loop.Now()
+			}
 			batch = append(batch, r)
 		}
 		if len(batch) > 0 && (len(batch) == maxReadBatch || !fr.Buffered()) {
-			if !f.post(inboxEvent{face: f, pkts: batch}) {
+			if !f.post(inboxEvent{face: f, pkts: batch, at: at}) {
 				return
 			}
 			batch = f.loop.newBatch()
@@ -69,7 +75,11 @@ func (f *Face) readDatagrams() {
 	buf := make([]byte, 1<<16)
 	start := time.Now()
 	for {
+		f.in.idle.Store(f.in.read.Load()) // every datagram read so far is handed on
 		n, err := f.conn.Read(buf)
+		if n > 0 || err == nil {
+			f.in.read.Add(1)
+		}
 		if err != nil {
 			if errors.Is(err, syscall.ECONNREFUSED) {
 				err = fmt.Errorf("nothing listens at %s: %w", f.transport, err)
@@ -80,7 +90,7 @@ func (f *Face) readDatagrams() {
 		b := make([]byte, n)
 		copy(b, buf[:n])
 		if r, ok := f.receive(b, time.Since(start)); ok {
-			if !f.post(inboxEvent{face: f, pkts: []received{r}}) {
+			if !f.post(inboxEvent{face: f, pkts: []received{r}, at: f.loop.Now()}) {
 				return
 			}
 		}
@@ -104,4 +114,42 @@ func (f *Face) receive(b []byte, now time.Duration) (received, bool) {
 		}
 	}
 	return r, true
+}
+
+// readProgress is how far a face's reader goroutine got through its
+// socket, for the loop's catchUp.
+type readProgress struct {
+	// read counts what the reader took from the socket: bytes on a stream,
+	// datagrams on a datagram socket.
+	read atomic.Uint64
+	// idle is read as it was when the reader last went back to the socket
+	// having handed the loop every whole packet among them.
+	idle atomic.Uint64
+	// queued returns the bytes waiting in the socket's kernel receive
+	// buffer (on a datagram socket, the size of the first datagram); nil
+	// where the system does not tell.
+	queued func() int
+}
+
+// quiet reports whether the reader handed the loop all it read and the
+// socket holds nothing more.
+func (p *readProgress) quiet() bool {
+	return p.idle.Load() == p.read.Load() && (p.queued == nil || p.queued() <= 0)
+}
+
+// streamCounter reads a stream socket for a FrameReader, keeping the
+// face's readProgress: a FrameReader reads only when it holds no whole
+// frame, and readStream hands the loop its batch before that.
+type streamCounter struct {
+	conn net.Conn
+	p    *readProgress
+}
+
+func (s streamCounter) Read(b []byte) (int, error) {
+	s.p.idle.Store(s.p.read.Load())
+	n, err := s.conn.Read(b)
+	if n > 0 {
+		s.p.read.Add(uint64(n))
+	}
+	return n, err
 }

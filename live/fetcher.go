@@ -110,6 +110,7 @@ type FetchResult struct {
 	Stats consumer.Stats
 	Bytes uint64 // payload bytes written
 	Face  FaceStats
+	Loop  LoopStats
 }
 
 // fetch is the state of one Fetch, used on the loop goroutine.
@@ -154,7 +155,7 @@ func Fetch(ctx context.Context, loop *Loop, e *Endpoint, cfg FetchConfig) (Fetch
 	e.OnRestored(f.resume)
 	loop.After(0, f.start)
 	runErr := loop.Run(ctx)
-	res := FetchResult{Name: f.prefix, Bytes: f.out.written, Face: e.Face().Stats()}
+	res := FetchResult{Name: f.prefix, Bytes: f.out.written, Face: e.Face().Stats(), Loop: loop.Stats()}
 	if f.pipe != nil {
 		res.Stats = f.pipe.Stats()
 	}
@@ -222,6 +223,7 @@ func (f *fetch) startPipeline(prefix ndn.Name) {
 		WireSize:  f.cfg.WireSize,
 		OnDone:    f.pipelineDone,
 		OnSegment: f.onSegment,
+		Arrival:   f.loop.Arrival,
 	}, f.loop, f.e)
 	if err != nil {
 		f.fail(fmt.Errorf("start pipeline: %w", err))

@@ -71,6 +71,7 @@ func TestWriteSummary(t *testing.T) {
 	st.Decreases[cc.CauseMark] = 7
 	st.Decreases[cc.CauseTimeout] = 3
 	st.LateData = 4
+	st.SpuriousTimeouts = 5
 	base := "\n\nAll segments have been received.\n" +
 		"Time elapsed: 2.000000 seconds\n" +
 		"Segments received: 2500\n" +
@@ -83,6 +84,7 @@ func TestWriteSummary(t *testing.T) {
 		{true, base +
 			"Congestion marks: 12 (caused 7 window decreases)\n" +
 			"Timeouts: 90 (caused 3 window decreases)\n" +
+			"Spurious timeouts: 5 (the Data arrived before the retransmission left)\n" +
 			"Retransmitted segments: 100 (3.84615%), skipped: 4\n" +
 			"RTT min/avg/max = 0.193/2.671/14.667 ms\n"},
 		{false, base}, // ndnget's fixed pipeline: no window counters

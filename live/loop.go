@@ -20,6 +20,24 @@ const inboxSize = 256
 // timers and flushes its faces.
 const maxBatch = 16
 
+// stallThreshold is how late a timer must be for the loop to take it that
+// the loop itself did not run meanwhile (its process was stopped,
+// descheduled or paused by the garbage collector): the time that passed
+// then says nothing about the network, and what came in during it waits
+// in the sockets. Before such a timer runs, the loop reads that input in
+// and handles it (catchUp).
+const stallThreshold = 10 * time.Millisecond
+
+// maxCatchUp bounds how long catchUp handles input before the timers.
+const maxCatchUp = 200 * time.Millisecond
+
+// catchUpQuiet is how long catchUp must find no input waiting before it
+// ends; catchUpPoll is how often it looks when no input comes.
+const (
+	catchUpQuiet = 2 * time.Millisecond
+	catchUpPoll  = 500 * time.Microsecond
+)
+
 // Loop is a real-time sched.Scheduler: one goroutine (the one that calls
 // Run) runs every timer callback and every packet handler, one at a time.
 //
@@ -42,6 +60,26 @@ type Loop struct {
 	endOnce sync.Once
 	wake    *time.Timer
 	err     error
+
+	held    inboxEvent    // taken from the inbox by runDue, read after its timers were due
+	holding bool          // held is set
+	arrival time.Duration // when the packet being handled was read (-1: none)
+
+	facesMu sync.Mutex
+	faces   map[*Face]struct{} // open faces, whose sockets catchUp reads
+	stats   LoopStats
+}
+
+// LoopStats count how the loop ordered timers and input.
+type LoopStats struct {
+	// CatchUps counts the times timers were overdue by more than
+	// stallThreshold (10 ms) and the loop first handled the input that
+	// waited for it; CatchUpTimeouts those that still found input after
+	// maxCatchUp (200 ms) and ran the timers then.
+	CatchUps, CatchUpTimeouts uint64
+	// InputFirst counts the batches of packets handled before timers that
+	// were due, because they had been read before the timers ran.
+	InputFirst uint64
 }
 
 // inboxEvent is a batch of decoded packets from one face (those one read
@@ -49,7 +87,8 @@ type Loop struct {
 type inboxEvent struct {
 	face *Face
 	pkts []received
-	err  error // the face went down
+	at   time.Duration // loop time at which the reader took the batch's first packet from the socket
+	err  error         // the face went down
 }
 
 // received is a decoded packet and what the reader found of its digest.
@@ -77,8 +116,24 @@ func NewLoop() *Loop {
 		datas:   newDataPool(),
 		posted:  make(chan func(), 64),
 		ended:   make(chan struct{}),
+		arrival: -1,
+		faces:   make(map[*Face]struct{}),
 	}
 }
+
+// Arrival returns when the packet being handled was taken from its socket,
+// in loop time (Now); outside a packet handler, Now. The two differ when
+// the loop was busy, or the process stalled, after the packet came in.
+func (l *Loop) Arrival() time.Duration {
+	if l.arrival < 0 {
+		return l.Now()
+	}
+	return l.arrival
+}
+
+// Stats returns how the loop ordered timers and input so far. Call it on
+// the loop goroutine, or after Run returned.
+func (l *Loop) Stats() LoopStats { return l.stats }
 
 // Now returns the time elapsed since NewLoop.
 func (l *Loop) Now() time.Duration { return time.Since(l.start) }
@@ -149,6 +204,22 @@ func (l *Loop) Run(ctx context.Context) error {
 		if l.stopped.Load() {
 			break
 		}
+		if l.holding {
+			l.handle(l.take())
+			l.drain()
+			continue
+		}
+		if at, _, ok := l.timers.Peek(); ok && at <= l.Now() {
+			// Due while the loop ran: runDue orders it with the input.
+			select {
+			case fn := <-l.posted:
+				fn()
+			case <-ctx.Done():
+				l.Stop(errors.Join(ErrStopped, ctx.Err()))
+			default:
+			}
+			continue
+		}
 		l.armWake()
 		select {
 		case ev := <-l.inbox:
@@ -170,27 +241,62 @@ func (l *Loop) Run(ctx context.Context) error {
 // maxBatch, so that the packets they trigger leave in one write.
 func (l *Loop) drain() {
 	for range maxBatch {
-		if l.stopped.Load() {
-			return
-		}
-		select {
-		case ev := <-l.inbox:
-			l.handle(ev)
-		case fn := <-l.posted:
-			fn()
-		default:
+		if l.stopped.Load() || !l.handleNext(nil) {
 			return
 		}
 	}
 }
 
+// handleNext handles the held batch, else a queued batch or posted
+// function, and reports whether there was one. With wait nil it does not
+// wait for one; else it waits until wait delivers.
+func (l *Loop) handleNext(wait <-chan time.Time) bool {
+	if l.holding {
+		l.handle(l.take())
+		return true
+	}
+	var ev inboxEvent
+	var fn func()
+	if wait == nil {
+		select {
+		case ev = <-l.inbox:
+		case fn = <-l.posted:
+		default:
+			return false
+		}
+	} else {
+		select {
+		case ev = <-l.inbox:
+		case fn = <-l.posted:
+		case <-wait:
+			return false
+		}
+	}
+	if fn != nil {
+		fn()
+	} else {
+		l.handle(ev)
+	}
+	return true
+}
+
+// take returns the held event and clears it.
+func (l *Loop) take() inboxEvent {
+	ev := l.held
+	l.held, l.holding = inboxEvent{}, false
+	return ev
+}
+
 func (l *Loop) handle(ev inboxEvent) {
+	l.arrival = ev.at
 	for _, r := range ev.pkts {
 		if l.stopped.Load() {
+			l.arrival = -1
 			return
 		}
 		ev.face.deliver(r)
 	}
+	l.arrival = -1
 	if ev.err != nil {
 		ev.face.down(ev.err)
 	}
@@ -220,16 +326,121 @@ func (l *Loop) newBatch() []received {
 	}
 }
 
-// runDue runs every timer whose time has come.
+// runDue runs every timer whose time has come, but each only after the
+// input that came in before it runs: a timeout must not fire while the
+// Data that answers it waits in the inbox. Batches the readers took from
+// their sockets before runDue began are handled first; when a timer is
+// overdue by more than stallThreshold, the loop did not run for that long
+// and catchUp first reads in what waits in the sockets too.
 func (l *Loop) runDue() {
 	now := l.Now()
+	caughtUp := false
 	for !l.stopped.Load() {
-		if at, _, ok := l.timers.Peek(); !ok || at > now {
+		at, _, ok := l.timers.Peek()
+		if !ok || at > now {
 			return
+		}
+		if !caughtUp && now-at > stallThreshold {
+			caughtUp = true
+			now = max(now, l.catchUp())
+			continue
+		}
+		if l.handleReadBy(now) {
+			l.stats.InputFirst++
+			continue
 		}
 		fn, _, _ := l.timers.Pop()
 		fn()
 	}
+}
+
+// handleReadBy handles the next queued batch if its reader took it from
+// the socket by loop time t, and reports whether it did; a later batch is
+// held for the next iteration.
+func (l *Loop) handleReadBy(t time.Duration) bool {
+	if !l.holding {
+		select {
+		case l.held = <-l.inbox:
+			l.holding = true
+		default:
+			return false
+		}
+	}
+	if l.held.at > t {
+		return false
+	}
+	l.handle(l.take())
+	return true
+}
+
+// catchUp reads in the input that waits for the loop's faces: it sends
+// the output queued so far, then handles batches as they come until every
+// face's reader has handed over all it read and found its socket empty,
+// for catchUpQuiet in a row (or maxCatchUp passed). Input past what the
+// socket held counts too: the forwarder holds back what did not fit in it
+// while the loop was stalled. Output queued meanwhile waits (unless it
+// fills a face's buffer), so that the input ends. It returns the loop time
+// then: the batches queued by that time are for runDue to handle before
+// its timers.
+func (l *Loop) catchUp() time.Duration {
+	l.stats.CatchUps++
+	l.flush()
+	start := time.Now()
+	var poll *time.Timer
+	var quietSince time.Time
+	for !l.stopped.Load() {
+		now := time.Now()
+		switch {
+		case !l.inputQuiet():
+			quietSince = time.Time{}
+		case quietSince.IsZero():
+			quietSince = now
+		case now.Sub(quietSince) >= catchUpQuiet:
+			return l.Now()
+		}
+		if now.Sub(start) >= maxCatchUp {
+			l.stats.CatchUpTimeouts++
+			break
+		}
+		if poll == nil {
+			poll = time.NewTimer(catchUpPoll)
+			defer poll.Stop()
+		} else {
+			poll.Reset(catchUpPoll)
+		}
+		l.handleNext(poll.C)
+	}
+	return l.Now()
+}
+
+// inputQuiet reports whether every face's reader handed the loop all it
+// read and no input waits for it in the socket or the inbox.
+func (l *Loop) inputQuiet() bool {
+	if l.holding || len(l.inbox) > 0 {
+		return false
+	}
+	l.facesMu.Lock()
+	defer l.facesMu.Unlock()
+	for f := range l.faces {
+		if !f.in.quiet() {
+			return false
+		}
+	}
+	return true
+}
+
+// addFace registers an open face for catchUp; removeFace forgets it. Both
+// may be called from any goroutine.
+func (l *Loop) addFace(f *Face) {
+	l.facesMu.Lock()
+	l.faces[f] = struct{}{}
+	l.facesMu.Unlock()
+}
+
+func (l *Loop) removeFace(f *Face) {
+	l.facesMu.Lock()
+	delete(l.faces, f)
+	l.facesMu.Unlock()
 }
 
 // armWake sets the wake-up timer to the earliest pending timer.

@@ -3,9 +3,15 @@ package live
 import (
 	"context"
 	"errors"
+	"net"
+	"os"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/ndn"
 )
 
 func TestLoopRunsTimersInOrder(t *testing.T) {
@@ -72,5 +78,111 @@ func TestLoopStopKeepsFirstError(t *testing.T) {
 	})
 	if err := l.Run(context.Background()); err != first {
 		t.Fatalf("Run returned %v, want %v", err, first)
+	}
+}
+
+// socketPair returns a face on one end of a Unix stream socket pair, on a
+// new loop, and the other end.
+func socketPair(t *testing.T) (*Loop, *Face, net.Conn) {
+	t.Helper()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conns := make([]net.Conn, 2)
+	for i, fd := range fds {
+		file := os.NewFile(uintptr(fd), "socketpair")
+		conns[i], err = net.FileConn(file)
+		file.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	loop := NewLoop()
+	f := newFace(loop, Transport{Network: "unix", Address: "socketpair"}, conns[0], FaceConfig{})
+	t.Cleanup(func() { f.Close(); conns[1].Close() })
+	return loop, f, conns[1]
+}
+
+// TestLoopHandlesReadPacketsBeforeDueTimers: a Data the reader took from
+// the socket while a callback kept the loop busy is handled before a timer
+// that became due meanwhile (a timeout must not fire while its Data waits
+// in the inbox), and one read after the timers began waits for them.
+func TestLoopHandlesReadPacketsBeforeDueTimers(t *testing.T) {
+	loop, f, peer := socketPair(t)
+	var got []string
+	f.OnPacket(func(p ndn.Packet) { got = append(got, p.Data.Name.String()) })
+	first := ndntest.Data(t, "/order/seg=0", 100).Wire
+	loop.After(5*time.Millisecond, func() {
+		got = append(got, "timer")
+		loop.Stop(nil)
+	})
+	loop.After(0, func() {
+		if _, err := peer.Write(first); err != nil {
+			t.Error(err)
+		}
+		for len(loop.inbox) == 0 { // the reader has read and handed it on
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(6 * time.Millisecond) // the timer is due
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := loop.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"/order/seg=0", "timer"}; !slices.Equal(got, want) {
+		t.Fatalf("ran %v, want %v", got, want)
+	}
+	if st := loop.Stats(); st.InputFirst != 1 || st.CatchUps != 0 {
+		t.Fatalf("loop stats %+v, want 1 batch before the timer and no catch-up", st)
+	}
+}
+
+// TestLoopCatchesUpAfterStall: the loop did not run for 5 stallThresholds (as when
+// its process is stopped) while a Data waited in the socket's kernel
+// buffer, its reader blocked behind a full inbox: before the overdue timer
+// runs, the loop reads that Data in and handles it.
+func TestLoopCatchesUpAfterStall(t *testing.T) {
+	loop, f, peer := socketPair(t)
+	var got []string
+	f.OnPacket(func(p ndn.Packet) { got = append(got, p.Data.Name.String()) })
+	for range cap(loop.inbox) { // nothing to deliver, but the inbox is full
+		loop.inbox <- inboxEvent{face: f}
+	}
+	if _, err := peer.Write(ndntest.Data(t, "/stall/seg=0", 100).Wire); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, func() bool { return f.in.read.Load() > 0 }) // read; its post waits
+	time.Sleep(10 * time.Millisecond)
+	if _, err := peer.Write(ndntest.Data(t, "/stall/seg=1", 100).Wire); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, func() bool { return f.in.queued() > 0 }) // in the kernel's buffer
+	loop.After(0, func() {
+		got = append(got, "timer")
+		loop.Stop(nil)
+	})
+	time.Sleep(5 * stallThreshold)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := loop.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"/stall/seg=0", "/stall/seg=1", "timer"}; !slices.Equal(got, want) {
+		t.Fatalf("ran %v, want %v", got, want)
+	}
+	if st := loop.Stats(); st.CatchUps != 1 || st.CatchUpTimeouts != 0 {
+		t.Fatalf("loop stats %+v, want one catch-up that ended", st)
+	}
+}
+
+// waitUntil polls cond for up to 5 s.
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 5 s")
+		}
 	}
 }

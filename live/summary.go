@@ -13,7 +13,8 @@ import (
 // ndn-tools' ndnget, plus the Nack and hole-detection counters ndnget does
 // not have. As ndnget does, a fixed window (adaptive false) gets the first
 // five lines only; an adaptive pipeline's window counters follow them
-// ("skipped" counts retransmissions a late Data made unnecessary):
+// ("skipped" counts retransmissions a late Data made unnecessary; the
+// spurious timeouts line comes only after timeouts):
 //
 //	All segments have been received.
 //	Time elapsed: 1.234567 seconds
@@ -40,6 +41,9 @@ func WriteSummary(w io.Writer, st consumer.Stats, payload uint64, adaptive bool)
 	}
 	fmt.Fprintf(w, "Congestion marks: %d (caused %d window decreases)\n", st.Marks, st.Decreases[cc.CauseMark])
 	fmt.Fprintf(w, "Timeouts: %d (caused %d window decreases)\n", st.Timeouts, st.Decreases[cc.CauseTimeout])
+	if st.Timeouts > 0 {
+		fmt.Fprintf(w, "Spurious timeouts: %d (the Data arrived before the retransmission left)\n", st.SpuriousTimeouts)
+	}
 	if st.Nacks > 0 {
 		fmt.Fprintf(w, "Nacks: %d (caused %d window decreases)\n", st.Nacks, st.Decreases[cc.CauseNack])
 	}

@@ -322,6 +322,64 @@ func TestFaultProducerPaused(t *testing.T) {
 	}
 }
 
+// TestFaultFetchStalled stops the fetch's own process (SIGSTOP) for 400 ms
+// three times during a 60 MB fetch through ndnd fw, as a machine that
+// deschedules it would: the Data of its Interests wait in its socket (and
+// in the forwarder) meanwhile, and none may time out. Its event loop
+// handles that input before its overdue timers (live.Loop's catch-up),
+// so the fetch ends without a timeout or retransmission, byte-identical.
+func TestFaultFetchStalled(t *testing.T) {
+	t.Parallel()
+	fw := startForwarder(t)
+	const size = 60 << 20
+	file, content := servedFile(t, size, 19)
+	prefix := "/fault/fetch-stalled"
+	startServeProc(t, prefix, file, "--transport", fw.Unix())
+	dir := t.TempDir()
+	fetch := startProc(t, "fetch", prefix, "--transport", fw.Unix(), "--init-ssthresh", "inf", "-v", "-o", filepath.Join(dir, "out.bin"))
+	for i, at := range []int64{size * 15 / 100, size * 40 / 100, size * 65 / 100} {
+		waitFor(t, time.Minute, fmt.Sprintf("%d bytes fetched", at), func() bool {
+			select {
+			case <-fetch.done:
+				t.Fatalf("the fetch ended before stall %d of 3, at %d bytes: too fast to stall here\n%s", i+1, at, fetch.stderr.String())
+			default:
+			}
+			return partialBytes(dir) >= at
+		})
+		if err := fetch.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(400 * time.Millisecond)
+		if err := fetch.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case <-fetch.done:
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("fetch still running 2 min after the last stall")
+	}
+	out := fetch.stderr.String()
+	if code := fetch.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("fetch exited %d:\n%s", code, out)
+	}
+	checkOutput(t, dir, content)
+	var timeouts, retx, catchUps int
+	for _, l := range strings.Split(out, "\n") {
+		fmt.Sscanf(l, "Timeouts: %d", &timeouts)
+		fmt.Sscanf(l, "Retransmitted segments: %d", &retx)
+		fmt.Sscanf(l, "Loop: %d batches of packets handled before due timers; %d catch-ups", new(int), &catchUps)
+	}
+	summary := out[max(strings.Index(out, "All segments"), 0):]
+	t.Logf("%s", summary)
+	if timeouts != 0 || retx != 0 {
+		t.Errorf("%d timeouts and %d retransmissions, want none", timeouts, retx)
+	}
+	if catchUps < 3 {
+		t.Errorf("%d catch-ups after stalls, want one per stall at least", catchUps)
+	}
+}
+
 // TestFaultLossAndReordering fetches through a proxy that drops 1% or 10%
 // of the frames both ways and holds back another 10% of the Data by 5 ms,
 // so that later ones overtake them: the file arrives byte-identical.

@@ -16,12 +16,8 @@ import (
 // network's, not a queue; Unix and UDP sockets count all they hold
 // (SIOCOUTQ, which is TIOCOUTQ). nil if conn has no file descriptor.
 func kernelBacklog(conn any, scheme string) (func() int, int) {
-	sc, ok := conn.(syscall.Conn)
-	if !ok {
-		return nil, 0
-	}
-	rc, err := sc.SyscallConn()
-	if err != nil {
+	rc := rawConn(conn)
+	if rc == nil {
 		return nil, 0
 	}
 	req := uint(unix.SIOCOUTQ)
@@ -32,6 +28,36 @@ func kernelBacklog(conn any, scheme string) (func() int, int) {
 	_ = rc.Control(func(fd uintptr) {
 		sndbuf, _ = unix.GetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_SNDBUF)
 	})
+	return ioctlCount(rc, req), sndbuf
+}
+
+// ReceiveQueue returns a function that reads how many bytes wait in
+// conn's kernel receive buffer (SIOCINQ; on a UDP socket, the size of the
+// first datagram), or nil if conn has no file descriptor.
+func ReceiveQueue(conn any) func() int {
+	rc := rawConn(conn)
+	if rc == nil {
+		return nil
+	}
+	return ioctlCount(rc, unix.SIOCINQ)
+}
+
+// rawConn returns conn's file descriptor access, or nil if it has none.
+func rawConn(conn any) syscall.RawConn {
+	sc, ok := conn.(syscall.Conn)
+	if !ok {
+		return nil
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	return rc
+}
+
+// ioctlCount returns a function that reads a count of rc's socket with
+// ioctl req (0 when the call fails).
+func ioctlCount(rc syscall.RawConn, req uint) func() int {
 	return func() int {
 		n := 0
 		_ = rc.Control(func(fd uintptr) {
@@ -41,19 +67,15 @@ func kernelBacklog(conn any, scheme string) (func() int, int) {
 			}
 		})
 		return n
-	}, sndbuf
+	}
 }
 
 // directWriter returns a function that writes frames to conn with one
 // writev(2) that never blocks: it returns the bytes the socket took (0
 // when its buffer is full). nil if conn has no file descriptor.
 func directWriter(conn any) func(iov [][]byte) (int, error) {
-	sc, ok := conn.(syscall.Conn)
-	if !ok {
-		return nil
-	}
-	rc, err := sc.SyscallConn()
-	if err != nil {
+	rc := rawConn(conn)
+	if rc == nil {
 		return nil
 	}
 	return func(iov [][]byte) (n int, err error) {
