@@ -63,6 +63,14 @@ type PacedDelayConfig struct {
 	// with scheduling alone, and its minimum is a lucky sample. Default
 	// 1 ms.
 	DelayFloor time.Duration
+	// HostDelayFloor replaces DelayFloor for a source whose minimum RTT
+	// is below DelayFloor: a producer or cache on this host or next to
+	// it, where the RTT is the processing of the hosts on the path, not
+	// propagation. There the RTT grows with the batches every stage
+	// reads and writes, which grow with the window, so a standing queue
+	// of a few segments is as much batching as queue (Swift's separate
+	// host delay target; docs/algorithms.md). Default 4 ms.
+	HostDelayFloor time.Duration
 	// Competitive enables competitive mode (Copa's idea, our detector):
 	// when the standing queue keeps growing for competeRounds while this
 	// flow's window has yielded to a few segments, a loss-based flow is
@@ -85,7 +93,8 @@ func DefaultPacedDelayConfig() PacedDelayConfig {
 		MarkBeta: 0.8, LossBeta: 0.5, QuietLossBeta: 1,
 		PacingGain: 2, SlowStartPacingGain: 2,
 		MinRTTWindow: 10 * time.Second, SourceRatio: 0.7, MaxVelocity: 64, DelayFloor: time.Millisecond,
-		Competitive: true,
+		HostDelayFloor: 4 * time.Millisecond,
+		Competitive:    true,
 	}
 }
 
@@ -114,6 +123,8 @@ func (c PacedDelayConfig) validate() error {
 		return fmt.Errorf("ss-pacing-gain %v must be a number >= 1", c.SlowStartPacingGain)
 	case c.DelayFloor < 0:
 		return fmt.Errorf("delay-floor %v must not be negative", c.DelayFloor)
+	case c.HostDelayFloor < 0:
+		return fmt.Errorf("host-delay-floor %v must not be negative", c.HostDelayFloor)
 	case c.MinRTTWindow <= 0:
 		return fmt.Errorf("min-rtt-window %v must be positive", c.MinRTTWindow)
 	case !(c.MaxVelocity >= 1) || math.IsInf(c.MaxVelocity, 0):
@@ -158,9 +169,10 @@ func nearTolerance(base time.Duration) time.Duration {
 // r (a sample below every level within SourceRatio lowers the least
 // level; further below it founds a new, nearer level); its queueing delay
 // is q = r - b. At the end of a round, with (q, r) the sample of the
-// round with the least q:
+// round with the least q and f the floor of its source (HostDelayFloor if
+// b < DelayFloor, else DelayFloor):
 //
-//	diff = cwnd * max(q - DelayFloor, 0) / r     segments this flow keeps queued
+//	diff = cwnd * max(q - f, 0) / r     segments this flow keeps queued
 //
 // Slow start adds 1 per Data. It ends at the first decrease, when the
 // window reaches InitSsthresh, or when three samples in a row show
@@ -310,9 +322,20 @@ func (d *PacedDelay) sample(now, r time.Duration) {
 }
 
 // queued is the segments this flow keeps queued by a sample of RTT r
-// with queueing delay q: cwnd * (q - DelayFloor) / r, at least 0.
+// with queueing delay q: cwnd * (q - floor) / r, at least 0, with the
+// floor of the sample's source (floor).
 func (d *PacedDelay) queued(q, r time.Duration) float64 {
-	return d.cwnd * float64(max(q-d.cfg.DelayFloor, 0)) / float64(r)
+	return d.cwnd * float64(max(q-d.floor(r-q), 0)) / float64(r)
+}
+
+// floor is the delay floor of a source whose minimum RTT is base:
+// HostDelayFloor below DelayFloor (a source on this host or next to it),
+// else DelayFloor.
+func (d *PacedDelay) floor(base time.Duration) time.Duration {
+	if base < d.cfg.DelayFloor {
+		return d.cfg.HostDelayFloor
+	}
+	return d.cfg.DelayFloor
 }
 
 // slowStartSamples is how many samples in a row must show a queue above
@@ -397,7 +420,7 @@ func (d *PacedDelay) compete() {
 	q := d.roundQ
 	defer func() { d.lastQ = q }()
 	if d.competing {
-		d.competing = q > d.cfg.DelayFloor
+		d.competing = q > d.floor(d.roundR-q)
 		return
 	}
 	if d.slowStart || q < d.lastQ || d.dir > 0 {

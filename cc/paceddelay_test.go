@@ -70,6 +70,7 @@ func TestPacedDelayConfigValidate(t *testing.T) {
 		{"ss pacing gain inf", func(c *PacedDelayConfig) { c.SlowStartPacingGain = math.Inf(1) }},
 		{"min-rtt-window 0", func(c *PacedDelayConfig) { c.MinRTTWindow = 0 }},
 		{"delay-floor negative", func(c *PacedDelayConfig) { c.DelayFloor = -1 }},
+		{"host-delay-floor negative", func(c *PacedDelayConfig) { c.HostDelayFloor = -1 }},
 		{"source ratio 1", func(c *PacedDelayConfig) { c.SourceRatio = 1 }},
 		{"velocity 0", func(c *PacedDelayConfig) { c.MaxVelocity = 0 }},
 		{"init-cwnd 0", func(c *PacedDelayConfig) { c.InitCwnd = 0 }},
@@ -139,6 +140,37 @@ func TestPacedDelayRounds(t *testing.T) {
 			if d.InSlowStart() != (c.slow && c.queue == 0) {
 				t.Errorf("in slow start %v", d.InSlowStart())
 			}
+		})
+	}
+}
+
+// TestPacedDelayHostFloor: a source whose minimum RTT is below
+// delay-floor (1 ms) takes host-delay-floor (4 ms) as its floor; a
+// farther one keeps delay-floor, whatever its queue.
+func TestPacedDelayHostFloor(t *testing.T) {
+	cases := []struct {
+		name        string
+		base, queue time.Duration
+		want        float64 // window after one round from 20 in avoidance
+	}{
+		// diff = 20*max(3-4, 0)/3.3 = 0 < alpha: grow.
+		{"host source under its floor", ms(0.3), ms(3), 21},
+		// diff = 20*(6-4)/6.3 = 6.3 > beta: shrink by the velocity.
+		{"host source over its floor", ms(0.3), ms(6), 19},
+		// diff = 20*(3-1)/5 = 8 > beta: the same 3 ms of queue behind a
+		// 2 ms path shrinks the window.
+		{"farther source", ms(2), ms(3), 19},
+		// At the boundary (base = delay-floor) the path is not the host's.
+		{"base at delay-floor", ms(1), ms(3), 19},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd = 19 })
+			d.slowStart, d.ssthresh = false, 19
+			f := &pdFeed{d: d}
+			f.start(c.base)
+			f.round(constRTT(c.base + c.queue))
+			checkNear(t, c.name, "cwnd", d.Cwnd(), c.want)
 		})
 	}
 }

@@ -377,6 +377,7 @@ func specs() []pipelineSpec {
 				floatField("ss-pacing-gain", "pacing gain in slow start", func(c *PacedDelayConfig) *float64 { return &c.SlowStartPacingGain }, atLeast1()),
 				durationField("min-rtt-window", "a source's minimum RTT expires after this long without a sample near it", func(c *PacedDelayConfig) *time.Duration { return &c.MinRTTWindow }, false),
 				durationField("delay-floor", "queueing delays count only above this (noise of RTT samples through real forwarders)", func(c *PacedDelayConfig) *time.Duration { return &c.DelayFloor }, true),
+				durationField("host-delay-floor", "the delay floor of a source whose minimum RTT is below delay-floor (a producer or cache on this host: the RTT is processing, which batches grow)", func(c *PacedDelayConfig) *time.Duration { return &c.HostDelayFloor }, true),
 				floatField("source-ratio", "a sample below this fraction of the least minimum RTT is a nearer source", func(c *PacedDelayConfig) *float64 { return &c.SourceRatio }, fraction()),
 				boolField("competitive", "against a loss-based flow that fills the buffer, grow as Reno until the queue empties (Copa's competitive mode; docs/algorithms.md)", func(c *PacedDelayConfig) *bool { return &c.Competitive }),
 				floatField("max-velocity", "largest window change per round, segments (Copa's velocity)", func(c *PacedDelayConfig) *float64 { return &c.MaxVelocity }, atLeast1()),

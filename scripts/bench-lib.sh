@@ -5,6 +5,10 @@
 #   build_tools         builds ndncc into $work and sets ndnd (NDND_BIN or built)
 #   ndnd_config F S P   writes ndnd fw's configuration to F: Unix socket S,
 #                       UDP port P, congestion marking on, TCP off
+#   serve_object MB     starts `ndnd fw` (Unix socket, marking on) and
+#                       `ndncc serve /bench/object` of MB megabytes of random
+#                       bytes ($work/object.bin, $bytes long); exports
+#                       NDN_CLIENT_TRANSPORT
 #   median, ratio       statistics of the printed figures
 # At exit the processes in pids are stopped and $work removed (KEEP=1
 # keeps it).
@@ -50,6 +54,24 @@ faces:
   websocket:
     enabled: false
 EOF
+}
+
+serve_object() {
+	# A free UDP port for the forwarder (it always opens a UDP listener).
+	ndnd_config "$work/fw.yml" "$work/nfd.sock" $((20000 + RANDOM % 30000))
+	"$ndnd" fw run "$work/fw.yml" >"$work/fw.log" 2>&1 &
+	pids+=($!)
+	for _ in $(seq 100); do [ -S "$work/nfd.sock" ] && break; sleep 0.05; done
+	[ -S "$work/nfd.sock" ] || { echo "ndnd fw did not start:"; cat "$work/fw.log"; exit 1; }
+	export NDN_CLIENT_TRANSPORT="unix://$work/nfd.sock"
+
+	echo "== serving $1 MB"
+	head -c "$(($1 * 1000 * 1000))" /dev/urandom >"$work/object.bin"
+	bytes=$(stat -c %s "$work/object.bin")
+	"$work/ndncc" serve /bench/object "$work/object.bin" >"$work/serve.log" 2>&1 &
+	pids+=($!)
+	for _ in $(seq 200); do grep -q '^Serving' "$work/serve.log" && break; sleep 0.05; done
+	grep -q '^Serving' "$work/serve.log" || { echo "ndncc serve did not start:"; cat "$work/serve.log"; exit 1; }
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

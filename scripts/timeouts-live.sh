@@ -32,19 +32,7 @@ source "$(dirname "$0")/bench-lib.sh"
 build_tools
 fetcher=${NDNCC_BIN:-$work/ndncc}
 
-ndnd_config "$work/fw.yml" "$work/nfd.sock" $((20000 + RANDOM % 30000))
-"$ndnd" fw run "$work/fw.yml" >"$work/fw.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do [ -S "$work/nfd.sock" ] && break; sleep 0.05; done
-[ -S "$work/nfd.sock" ] || { echo "ndnd fw did not start:"; cat "$work/fw.log"; exit 1; }
-export NDN_CLIENT_TRANSPORT="unix://$work/nfd.sock"
-
-echo "== serving ${size_mb} MB"
-head -c "$((size_mb * 1000 * 1000))" /dev/urandom >"$work/object.bin"
-"$work/ndncc" serve /bench/object "$work/object.bin" >"$work/serve.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 200); do grep -q '^Serving' "$work/serve.log" && break; sleep 0.05; done
-grep -q '^Serving' "$work/serve.log" || { echo "ndncc serve did not start:"; cat "$work/serve.log"; exit 1; }
+serve_object "$size_mb"
 
 # fetch_one LABEL [ARGS...]: fetches the object once (stalling it STALLS
 # times), checks it, prints one row and appends "timeouts spurious retx
