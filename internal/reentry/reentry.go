@@ -50,6 +50,15 @@ func (g *Guard[T]) Hold() bool {
 // Release runs the items queued while the guard was busy, in order
 // (including those they queue), then makes it idle.
 func (g *Guard[T]) Release() {
+	if g.q.Len() == 0 { // nothing came in meanwhile: the common case, inlined
+		g.busy = false
+		return
+	}
+	g.drain()
+}
+
+// drain runs the queued items, then makes the guard idle.
+func (g *Guard[T]) drain() {
 	for g.q.Len() > 0 {
 		// read in place, dropped after: what run queues meanwhile goes
 		// behind it
