@@ -26,6 +26,48 @@ type Sizer struct {
 	lastInterestLen int
 	lastData        dataShape
 	lastDataLen     int
+
+	// SameNames says that every name the Sizer measures keeps its
+	// components unchanged for as long as it is in use (a simulation's
+	// packets; see fw.NameHashCache for the same promise): a name is then
+	// measured once per name object, and found again by its identity
+	// (the address of its first component and its length). A Data
+	// carries its Interest's name and every Data of a producer one
+	// KeyLocator name, so each is measured once. A runtime that decodes
+	// names into buffers it reuses must leave it unset.
+	SameNames bool
+	names     [nameMemos]nameMemo
+	keyLoc    nameMemo
+}
+
+// nameMemo is a name measured before (SameNames) and its encoded length.
+type nameMemo struct {
+	name Name
+	n    int
+}
+
+const nameMemos = 256 // a power of two
+
+// nameLen returns the encoded length of name (its EncodingLength), from
+// memo m or the memos by address if the Sizer may (SameNames).
+func (s *Sizer) nameLen(name Name, m *nameMemo) int {
+	if !s.SameNames || len(name) == 0 {
+		return name.EncodingLength()
+	}
+	if m == nil {
+		// by the last component's value: the names of consecutive
+		// segments take consecutive slots
+		i := len(name) * 0x9e37
+		for _, b := range name[len(name)-1].Val {
+			i = i*31 + int(b)
+		}
+		m = &s.names[i&(nameMemos-1)]
+	}
+	if len(m.name) == len(name) && &m.name[0] == &name[0] {
+		return m.n
+	}
+	m.name, m.n = name, name.EncodingLength()
+	return m.n
 }
 
 // NewSizer returns an empty Sizer.
@@ -84,7 +126,7 @@ func (s *Sizer) interestSize(i *Interest) int {
 		}
 	}
 	k := interestShape{
-		nameLen:     i.Name.EncodingLength(),
+		nameLen:     s.nameLen(i.Name, nil),
 		canBePrefix: i.CanBePrefix,
 		mustBeFresh: i.MustBeFresh,
 		hasHopLimit: i.HasHopLimit,
@@ -129,7 +171,7 @@ func (s *Sizer) DataSize(d *Data) int {
 		return d.size
 	}
 	k := dataShape{
-		nameLen:    d.Name.EncodingLength(),
+		nameLen:    s.nameLen(d.Name, nil),
 		contentLen: contentLen(d),
 		keyLocLen:  -1,
 		sigType:    d.Sig.Type,
@@ -146,7 +188,7 @@ func (s *Sizer) DataSize(d *Data) int {
 	if d.Sig.Type != SigNone {
 		k.valueLen = sigValueLen(d.Sig)
 		if d.Sig.KeyLocator != nil {
-			k.keyLocLen = d.Sig.KeyLocator.EncodingLength()
+			k.keyLocLen = s.nameLen(d.Sig.KeyLocator, &s.keyLoc)
 		}
 	}
 	if s.lastDataLen > 0 && k == s.lastData {

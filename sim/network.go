@@ -229,7 +229,7 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 		Scenario: sc,
 		Seed:     seed,
 		Sched:    NewScheduler(),
-		Sizer:    ndn.NewSizer(),
+		Sizer:    &ndn.Sizer{SameNames: true}, // every simulated packet keeps its names
 		Nodes:    map[string]*Node{},
 	}
 	if opt.Trace {
