@@ -124,6 +124,9 @@ type Pipeline struct {
 	err     error
 	check   sched.Timer
 	checkFn func()
+	// checkTimer is the timeout check's reusable timer, on a scheduler
+	// that makes them (no allocation per check); nil: one After each.
+	checkTimer sched.ReusableTimer
 
 	rate  rateMeter
 	stats Stats
@@ -162,6 +165,9 @@ func New(cfg Config, s sched.Scheduler, face ndn.Face) (*Pipeline, error) {
 		p.pace = newPacer(pa, s, p.schedule)
 	}
 	p.checkFn = p.checkTimeouts
+	if ts, ok := s.(sched.TimerScheduler); ok {
+		p.checkTimer = ts.NewTimer(p.checkFn)
+	}
 	p.rate.tracer = cfg.Tracer
 	if _, ok := face.(ndn.EncodingFace); ok {
 		p.interest = &ndn.Interest{}
@@ -193,7 +199,7 @@ func (p *Pipeline) Start() {
 	p.rate.start(p.s.Now())
 	p.traceCwnd()
 	p.schedule()
-	p.check = p.s.After(p.opt.CheckInterval, p.checkFn)
+	p.armCheck()
 }
 
 // Stop abandons the fetch (no OnDone call).
@@ -633,7 +639,17 @@ func (p *Pipeline) checkTimeouts() {
 		p.schedule() // also releases retransmissions that were held back
 	}
 	p.rate.flush(now)
-	p.check = p.s.After(p.opt.CheckInterval, p.checkFn)
+	p.armCheck()
+}
+
+// armCheck schedules the next timeout check, CheckInterval from now.
+func (p *Pipeline) armCheck() {
+	if p.checkTimer == nil {
+		p.check = p.s.After(p.opt.CheckInterval, p.checkFn)
+		return
+	}
+	p.checkTimer.Reset(p.s.Now() + max(p.opt.CheckInterval, 0))
+	p.check = p.checkTimer
 }
 
 func (p *Pipeline) finish(err error) {
