@@ -33,7 +33,9 @@ type Config struct {
 	DeadNonceCapacity int
 	// NameHashes, if set, is a cache of name hashes this forwarder shares
 	// with others that see the very same packet objects (a simulation's):
-	// see NameHashCache for when that is safe.
+	// see NameHashCache for when that is safe. The forwarder then also
+	// takes names whose components are the very same slices (names built
+	// from one prefix) as equal without comparing their bytes.
 	NameHashes *NameHashCache
 }
 
@@ -118,6 +120,10 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 		auxHasher:  newNameHasher(),
 	}
 	f.guard.Init(f.handle)
+	// names shared through a cache never change: the tables may take
+	// names built from one prefix as equal without comparing bytes
+	f.fib.t.sameNames = cfg.NameHashes != nil
+	f.choice.t.sameNames = cfg.NameHashes != nil
 	maps.Copy(f.strategies, cfg.Strategies)
 	def := cfg.DefaultStrategy
 	if def == "" {

@@ -27,6 +27,11 @@ type nameHasher struct {
 	buf   []byte       // the encoding of the previous name's components
 	comps []hashedComp // the previous name's components
 	hs    []uint64     // hs[i]: the hash of the first i components
+	// prev is the previous name if it came with the promise that it never
+	// changes (NameHashCache), else nil: a component of the next name
+	// (with the same promise) whose value is the very same slice as
+	// prev's is equal to it without comparing bytes.
+	prev ndn.Name
 }
 
 // hashedComp is one component of the previous name: its type, and where
@@ -46,15 +51,30 @@ func newNameHasher() nameHasher {
 
 // prefixes returns hs with len(name)+1 elements, hs[i] the hash of
 // name[:i]. The slice is reused by the next call.
-func (h *nameHasher) prefixes(name ndn.Name) []uint64 {
+func (h *nameHasher) prefixes(name ndn.Name) []uint64 { return h.hash(name, false) }
+
+// hash is prefixes; same promises that name never changes (see prev).
+func (h *nameHasher) hash(name ndn.Name, same bool) []uint64 {
 	comps, buf := h.comps, h.buf
+	prev := h.prev
+	if !same {
+		prev = nil
+	}
 	k := 0 // components shared with the previous name: same type, same value
 	for k < len(name) && k < len(comps) {
 		c, p := &name[k], &comps[k]
-		if uint64(c.Typ) != p.typ || p.end-p.val != len(c.Val) || string(buf[p.val:p.end]) != string(c.Val) {
+		if uint64(c.Typ) != p.typ || p.end-p.val != len(c.Val) {
+			break
+		}
+		if !(k < len(prev) && sameVal(c.Val, prev[k].Val)) && string(buf[p.val:p.end]) != string(c.Val) {
 			break
 		}
 		k++
+	}
+	if same {
+		h.prev = name
+	} else {
+		h.prev = nil
 	}
 	if k == len(name) && k == len(comps) {
 		return h.hs
@@ -103,6 +123,9 @@ func nameEqual(a, b ndn.Name) bool {
 	}
 	return true
 }
+
+// sameVal reports whether x and y are the very same slice of bytes.
+func sameVal(x, y []byte) bool { return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0]) }
 
 // isPrefix reports whether p is a prefix of n (or equal to it).
 func isPrefix(p, n ndn.Name) bool {
@@ -165,7 +188,7 @@ func (c *NameHashCache) prefixes(name ndn.Name, h *nameHasher) []uint64 {
 	if s != nil && same(s.name, name) {
 		return s.hs[:len(name)+1]
 	}
-	hs := h.prefixes(name)
+	hs := h.hash(name, true)
 	if s != nil {
 		s.name = name
 		copy(s.hs[:], hs)

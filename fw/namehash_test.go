@@ -120,3 +120,65 @@ func TestNameHashCache(t *testing.T) {
 	check(long)
 	check(ndn.Name{})
 }
+
+// sharedNames are names as a simulation's packets carry them: segment
+// Interests built from one prefix (their components the very same slices),
+// one of another prefix with equal bytes, and names that differ in a
+// component's type or value.
+func sharedNames() []ndn.Name {
+	p, q := name("/ndn/edu/file/v=1"), name("/ndn/edu/file/v=1")
+	return []ndn.Name{
+		ndn.NewSegmentInterest(p, 1).Name,
+		ndn.NewSegmentInterest(p, 2).Name,
+		ndn.NewSegmentInterest(q, 2).Name, // equal bytes, other arrays
+		ndn.NewSegmentInterest(p, 70000).Name,
+		p,
+		ndn.NewSegmentInterest(p[:3], 5).Name,
+		ndn.NewSegmentInterest(name("/ndn/edu/filf/v=1"), 5).Name,
+		ndn.NewSegmentInterest(p, 3).Name,
+		{},
+		ndn.NewSegmentInterest(p, 4).Name,
+	}
+}
+
+// With names that never change (NameHashCache), the hasher may take a
+// component that is the very same slice as the previous name's as equal:
+// the hashes are still ndnd's.
+func TestNameHasherSameNames(t *testing.T) {
+	h := newNameHasher()
+	for _, n := range sharedNames() {
+		if got, want := slices.Clone(h.hash(n, true)), n.PrefixHash(); !slices.Equal(got, want) {
+			t.Errorf("%s: hash %v, ndnd PrefixHash %v", n, got, want)
+		}
+	}
+}
+
+// A table that may take names built from one prefix as equal (sameNames)
+// finds the longest match one that compares every name finds.
+func TestNameTableSameNames(t *testing.T) {
+	var tables [2]nameTable[string]
+	var h nameHasher
+	for i := range tables {
+		tables[i] = newNameTable[string]()
+		tables[i].sameNames = i == 1
+		h = newNameHasher()
+		for _, r := range []string{"/", "/ndn/edu", "/ndn/edu/file/v=1"} {
+			rn := name(r)
+			tables[i].put(rn, h.full(rn)).val = r
+		}
+	}
+	for round := range 2 {
+		for _, n := range sharedNames() {
+			hs := slices.Clone(h.prefixes(n))
+			a, b := tables[0].longest(n, hs), tables[1].longest(n, hs)
+			if a == nil || b == nil || a.val != b.val {
+				t.Errorf("round %d, %s: longest %v with same names, %v comparing", round, n, b, a)
+			}
+		}
+		// a route added in between: what was found last is forgotten
+		for i := range tables {
+			rn := name("/ndn/edu/file/v=1/seg=2")
+			tables[i].put(rn, h.full(rn)).val = "seg=2"
+		}
+	}
+}
