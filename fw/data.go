@@ -30,6 +30,24 @@ func (f *Forwarder) onData(in FaceID, p ndn.Packet) {
 	if f.cs.admits() {
 		f.cs.insert(d, hs, now)
 	}
+	if len(f.matches) == 1 && len(f.matches[0].in) == 1 {
+		// The common case: one entry with one downstream, handled as the
+		// loops below would, without gathering downstreams.
+		e := f.matches[0]
+		f.matches[0] = nil
+		e.strategy.AfterReceiveData(e, in, p)
+		if !e.live {
+			return
+		}
+		r := &e.in[0]
+		send := r.Expiry > now && r.Face != in
+		x := downstream{face: r.Face, mark: max(p.CongestionMark, r.Mark), it: r.Interest, token: r.PitToken}
+		f.finalize(e, true, d.Freshness)
+		if send {
+			f.sendData(x, d, in)
+		}
+		return
+	}
 	ds := f.downstreams[:0]
 	for _, e := range f.matches {
 		e.strategy.AfterReceiveData(e, in, p)
