@@ -29,14 +29,13 @@ type Sizer struct {
 
 	// SameNames says that every name the Sizer measures keeps its
 	// components unchanged for as long as it is in use (a simulation's
-	// packets; see fw.NameHashCache for the same promise): a name is then
-	// measured once per name object, and found again by its identity
-	// (the address of its first component and its length). A Data
-	// carries its Interest's name and every Data of a producer one
-	// KeyLocator name, so each is measured once. A runtime that decodes
-	// names into buffers it reuses must leave it unset.
+	// packets; see fw.NameHashCache for the same promise): the KeyLocator
+	// name of a Data is then measured once for all the Data that carry
+	// the same name object (all those of a producer), found again by its
+	// identity (the address of its first component and its length). A
+	// runtime that decodes names into buffers it reuses must leave it
+	// unset.
 	SameNames bool
-	names     [nameMemos]nameMemo
 	keyLoc    nameMemo
 }
 
@@ -46,22 +45,11 @@ type nameMemo struct {
 	n    int
 }
 
-const nameMemos = 256 // a power of two
-
 // nameLen returns the encoded length of name (its EncodingLength), from
-// memo m or the memos by address if the Sizer may (SameNames).
+// memo m if the Sizer may (SameNames).
 func (s *Sizer) nameLen(name Name, m *nameMemo) int {
 	if !s.SameNames || len(name) == 0 {
 		return name.EncodingLength()
-	}
-	if m == nil {
-		// by the last component's value: the names of consecutive
-		// segments take consecutive slots
-		i := len(name) * 0x9e37
-		for _, b := range name[len(name)-1].Val {
-			i = i*31 + int(b)
-		}
-		m = &s.names[i&(nameMemos-1)]
 	}
 	if len(m.name) == len(name) && &m.name[0] == &name[0] {
 		return m.n
@@ -126,7 +114,7 @@ func (s *Sizer) interestSize(i *Interest) int {
 		}
 	}
 	k := interestShape{
-		nameLen:     s.nameLen(i.Name, nil),
+		nameLen:     i.Name.EncodingLength(),
 		canBePrefix: i.CanBePrefix,
 		mustBeFresh: i.MustBeFresh,
 		hasHopLimit: i.HasHopLimit,
@@ -171,7 +159,7 @@ func (s *Sizer) DataSize(d *Data) int {
 		return d.size
 	}
 	k := dataShape{
-		nameLen:    s.nameLen(d.Name, nil),
+		nameLen:    d.Name.EncodingLength(),
 		contentLen: contentLen(d),
 		keyLocLen:  -1,
 		sigType:    d.Sig.Type,

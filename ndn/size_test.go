@@ -291,8 +291,7 @@ func TestSizerSameShapeDifferentPackets(t *testing.T) {
 
 // A Sizer that may take names by identity (SameNames) sizes packets as one
 // that measures every name: Interests of growing segment numbers (whose
-// names grow), Data carrying their Interest's name and one KeyLocator,
-// more names than its memos hold.
+// names grow), Data carrying their Interest's name and one KeyLocator.
 func TestSizerSameNames(t *testing.T) {
 	plain, same := NewSizer(), &Sizer{SameNames: true}
 	key := DefaultSeedKeyName()
