@@ -82,6 +82,14 @@ type dataShape struct {
 	sigType    SigType
 }
 
+// equal is k == o, compared field by field: == on the struct calls a
+// function of the runtime (its fields leave padding), once per Data.
+func (k *dataShape) equal(o *dataShape) bool {
+	return k.nameLen == o.nameLen && k.contentLen == o.contentLen && k.finalLen == o.finalLen &&
+		k.keyLocLen == o.keyLocLen && k.valueLen == o.valueLen && k.typeLen == o.typeLen &&
+		k.freshLen == o.freshLen && k.sigType == o.sigType
+}
+
 // frameShape is what determines the length of an LpPacket.
 type frameShape struct {
 	fragLen int // length of the Fragment; -1: none (IDLE)
@@ -179,7 +187,7 @@ func (s *Sizer) DataSize(d *Data) int {
 			k.keyLocLen = s.nameLen(d.Sig.KeyLocator, &s.keyLoc)
 		}
 	}
-	if s.lastDataLen > 0 && k == s.lastData {
+	if s.lastDataLen > 0 && k.equal(&s.lastData) {
 		d.size = s.lastDataLen
 		return d.size
 	}

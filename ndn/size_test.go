@@ -2,6 +2,7 @@ package ndn
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -309,6 +310,39 @@ func TestSizerSameNames(t *testing.T) {
 			if got != want {
 				t.Fatalf("segment %d, packet %d: sized %d, want %d", seg, i, got, want)
 			}
+		}
+	}
+}
+
+// dataShape.equal tells apart two shapes that differ in any one field,
+// as == does (and the test knows every field).
+func TestDataShapeEqual(t *testing.T) {
+	base := dataShape{nameLen: 40, finalLen: 4, contentLen: 1024, keyLocLen: 20, valueLen: 256, typeLen: 1, freshLen: 2, sigType: SigSHA256WithRSA}
+	if o := base; !base.equal(&o) {
+		t.Fatalf("equal shapes unequal")
+	}
+	change := map[string]func(*dataShape){
+		"nameLen":    func(k *dataShape) { k.nameLen++ },
+		"finalLen":   func(k *dataShape) { k.finalLen++ },
+		"contentLen": func(k *dataShape) { k.contentLen++ },
+		"keyLocLen":  func(k *dataShape) { k.keyLocLen++ },
+		"valueLen":   func(k *dataShape) { k.valueLen++ },
+		"typeLen":    func(k *dataShape) { k.typeLen++ },
+		"freshLen":   func(k *dataShape) { k.freshLen++ },
+		"sigType":    func(k *dataShape) { k.sigType++ },
+	}
+	typ := reflect.TypeFor[dataShape]()
+	for i := range typ.NumField() {
+		name := typ.Field(i).Name
+		f, ok := change[name]
+		if !ok {
+			t.Errorf("field %s: the test does not change it (nor, perhaps, equal compare it)", name)
+			continue
+		}
+		o := base
+		f(&o)
+		if base.equal(&o) || base == o {
+			t.Errorf("shapes differing in %s: equal %v, == %v", name, base.equal(&o), base == o)
 		}
 	}
 }
