@@ -162,16 +162,21 @@ type nameCacheSlot struct {
 func NewNameHashCache() *NameHashCache { return &NameHashCache{} }
 
 // slot returns where name is cached, if anywhere: its index mixes the
-// length and the last component's value, which differ between the
-// segments of an object.
+// length and the last two bytes of the last component's value, which
+// differ between the segments of an object.
 func (c *NameHashCache) slot(name ndn.Name) *nameCacheSlot {
 	n := len(name)
 	if n == 0 || n > nameCacheComps {
 		return nil
 	}
+	// the last two bytes of the value: a segment number's lowest, so
+	// that consecutive segments take consecutive slots
 	i := n * 0x9e37
-	for _, b := range name[n-1].Val {
-		i = i*31 + int(b)
+	if v := name[n-1].Val; len(v) > 0 {
+		i += int(v[len(v)-1])
+		if len(v) > 1 {
+			i += int(v[len(v)-2]) << 8
+		}
 	}
 	return &c.slots[i&(nameCacheSlots-1)]
 }
