@@ -48,9 +48,12 @@ type segment struct {
 	timedOut bool
 	retries  uint16
 	sentAt   time.Duration
-	rto      time.Duration
-	order    uint64 // transmission order of the latest Interest
-	nonce    uint32 // nonce of the latest Interest
+	// stallsAtSend is the runtime's stall time when the latest Interest
+	// left (Config.Stalls).
+	stallsAtSend time.Duration
+	rto          time.Duration
+	order        uint64 // transmission order of the latest Interest
+	nonce        uint32 // nonce of the latest Interest
 	// holdUntil delays a retransmission (after a NoRoute Nack).
 	holdUntil time.Duration
 	// earlier are the send times of the segment's earlier Interests, the
@@ -91,6 +94,13 @@ type Config struct {
 	// a Data that arrived before its segment's retransmission left
 	// answers the Interest that timed out.
 	Arrival func() time.Duration
+	// Stalls, if set, returns how long, in all, the runtime found it had
+	// not run (its process stopped, descheduled or busy). Time that passed
+	// during a stall says nothing about the network: an Interest's wait
+	// across one counts towards its timeout without the stall, and its
+	// Data gives no RTT sample, as a retransmitted segment's does not.
+	// Nil: no stalls.
+	Stalls func() time.Duration
 }
 
 // Pipeline fetches one segmented object.
@@ -313,6 +323,7 @@ func (p *Pipeline) send(seg uint64, retx bool) {
 	st.status = segInFlight
 	st.holdUntil = 0
 	st.sentAt = now
+	st.stallsAtSend = p.stalls()
 	st.rto = p.rto.rto()
 	st.order = p.sendOrder
 	if p.orderQ.Len() >= 2*p.inFlight+MinSpan {
@@ -421,7 +432,7 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	}
 
 	var sample time.Duration
-	if !st.retx {
+	if !st.retx && p.stalls() == st.stallsAtSend {
 		sample = now - st.sentAt
 		p.addRTTStat(sample)
 		if p.sampler.Take(seg, false, p.nextSeg-1) {
@@ -470,6 +481,14 @@ func (p *Pipeline) arrival(now time.Duration) time.Duration {
 		return now
 	}
 	return p.cfg.Arrival()
+}
+
+// stalls is the runtime's stall time so far (Config.Stalls).
+func (p *Pipeline) stalls() time.Duration {
+	if p.cfg.Stalls == nil {
+		return 0
+	}
+	return p.cfg.Stalls()
 }
 
 // stillPending is the number of a segment's earlier Interests that an
@@ -613,9 +632,11 @@ func (p *Pipeline) checkTimeouts() {
 		return
 	}
 	timedOut, backOff := false, false
+	stalls := p.stalls()
 	for seg := p.base; seg < p.nextSeg && !p.done; seg++ {
 		st := p.slot(seg)
-		if st.status != segInFlight || now-st.sentAt < st.rto {
+		// Its wait so far, but for the runtime's stalls since it left.
+		if st.status != segInFlight || now-st.sentAt-(stalls-st.stallsAtSend) < st.rto {
 			continue
 		}
 		p.stats.Timeouts++

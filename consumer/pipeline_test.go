@@ -802,3 +802,50 @@ func TestNackLossIsNoSpuriousTimeout(t *testing.T) {
 		t.Errorf("complete %v, timeouts %d, spurious %d, retransmissions %d; want complete, 0, 0, 1", st.Complete, st.Timeouts, st.SpuriousTimeouts, st.Retransmissions)
 	}
 }
+
+func TestStallsDelayTimeoutsAndSpoilSamples(t *testing.T) {
+	// Window 4, 33 ms, segments 0-19. Segment 2 leaves at 33 ms and its
+	// Data takes 250 ms, past the 200 ms RTO. If the runtime reports a
+	// 100 ms stall at 100 ms, the wait counts 150 ms without it: no
+	// timeout, and the 250 ms (like every wait across the stall) is no RTT
+	// sample.
+	tests := []struct {
+		name                string
+		stall               time.Duration
+		wantTimeouts        uint64
+		wantRTTMax          time.Duration
+		wantSampledSegment2 bool
+	}{
+		{"no stall", 0, 1, ms(33), false}, // retransmitted: Karn
+		{"100 ms stall", ms(100), 0, ms(33), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFetch(t, "fixed", map[string]string{"window": "4"}, 19, func(seg uint64, attempt int) action {
+				if seg == 2 && attempt == 0 {
+					return action{delay: ms(250)}
+				}
+				return action{delay: ms(33)}
+			})
+			f.p.cfg.Stalls = func() time.Duration {
+				if f.s.Now() >= ms(100) {
+					return tt.stall
+				}
+				return 0
+			}
+			f.run(t)
+			st := f.p.Stats()
+			if !st.Complete || st.Timeouts != tt.wantTimeouts || st.Retransmissions != tt.wantTimeouts {
+				t.Errorf("complete %v, %d timeouts, %d retransmissions; want complete, %d and %d", st.Complete, st.Timeouts, st.Retransmissions, tt.wantTimeouts, tt.wantTimeouts)
+			}
+			if st.RTTMax != tt.wantRTTMax {
+				t.Errorf("RTT max %v, want %v", st.RTTMax, tt.wantRTTMax)
+			}
+			for _, rtt := range f.tr.rtts[2] {
+				if rtt != 0 {
+					t.Errorf("segment 2 gave a %v sample", rtt)
+				}
+			}
+		})
+	}
+}

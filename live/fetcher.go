@@ -224,6 +224,7 @@ func (f *fetch) startPipeline(prefix ndn.Name) {
 		OnDone:    f.pipelineDone,
 		OnSegment: f.onSegment,
 		Arrival:   f.loop.Arrival,
+		Stalls:    f.loop.Stalls,
 	}, f.loop, f.e)
 	if err != nil {
 		f.fail(fmt.Errorf("start pipeline: %w", err))

@@ -64,6 +64,10 @@ type Loop struct {
 	held    inboxEvent    // taken from the inbox by runDue, read after its timers were due
 	holding bool          // held is set
 	arrival time.Duration // when the packet being handled was read (-1: none)
+	wakeAt  time.Duration // when the loop's wait should end (-1: no timer)
+	// stallTime is the time the loop found it had not run (Stalls);
+	// stallSeen is up to when it counted it.
+	stallTime, stallSeen time.Duration
 
 	facesMu sync.Mutex
 	faces   map[*Face]struct{} // open faces, whose sockets catchUp reads
@@ -80,6 +84,8 @@ type LoopStats struct {
 	// InputFirst counts the batches of packets handled before timers that
 	// were due, because they had been read before the timers ran.
 	InputFirst uint64
+	// Stalled is the time the loop found it had not run (Stalls).
+	Stalled time.Duration
 }
 
 // inboxEvent is a batch of decoded packets from one face (those one read
@@ -117,6 +123,7 @@ func NewLoop() *Loop {
 		posted:  make(chan func(), 64),
 		ended:   make(chan struct{}),
 		arrival: -1,
+		wakeAt:  -1,
 		faces:   make(map[*Face]struct{}),
 	}
 }
@@ -131,9 +138,21 @@ func (l *Loop) Arrival() time.Duration {
 	return l.arrival
 }
 
+// Stalls returns how long, in all, the loop found it had not run: each
+// time a timer it ran, or the end of a wait, came more than 10 ms
+// (stallThreshold) after it was due, it counts the delay (its process was
+// stopped, descheduled or paused, or busy). The time that passed then says
+// nothing about the network: an Interest's wait for its Data across a
+// stall is no round-trip time. Call it on the loop goroutine.
+func (l *Loop) Stalls() time.Duration { return l.stallTime }
+
 // Stats returns how the loop ordered timers and input so far. Call it on
 // the loop goroutine, or after Run returned.
-func (l *Loop) Stats() LoopStats { return l.stats }
+func (l *Loop) Stats() LoopStats {
+	st := l.stats
+	st.Stalled = l.stallTime
+	return st
+}
 
 // Now returns the time elapsed since NewLoop.
 func (l *Loop) Now() time.Duration { return time.Since(l.start) }
@@ -223,9 +242,11 @@ func (l *Loop) Run(ctx context.Context) error {
 		l.armWake()
 		select {
 		case ev := <-l.inbox:
+			l.wokeUp()
 			l.handle(ev)
 			l.drain()
 		case fn := <-l.posted:
+			l.wokeUp()
 			fn()
 			l.drain()
 		case <-l.wake.C:
@@ -278,6 +299,15 @@ func (l *Loop) handleNext(wait <-chan time.Time) bool {
 		l.handle(ev)
 	}
 	return true
+}
+
+// wokeUp notes a stall when input woke the loop more than stallThreshold
+// after its timers were due, before it handles that input (a timer's wake
+// leaves it to runDue).
+func (l *Loop) wokeUp() {
+	if l.wakeAt >= 0 {
+		l.noteStall(l.wakeAt, l.Now())
+	}
 }
 
 // take returns the held event and clears it.
@@ -334,15 +364,17 @@ func (l *Loop) newBatch() []received {
 // and catchUp first reads in what waits in the sockets too.
 func (l *Loop) runDue() {
 	now := l.Now()
-	caughtUp := false
+	caughtUp := time.Duration(-1) // when the last catch-up ended
 	for !l.stopped.Load() {
 		at, _, ok := l.timers.Peek()
 		if !ok || at > now {
 			return
 		}
-		if !caughtUp && now-at > stallThreshold {
-			caughtUp = true
-			now = max(now, l.catchUp())
+		// Late since it was due, or since the last catch-up: also a
+		// stall during an earlier timer's run.
+		if l.noteStall(max(at, caughtUp), l.Now()) {
+			caughtUp = l.catchUp()
+			now = max(now, caughtUp)
 			continue
 		}
 		if l.handleReadBy(now) {
@@ -452,10 +484,27 @@ func (l *Loop) armWake() {
 		}
 	}
 	d := time.Hour
+	l.wakeAt = -1
 	if at, _, ok := l.timers.Peek(); ok {
 		d = max(at-l.Now(), 0)
+		l.wakeAt = at
 	}
 	l.wake.Reset(d)
+}
+
+// noteStall records that the loop did not run from loop time from (a
+// timer's due time) until to, if that is more than stallThreshold; a
+// stretch already recorded counts once.
+func (l *Loop) noteStall(from, to time.Duration) bool {
+	if to-from <= stallThreshold {
+		return false
+	}
+	from = max(from, l.stallSeen)
+	if to > from {
+		l.stallTime += to - from
+		l.stallSeen = to
+	}
+	return true
 }
 
 // Flusher is output the loop writes out once the events at hand are

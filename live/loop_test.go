@@ -175,6 +175,9 @@ func TestLoopCatchesUpAfterStall(t *testing.T) {
 	if st := loop.Stats(); st.CatchUps != 1 || st.CatchUpTimeouts != 0 {
 		t.Fatalf("loop stats %+v, want one catch-up that ended", st)
 	}
+	if s := loop.Stalls(); s < 5*stallThreshold {
+		t.Fatalf("stalls %v, want at least the %v the loop did not run", s, 5*stallThreshold)
+	}
 }
 
 // waitUntil polls cond for up to 5 s.

@@ -510,8 +510,8 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 	}
 	if ff.verbose {
 		writeFaceStats(stderr, res.Face)
-		fmt.Fprintf(stderr, "Loop: %d batches of packets handled before due timers; %d catch-ups after stalls (%d gave up waiting)\n",
-			res.Loop.InputFirst, res.Loop.CatchUps, res.Loop.CatchUpTimeouts)
+		fmt.Fprintf(stderr, "Loop: %d batches of packets handled before due timers; %d catch-ups after stalls (%d gave up waiting); stalled %.3f s in all\n",
+			res.Loop.InputFirst, res.Loop.CatchUps, res.Loop.CatchUpTimeouts, res.Loop.Stalled.Seconds())
 	}
 	return nil
 }
