@@ -10,8 +10,8 @@
 # and prints per fetch the goodput of the summary, the timeouts, the
 # spurious timeouts (the Data was read before the retransmission left), the
 # retransmissions and their share of the Interests, the catch-ups of the
-# event loop after stalls (fetch -v), and the totals; with the load average
-# before and after.
+# event loop after stalls and the time it found it had not run (fetch -v),
+# and the totals; with the load average before and after.
 #
 # Usage: scripts/timeouts-live.sh [RUNS] [SIZE_MB]
 # Environment:
@@ -59,17 +59,17 @@ fetch_one() {
 		/^Spurious timeouts:/ { spurious = $3 }
 		/^Retransmitted segments:/ { retx = $3 }
 		/^Segments received:/ { segments = $3 }
-		/^Loop:/ { catchups = $10 }
+		/^Loop:/ { catchups = $10; stalled = $(NF - 3) }
 		END {
 			interests = segments + retx
-			printf "%-12s %9.1f %9d %9d %9d %8.3f%% %9d\n", label, goodput, timeouts, spurious, retx, 100 * retx / interests, catchups
+			printf "%-12s %9.1f %9d %9d %9d %8.3f%% %9d %9.3f\n", label, goodput, timeouts, spurious, retx, 100 * retx / interests, catchups, stalled
 			printf "%d %d %d %d\n", timeouts, spurious, retx, interests >> sums
 		}' "$work/fetch.err"
 }
 
 echo "== load before: $(uptime)"
 echo "== $runs runs of each, alternating; $stalls stalls of ${STALL_MS:-400} ms per fetch"
-printf "%-12s %9s %9s %9s %9s %9s %9s\n" pipeline Mbit/s timeouts spurious retx retx% catch-ups
+printf "%-12s %9s %9s %9s %9s %9s %9s %9s\n" pipeline Mbit/s timeouts spurious retx retx% catch-ups stalled-s
 for i in $(seq "$runs"); do
 	if [ $((i % 2)) = 1 ]; then
 		fetch_one default; fetch_one cubic -p cubic
