@@ -143,7 +143,7 @@ func newFace(loop *Loop, t Transport, conn net.Conn, cfg FaceConfig) *Face {
 	}
 	f.dec.Logger, f.dec.Name = f.log, t.String()
 	f.dec.NewData = loop.datas.get
-	f.in.queued = face.ReceiveQueue(conn)
+	f.in.queued, f.in.datagram = face.ReceiveQueue(conn), f.datagram
 	loop.addFace(f)
 	if f.datagram {
 		f.dec.Reassembler = face.NewReassembler(timeout, 256, MaxPacketSize)

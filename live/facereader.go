@@ -128,13 +128,45 @@ type readProgress struct {
 	// queued returns the bytes waiting in the socket's kernel receive
 	// buffer (on a datagram socket, the size of the first datagram); nil
 	// where the system does not tell.
-	queued func() int
+	queued   func() int
+	datagram bool
 }
 
-// quiet reports whether the reader handed the loop all it read and the
-// socket holds nothing more.
-func (p *readProgress) quiet() bool {
-	return p.idle.Load() == p.read.Load() && (p.queued == nil || p.queued() <= 0)
+// inputMark is how far a reader must get to have handed the loop all
+// its socket held when the mark was taken.
+type inputMark struct {
+	p      *readProgress
+	target uint64
+}
+
+// mark notes how far the reader must get: on a stream, past the bytes it
+// read so far and those in the kernel's buffer. A datagram socket does not
+// say how many datagrams it holds: its reader must find it empty.
+func (p *readProgress) mark() inputMark {
+	m := inputMark{p: p, target: p.read.Load()}
+	if !p.datagram && p.queued != nil {
+		m.target += uint64(max(p.queued(), 0))
+	}
+	return m
+}
+
+// reached reports whether the reader got as far as m asks. (A datagram
+// the reader took from the socket but has not counted yet passes unseen.)
+func (m inputMark) reached() bool {
+	if m.p.datagram {
+		return m.p.idle.Load() == m.p.read.Load() && (m.p.queued == nil || m.p.queued() <= 0)
+	}
+	return m.p.idle.Load() >= m.target
+}
+
+// caughtUp reports whether every reader got as far as its mark asks.
+func caughtUp(marks []inputMark) bool {
+	for _, m := range marks {
+		if !m.reached() {
+			return false
+		}
+	}
+	return true
 }
 
 // streamCounter reads a stream socket for a FrameReader, keeping the

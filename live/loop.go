@@ -31,12 +31,9 @@ const stallThreshold = 10 * time.Millisecond
 // maxCatchUp bounds how long catchUp handles input before the timers.
 const maxCatchUp = 200 * time.Millisecond
 
-// catchUpQuiet is how long catchUp must find no input waiting before it
-// ends; catchUpPoll is how often it looks when no input comes.
-const (
-	catchUpQuiet = 2 * time.Millisecond
-	catchUpPoll  = 500 * time.Microsecond
-)
+// catchUpPoll is how often catchUp looks at its readers when no input
+// comes.
+const catchUpPoll = 500 * time.Microsecond
 
 // Loop is a real-time sched.Scheduler: one goroutine (the one that calls
 // Run) runs every timer callback and every packet handler, one at a time.
@@ -65,9 +62,9 @@ type Loop struct {
 	holding bool          // held is set
 	arrival time.Duration // when the packet being handled was read (-1: none)
 	wakeAt  time.Duration // when the loop's wait should end (-1: no timer)
-	// stallTime is the time the loop found it had not run (Stalls);
-	// stallSeen is up to when it counted it.
-	stallTime, stallSeen time.Duration
+	// lastBeat is when the loop last showed it ran (beat); stallTime
+	// sums the gaps between beats longer than stallThreshold (Stalls).
+	lastBeat, stallTime time.Duration
 
 	facesMu sync.Mutex
 	faces   map[*Face]struct{} // open faces, whose sockets catchUp reads
@@ -138,12 +135,14 @@ func (l *Loop) Arrival() time.Duration {
 	return l.arrival
 }
 
-// Stalls returns how long, in all, the loop found it had not run: each
-// time a timer it ran, or the end of a wait, came more than 10 ms
-// (stallThreshold) after it was due, it counts the delay (its process was
-// stopped, descheduled or paused, or busy). The time that passed then says
-// nothing about the network: an Interest's wait for its Data across a
-// stall is no round-trip time. Call it on the loop goroutine.
+// Stalls returns how long, in all, the loop found it had not run: the
+// loop notes the time before each batch of packets and each timer it
+// handles, and when it wakes from a wait; a gap of more than 10 ms
+// (stallThreshold) between two notes, not counting a wait until its
+// deadline, is a stall (its process was stopped, descheduled or paused,
+// or one callback ran that long). The time that passed then says nothing
+// about the network: an Interest's wait for its Data across a stall is no
+// round-trip time. Call it on the loop goroutine.
 func (l *Loop) Stalls() time.Duration { return l.stallTime }
 
 // Stats returns how the loop ordered timers and input so far. Call it on
@@ -229,7 +228,9 @@ func (l *Loop) Run(ctx context.Context) error {
 			continue
 		}
 		if at, _, ok := l.timers.Peek(); ok && at <= l.Now() {
-			// Due while the loop ran: runDue orders it with the input.
+			// Due while the loop ran: runDue orders it with the input
+			// read by then (a posted function may go first, as a select
+			// would have it).
 			select {
 			case fn := <-l.posted:
 				fn()
@@ -239,6 +240,7 @@ func (l *Loop) Run(ctx context.Context) error {
 			}
 			continue
 		}
+		l.beat()
 		l.armWake()
 		select {
 		case ev := <-l.inbox:
@@ -250,6 +252,7 @@ func (l *Loop) Run(ctx context.Context) error {
 			fn()
 			l.drain()
 		case <-l.wake.C:
+			l.wokeUp()
 		case <-ctx.Done():
 			l.Stop(errors.Join(ErrStopped, ctx.Err()))
 		}
@@ -301,13 +304,25 @@ func (l *Loop) handleNext(wait <-chan time.Time) bool {
 	return true
 }
 
-// wokeUp notes a stall when input woke the loop more than stallThreshold
-// after its timers were due, before it handles that input (a timer's wake
-// leaves it to runDue).
+// wokeUp notes the loop's wake from a wait, which was due at wakeAt at the
+// latest: later than that by over stallThreshold is a stall.
 func (l *Loop) wokeUp() {
-	if l.wakeAt >= 0 {
-		l.noteStall(l.wakeAt, l.Now())
+	if l.wakeAt < 0 {
+		l.lastBeat = l.Now()
+		return
 	}
+	l.lastBeat = max(l.lastBeat, l.wakeAt)
+	l.beat()
+}
+
+// beat notes that the loop runs: a gap since the last note of more than
+// stallThreshold counts as stalled time.
+func (l *Loop) beat() {
+	now := l.Now()
+	if gap := now - l.lastBeat; gap > stallThreshold {
+		l.stallTime += gap
+	}
+	l.lastBeat = now
 }
 
 // take returns the held event and clears it.
@@ -318,6 +333,7 @@ func (l *Loop) take() inboxEvent {
 }
 
 func (l *Loop) handle(ev inboxEvent) {
+	l.beat()
 	l.arrival = ev.at
 	for _, r := range ev.pkts {
 		if l.stopped.Load() {
@@ -372,7 +388,7 @@ func (l *Loop) runDue() {
 		}
 		// Late since it was due, or since the last catch-up: also a
 		// stall during an earlier timer's run.
-		if l.noteStall(max(at, caughtUp), l.Now()) {
+		if l.Now()-max(at, caughtUp) > stallThreshold {
 			caughtUp = l.catchUp()
 			now = max(now, caughtUp)
 			continue
@@ -382,6 +398,7 @@ func (l *Loop) runDue() {
 			continue
 		}
 		fn, _, _ := l.timers.Pop()
+		l.beat()
 		fn()
 	}
 }
@@ -406,31 +423,26 @@ func (l *Loop) handleReadBy(t time.Duration) bool {
 }
 
 // catchUp reads in the input that waits for the loop's faces: it sends
-// the output queued so far, then handles batches as they come until every
-// face's reader has handed over all it read and found its socket empty,
-// for catchUpQuiet in a row (or maxCatchUp passed). Input past what the
-// socket held counts too: the forwarder holds back what did not fit in it
-// while the loop was stalled. Output queued meanwhile waits (unless it
-// fills a face's buffer), so that the input ends. It returns the loop time
-// then: the batches queued by that time are for runDue to handle before
-// its timers.
+// the output queued so far, notes how far each face's reader must get to
+// have taken all its socket holds now, and handles batches as they come
+// until every reader got there (or maxCatchUp passed). It returns the loop
+// time then: the batches queued by that time are for runDue to handle
+// before its timers. (Data the forwarder held back while the socket was
+// full come later; the pipeline leaves the stall out of their Interests'
+// waits, Stalls.)
 func (l *Loop) catchUp() time.Duration {
 	l.stats.CatchUps++
 	l.flush()
+	l.facesMu.Lock()
+	marks := make([]inputMark, 0, len(l.faces))
+	for f := range l.faces {
+		marks = append(marks, f.in.mark())
+	}
+	l.facesMu.Unlock()
 	start := time.Now()
 	var poll *time.Timer
-	var quietSince time.Time
-	for !l.stopped.Load() {
-		now := time.Now()
-		switch {
-		case !l.inputQuiet():
-			quietSince = time.Time{}
-		case quietSince.IsZero():
-			quietSince = now
-		case now.Sub(quietSince) >= catchUpQuiet:
-			return l.Now()
-		}
-		if now.Sub(start) >= maxCatchUp {
+	for !l.stopped.Load() && !caughtUp(marks) {
+		if time.Since(start) >= maxCatchUp {
 			l.stats.CatchUpTimeouts++
 			break
 		}
@@ -443,22 +455,6 @@ func (l *Loop) catchUp() time.Duration {
 		l.handleNext(poll.C)
 	}
 	return l.Now()
-}
-
-// inputQuiet reports whether every face's reader handed the loop all it
-// read and no input waits for it in the socket or the inbox.
-func (l *Loop) inputQuiet() bool {
-	if l.holding || len(l.inbox) > 0 {
-		return false
-	}
-	l.facesMu.Lock()
-	defer l.facesMu.Unlock()
-	for f := range l.faces {
-		if !f.in.quiet() {
-			return false
-		}
-	}
-	return true
 }
 
 // addFace registers an open face for catchUp; removeFace forgets it. Both
@@ -490,21 +486,6 @@ func (l *Loop) armWake() {
 		l.wakeAt = at
 	}
 	l.wake.Reset(d)
-}
-
-// noteStall records that the loop did not run from loop time from (a
-// timer's due time) until to, if that is more than stallThreshold; a
-// stretch already recorded counts once.
-func (l *Loop) noteStall(from, to time.Duration) bool {
-	if to-from <= stallThreshold {
-		return false
-	}
-	from = max(from, l.stallSeen)
-	if to > from {
-		l.stallTime += to - from
-		l.stallSeen = to
-	}
-	return true
 }
 
 // Flusher is output the loop writes out once the events at hand are

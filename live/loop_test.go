@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"slices"
@@ -104,25 +105,30 @@ func socketPair(t *testing.T) (*Loop, *Face, net.Conn) {
 	return loop, f, conns[1]
 }
 
-// TestLoopHandlesReadPacketsBeforeDueTimers: a Data the reader took from
-// the socket while a callback kept the loop busy is handled before a timer
-// that became due meanwhile (a timeout must not fire while its Data waits
-// in the inbox), and one read after the timers began waits for them.
+// TestLoopHandlesReadPacketsBeforeDueTimers: Data the reader took from
+// the socket while a callback kept the loop busy are handled before a
+// timer that became due meanwhile (a timeout must not fire while its Data
+// waits in the inbox), more of them than the loop handles in one batch.
 func TestLoopHandlesReadPacketsBeforeDueTimers(t *testing.T) {
 	loop, f, peer := socketPair(t)
 	var got []string
 	f.OnPacket(func(p ndn.Packet) { got = append(got, p.Data.Name.String()) })
-	first := ndntest.Data(t, "/order/seg=0", 100).Wire
+	const n = maxBatch + 4
+	var want []string
 	loop.After(5*time.Millisecond, func() {
 		got = append(got, "timer")
 		loop.Stop(nil)
 	})
 	loop.After(0, func() {
-		if _, err := peer.Write(first); err != nil {
-			t.Error(err)
-		}
-		for len(loop.inbox) == 0 { // the reader has read and handed it on
-			time.Sleep(time.Millisecond)
+		for i := range n {
+			d := ndntest.Data(t, fmt.Sprintf("/order/seg=%d", i), 100)
+			want = append(want, d.Name.String())
+			if _, err := peer.Write(d.Wire); err != nil {
+				t.Error(err)
+			}
+			for len(loop.inbox) <= i { // the reader has read it and handed it on
+				time.Sleep(100 * time.Microsecond)
+			}
 		}
 		time.Sleep(6 * time.Millisecond) // the timer is due
 	})
@@ -131,11 +137,11 @@ func TestLoopHandlesReadPacketsBeforeDueTimers(t *testing.T) {
 	if err := loop.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"/order/seg=0", "timer"}; !slices.Equal(got, want) {
+	if want = append(want, "timer"); !slices.Equal(got, want) {
 		t.Fatalf("ran %v, want %v", got, want)
 	}
-	if st := loop.Stats(); st.InputFirst != 1 || st.CatchUps != 0 {
-		t.Fatalf("loop stats %+v, want 1 batch before the timer and no catch-up", st)
+	if st := loop.Stats(); st.InputFirst == 0 && st.CatchUps == 0 {
+		t.Fatalf("loop stats %+v, want the batches past one drain handled before the timer by runDue (or a catch-up, if the writes took over 10 ms)", st)
 	}
 }
 
