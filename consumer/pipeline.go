@@ -95,11 +95,11 @@ type Config struct {
 	// answers the Interest that timed out.
 	Arrival func() time.Duration
 	// Stalls, if set, returns how long, in all, the runtime found it had
-	// not run (its process stopped, descheduled or busy). Time that passed
-	// during a stall says nothing about the network: an Interest's wait
-	// across one counts towards its timeout without the stall, and its
-	// Data gives no RTT sample, as a retransmitted segment's does not.
-	// Nil: no stalls.
+	// not run (its process stopped, descheduled or paused). Time that
+	// passed during a stall says nothing about the network: an Interest's
+	// wait across one counts towards its timeout without the stall. (RTT
+	// samples keep it: leaving out the samples that span a stall would
+	// leave out the longest ones most.) Nil: no stalls.
 	Stalls func() time.Duration
 }
 
@@ -432,7 +432,7 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	}
 
 	var sample time.Duration
-	if !st.retx && p.stalls() == st.stallsAtSend {
+	if !st.retx {
 		sample = now - st.sentAt
 		p.addRTTStat(sample)
 		if p.sampler.Take(seg, false, p.nextSeg-1) {
