@@ -20,12 +20,13 @@ const inboxSize = 256
 // timers and flushes its faces.
 const maxBatch = 16
 
-// stallThreshold is how late a timer must be for the loop to take it that
-// the loop itself did not run meanwhile (its process was stopped,
-// descheduled or paused by the garbage collector): the time that passed
-// then says nothing about the network, and what came in during it waits
-// in the sockets. Before such a timer runs, the loop reads that input in
-// and handles it (catchUp).
+// stallThreshold is how long a gap between the loop's notes of progress
+// (beat), or a timer's lateness, must be for the loop to take it that it
+// did not run meanwhile (its process was stopped, descheduled or paused
+// by the garbage collector): the time that passed then says nothing about
+// the network (Stalls), and what came in during it waits in the sockets.
+// Before a timer that late runs, the loop reads that input in and handles
+// it (catchUp).
 const stallThreshold = 10 * time.Millisecond
 
 // maxCatchUp bounds how long catchUp handles input before the timers.
@@ -75,8 +76,8 @@ type Loop struct {
 type LoopStats struct {
 	// CatchUps counts the times timers were overdue by more than
 	// stallThreshold (10 ms) and the loop first handled the input that
-	// waited for it; CatchUpTimeouts those that still found input after
-	// maxCatchUp (200 ms) and ran the timers then.
+	// waited in its sockets; CatchUpTimeouts those that stopped waiting
+	// for a socket reader after maxCatchUp (200 ms).
 	CatchUps, CatchUpTimeouts uint64
 	// InputFirst counts the batches of packets handled before timers that
 	// were due, because they had been read before the timers ran.
