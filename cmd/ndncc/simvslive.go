@@ -277,22 +277,22 @@ both runtimes share), so the loss rates agree within 0.7 points (6.5% live again
 (25.4 s against 26.4) in spite of its more losses: with the 1 s minimum RTO, when the losses fall
 decides how long the window waits on them (the paper's own runs span 24.6-26.8 s).`,
 	"seed002-marking": `Run with every packet marked above the threshold (the hackathon's scheme, the experiment's
-description), on a quiet machine (load 1.9 at the start, 1.7 at the end). TCP tunnels run live
-over real kernel TCP (docs/emulation.md, "TCP tunnels"), marking by the forwarder's send queue and
-the socket's unsent bytes: 147.5 -> 18.8 ms live (7.9x) against 148.2 -> 15.7 ms simulated, the
-goodput 1.3% higher with marks than without, no retransmission with them; the live socket let
-fewer marks through (1771 against 2736) and the mean RTT with marks is 3.1 ms higher. The udp-*
-rows are emulated links: goodput within 0.5% of the simulator's, 274 retransmissions without
-marks against 294 and none with them. Their mean RTTs are 3.8 and 4.3 ms higher live (42.9 and
-18.1 against 39.1 and 13.8): each Data crosses five real hops with socket calls and loop wake-ups
-that the simulator's 0-200 us per packet does not fully cover, and the live run received fewer
-marks (409 against 878). With marks the queue is short, so that cost weighs more, and the ratio
-falls from 2.84x simulated to 2.37x live. The udp 3x is not reached, simulated or live: the
-50 KB threshold is about 10 Data of 4.8 KB (13 ms at 30 Mbit/s), and an AIMD consumer that halves
-at most once per RTT keeps the queue between about 4 packets and the threshold. Runs of this
-script on the loaded machine earlier the same day (load 8-10) starved one udp row or the other of
-CPU (link timers up to 294 and 348 ms late): their 3.03x and 2.1x measured the machine, not the
-queue.`,
+description) and the UDP threshold in the kernel's bytes (50,000 of TIOCOUTQ, 6 Data), at load
+2.6 at the start and 3.5 at the end. The udp-* rows are emulated links: 43.8 -> 12.6 ms live
+(3.5x) against 39.1 -> 9.8 ms simulated (4.0x), goodput within 1% of the simulator's and the
+same with marks as without (-0.2%), 286 retransmissions without marks against 298 and none with
+them. The mean RTTs are 4.7 and 2.8 ms higher live: each Data crosses five real hops with socket
+calls and loop wake-ups that the simulator's 0-200 us per packet does not fully cover, and with
+marks, where the queue is short, that cost weighs most on the ratio; the live run with marks
+also received fewer marks (982 against 1706), and its links' timers ran up to 70.7 ms late. The
+previous run of this script (c0ebc67, load 1.9), with the threshold in Data bytes (about 10
+Data), gave 42.9 -> 18.1 ms live (2.37x; simulated 2.84x). TCP tunnels run live over real kernel
+TCP (docs/emulation.md, "TCP tunnels"), marking by the forwarder's send queue and the socket's
+unsent bytes: 150.9 -> 18.6 ms live (8.1x) against 155.1 -> 15.7 ms simulated, the goodput 2.3%
+higher with marks than without, no retransmission with them; the live socket let fewer marks
+through (1830 against 2845) and the mean RTT with marks is 2.9 ms higher. Runs of this script
+on a loaded machine (load 8-10) starved one udp row or the other of CPU (link timers up to 294
+and 348 ms late): their figures measured the machine, not the queue.`,
 	"seed004-multipath": `PCON's split is the optimum live as simulated (0.670 against 0.667, optimum 0.667): the
 marks that drive it come from CoDel on the same emulated links, and the live flow uses as much
 of the capacity (0.988 against 0.985). The mean RTT is 5.7 ms higher live: this experiment runs
