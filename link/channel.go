@@ -442,7 +442,7 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 	// early is built in earlyFrame.
 	var f *flight
 	var fr *Frame
-	_, isCarried := it.Ext.(*carried)
+	cf, isCarried := it.Ext.(*carried)
 	early := c.early != nil && (it.Ext == nil || isCarried)
 	if early {
 		fr = &c.earlyFrame
@@ -451,7 +451,7 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 		fr = &f.frame
 	}
 	fr.Pkt = it.Pkt
-	if cf, ok := it.Ext.(*carried); ok {
+	if isCarried {
 		fr.LinkFields, it.Ext = cf.lf, nil
 	}
 	switch {

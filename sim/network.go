@@ -248,8 +248,8 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 	if err := n.buildLinks(sc, seed); err != nil {
 		return nil, err
 	}
-	for _, nd := range sc.Topology.Nodes {
-		if !opt.arrivalEvents {
+	if !opt.arrivalEvents {
+		for _, nd := range sc.Topology.Nodes {
 			n.Nodes[nd.Name].cpu.early()
 		}
 	}
