@@ -1,0 +1,203 @@
+package sha256batch
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// message returns n pseudo-random bytes drawn from seed.
+func message(seed uint64, n int) []byte {
+	r := rand.New(rand.NewPCG(seed, uint64(n)))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// check hashes msgs with h and compares every digest with crypto/sha256's.
+func check(t *testing.T, h *Hasher, msgs [][]byte) {
+	t.Helper()
+	out := make([][Size]byte, len(msgs))
+	h.Sum(out, msgs)
+	for i, m := range msgs {
+		if want := sha256.Sum256(m); out[i] != want {
+			t.Fatalf("message %d of %d (%d bytes): got %x, want %x", i, len(msgs), len(m), out[i], want)
+		}
+	}
+}
+
+func TestVector(t *testing.T) {
+	t.Logf("vector code: %v", vector)
+}
+
+// TestLengths: every length from 0 to 300 and around the block and
+// padding boundaries, each in batches of 1 to 17 messages of that length.
+func TestLengths(t *testing.T) {
+	lengths := []int{}
+	for n := 0; n <= 300; n++ {
+		lengths = append(lengths, n)
+	}
+	for _, b := range []int{8, 64, 137, 1024} {
+		for d := -10; d <= 10; d++ {
+			lengths = append(lengths, b*BlockSize+d)
+		}
+	}
+	var h Hasher
+	for _, n := range lengths {
+		for count := 1; count <= 17; count++ {
+			msgs := make([][]byte, count)
+			for i := range msgs {
+				msgs[i] = message(uint64(i), n)
+			}
+			check(t, &h, msgs)
+		}
+	}
+}
+
+// TestMixed: batches whose messages differ in length, so lanes finish at
+// different blocks, take new messages and move to the 8-lane code.
+func TestMixed(t *testing.T) {
+	tests := []struct {
+		name    string
+		lengths []int
+	}{
+		{"two", []int{0, 1000}},
+		{"short and long", []int{8800, 3, 8800, 55, 56, 64, 119, 120, 8800}},
+		{"16 of one length, one longer", append(repeat(16, 640), 6400)},
+		{"17 descending", descending(17, 700)},
+		{"40 ascending", ascending(40, 300)},
+		{"9 with empty ones", []int{0, 0, 64, 0, 8800, 0, 65, 0, 1}},
+		{"33 segments", append(repeat(32, 8800), 1200)},
+	}
+	var h Hasher
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msgs := make([][]byte, len(tt.lengths))
+			for i, n := range tt.lengths {
+				msgs[i] = message(uint64(i), n)
+			}
+			check(t, &h, msgs)
+		})
+	}
+}
+
+func repeat(count, n int) []int {
+	s := make([]int, count)
+	for i := range s {
+		s[i] = n
+	}
+	return s
+}
+
+func descending(count, step int) []int {
+	s := make([]int, count)
+	for i := range s {
+		s[i] = (count - i) * step
+	}
+	return s
+}
+
+func ascending(count, step int) []int {
+	s := make([]int, count)
+	for i := range s {
+		s[i] = i*step + i%7
+	}
+	return s
+}
+
+// TestSubslices: messages that are parts of one buffer, starting at odd
+// offsets and overlapping.
+func TestSubslices(t *testing.T) {
+	buf := message(1, 20000)
+	var msgs [][]byte
+	for i := range 20 {
+		msgs = append(msgs, buf[i*7+1:i*7+1+i*613])
+	}
+	var h Hasher
+	check(t, &h, msgs)
+}
+
+// TestRandomBatches: seeded batches of 0-39 messages of 0-765 bytes at
+// random places in one buffer.
+func TestRandomBatches(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	data := message(9, 1<<16)
+	var h Hasher
+	for range 3000 {
+		msgs := make([][]byte, r.IntN(40))
+		for i := range msgs {
+			n := r.IntN(766)
+			o := r.IntN(len(data) - n)
+			msgs[i] = data[o : o+n]
+		}
+		check(t, &h, msgs)
+	}
+}
+
+func TestSumPanicsOnShortOut(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("Sum with fewer digests than messages did not panic")
+		}
+	}()
+	var h Hasher
+	h.Sum(make([][Size]byte, 1), [][]byte{nil, nil})
+}
+
+func TestSumAllocatesNothing(t *testing.T) {
+	msgs := make([][]byte, 20)
+	for i := range msgs {
+		msgs[i] = message(uint64(i), 8800+i)
+	}
+	out := make([][Size]byte, len(msgs))
+	var h Hasher
+	if n := testing.AllocsPerRun(10, func() { h.Sum(out, msgs) }); n != 0 {
+		t.Fatalf("Sum allocated %v times per call", n)
+	}
+}
+
+// FuzzSum splits the input into messages at the given lengths and
+// compares every digest with crypto/sha256's.
+func FuzzSum(f *testing.F) {
+	f.Add([]byte("abc"), []byte{3})
+	f.Add(make([]byte, 2000), []byte{0, 55, 56, 64, 200, 255, 1})
+	f.Add(message(3, 9000), []byte{255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 9})
+	f.Fuzz(func(t *testing.T, data []byte, lengths []byte) {
+		var msgs [][]byte
+		for _, l := range lengths {
+			n := min(int(l)*3, len(data))
+			msgs = append(msgs, data[:n])
+			data = data[n:]
+		}
+		var h Hasher
+		check(t, &h, msgs)
+	})
+}
+
+// BenchmarkSum: 16 messages of 8 KiB per call, with this package and with
+// crypto/sha256 one after the other.
+func BenchmarkSum(b *testing.B) {
+	for _, count := range []int{16, 8, 4} {
+		msgs := make([][]byte, count)
+		for i := range msgs {
+			msgs[i] = message(uint64(i), 8192)
+		}
+		out := make([][Size]byte, count)
+		b.Run(fmt.Sprintf("batch/%dx8KiB", count), func(b *testing.B) {
+			var h Hasher
+			b.SetBytes(int64(count * 8192))
+			for b.Loop() {
+				h.Sum(out, msgs)
+			}
+		})
+		b.Run(fmt.Sprintf("crypto-sha256/%dx8KiB", count), func(b *testing.B) {
+			b.SetBytes(int64(count * 8192))
+			for b.Loop() {
+				sumEach(out, msgs)
+			}
+		})
+	}
+}
