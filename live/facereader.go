@@ -1,6 +1,7 @@
 package live
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ndncc/ndncc/internal/sha256batch"
 	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/ndn"
 )
@@ -45,11 +47,12 @@ func (f *Face) readStream() {
 	fr := face.NewFrameReader(streamCounter{f.conn, &f.in}, MaxPacketSize)
 	fr.Alloc = f.loop.frames.get
 	batch := f.loop.newBatch()
+	var digests digestBatch
 	var at time.Duration
 	for {
 		b, err := fr.Next()
 		if err != nil {
-			if len(batch) > 0 && !f.post(inboxEvent{face: f, pkts: batch, at: at}) {
+			if len(batch) > 0 && !f.post(inboxEvent{face: f, pkts: digests.check(batch), at: at}) {
 				return
 			}
 			f.readFailed(err)
@@ -62,7 +65,7 @@ func (f *Face) readStream() {
 			batch = append(batch, r)
 		}
 		if len(batch) > 0 && (len(batch) == maxReadBatch || !fr.Buffered()) {
-			if !f.post(inboxEvent{face: f, pkts: batch, at: at}) {
+			if !f.post(inboxEvent{face: f, pkts: digests.check(batch), at: at}) {
 				return
 			}
 			batch = f.loop.newBatch()
@@ -73,6 +76,7 @@ func (f *Face) readStream() {
 // readDatagrams reads one frame per datagram, reassembling fragments.
 func (f *Face) readDatagrams() {
 	buf := make([]byte, 1<<16)
+	var digests digestBatch
 	start := time.Now()
 	for {
 		f.in.idle.Store(f.in.read.Load()) // every datagram read so far is handed on
@@ -90,7 +94,7 @@ func (f *Face) readDatagrams() {
 		b := make([]byte, n)
 		copy(b, buf[:n])
 		if r, ok := f.receive(b, time.Since(start)); ok {
-			if !f.post(inboxEvent{face: f, pkts: []received{r}, at: f.loop.Now()}) {
+			if !f.post(inboxEvent{face: f, pkts: digests.check([]received{r}), at: f.loop.Now()}) {
 				return
 			}
 		}
@@ -99,7 +103,8 @@ func (f *Face) readDatagrams() {
 
 // receive decodes one frame with the face's decoder. It reports false for
 // a frame that gives no packet to deliver (malformed, IDLE, or a fragment
-// of an incomplete packet).
+// of an incomplete packet). A Data whose digest the face verifies is
+// left digestPending, for digestBatch.check.
 func (f *Face) receive(b []byte, now time.Duration) (received, bool) {
 	fr, ok := f.dec.Decode(b, now)
 	if !ok || fr.IsIdle() { // an application's face runs no link reliability
@@ -108,12 +113,56 @@ func (f *Face) receive(b []byte, now time.Duration) (received, bool) {
 	pkt := fr.Pkt
 	r := received{pkt: pkt}
 	if f.digests && pkt.Data != nil && pkt.Data.Sig.Type == ndn.SigDigestSHA256 {
+		r.digest = digestPending
+	}
+	return r, true
+}
+
+// digestBatch verifies the DigestSha256 of the Data in a reader's batch
+// together: sha256batch hashes up to 16 of them side by side. It keeps its
+// buffers from batch to batch, so a batch allocates nothing.
+type digestBatch struct {
+	h    sha256batch.Hasher
+	msgs [][]byte                 // the covered parts being hashed
+	at   []int                    // where each is in the batch
+	sums [][sha256batch.Size]byte // their digests
+}
+
+// check settles every digestPending packet of batch to digestOK or
+// digestBad and returns batch.
+func (v *digestBatch) check(batch []received) []received {
+	v.msgs, v.at = v.msgs[:0], v.at[:0]
+	for i := range batch {
+		r := &batch[i]
+		if r.digest != digestPending {
+			continue
+		}
+		if covered, ok := ndn.DigestCovered(r.pkt.Data); ok {
+			v.msgs = append(v.msgs, covered)
+			v.at = append(v.at, i)
+			continue
+		}
 		r.digest = digestOK
-		if ndn.VerifyDigest(pkt.Data) != nil {
+		if ndn.VerifyDigest(r.pkt.Data) != nil {
 			r.digest = digestBad
 		}
 	}
-	return r, true
+	if len(v.msgs) == 0 {
+		return batch
+	}
+	if len(v.sums) < len(v.msgs) {
+		v.sums = make([][sha256batch.Size]byte, max(len(v.msgs), maxReadBatch))
+	}
+	v.h.Sum(v.sums, v.msgs)
+	for k, i := range v.at {
+		r := &batch[i]
+		r.digest = digestOK
+		if !bytes.Equal(v.sums[k][:], r.pkt.Data.Sig.Value) {
+			r.digest = digestBad
+		}
+	}
+	clear(v.msgs) // drop the references to the frames
+	return batch
 }
 
 // readProgress is how far a face's reader goroutine got through its

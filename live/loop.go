@@ -108,6 +108,9 @@ const (
 	digestUnchecked digestCheck = iota
 	digestOK
 	digestBad
+	// digestPending: the reader has yet to check it, with the rest of its
+	// batch (never seen by the loop).
+	digestPending
 )
 
 // NewLoop returns a loop whose clock starts now.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/elliptic"
+	"crypto/sha256"
 	"errors"
 	"strings"
 	"testing"
@@ -578,5 +579,36 @@ func BenchmarkAppendFrameInterest(b *testing.B) {
 		if buf, err = AppendFrame(buf[:0], &Packet{Interest: i}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestDigestCovered: a decoded DigestSha256 Data gives the part its digest
+// covers, whose SHA-256 is the signature value; a Data not decoded, or
+// signed otherwise, gives nothing.
+func TestDigestCovered(t *testing.T) {
+	d := &Data{Name: name("a", "b"), Content: bytes.Repeat([]byte("x"), 3000)}
+	wire, err := EncodeData(d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := DigestCovered(d); ok {
+		t.Error("DigestCovered of an encoded, not decoded, Data reports a covered part")
+	}
+	got, err := DecodeFrame(wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered, ok := DigestCovered(got.Data)
+	if !ok {
+		t.Fatal("DigestCovered of a decoded Data reports no covered part")
+	}
+	if sum := sha256.Sum256(covered); !bytes.Equal(sum[:], got.Data.Sig.Value) {
+		t.Errorf("SHA-256 of the covered part %x, signature value %x", sum, got.Data.Sig.Value)
+	}
+	if !bytes.Contains(covered, d.Content) || bytes.Contains(covered, got.Data.Sig.Value) {
+		t.Error("the covered part must hold the content and not the signature value")
+	}
+	if _, ok := DigestCovered(&Data{Name: name("a"), Sig: RSASignature(name("k")), Wire: wire}); ok {
+		t.Error("DigestCovered of an RSA Data reports a covered part")
 	}
 }

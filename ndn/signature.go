@@ -99,6 +99,19 @@ func VerifyDigest(d *Data) error {
 	return nil
 }
 
+// DigestCovered returns the part of a decoded Data that its DigestSha256
+// covers, when that part is one contiguous slice of d.Wire: for a caller
+// that hashes many Data at once and compares each digest with d.Sig.Value,
+// as VerifyDigest does for one. It reports false for any other Data (not
+// decoded, another signature type, or a covered part in pieces): verify
+// those with VerifyDigest.
+func DigestCovered(d *Data) ([]byte, bool) {
+	if d.Sig.Type != SigDigestSHA256 || d.Wire == nil || len(d.covered) != 1 {
+		return nil, false
+	}
+	return d.covered[0], true
+}
+
 // NdndData parses d.Wire with ndnd and returns ndnd's view of the Data and
 // the part of the packet its signature covers, the inputs of ndnd's
 // signature validators.
