@@ -123,15 +123,12 @@ var (
 )
 
 // Registers: the working variables a..h in 0-7, the message schedule's 16
-// most recent words in 8-23, temporaries in 24-27, the byte-swap control
-// in 28, the lanes' message pointers in 29 (lanes 0-7) and 30 (8-15), and
-// the pointer increment (one block) in 31.
+// most recent words in 8-23, temporaries in 24-27 and the byte-swap control
+// in 28.
 const (
 	regW    = 8
 	regT    = 24
 	regSwap = 28
-	regPtr  = 29
-	regInc  = 31
 )
 
 // blocks writes the function name(state *[8][16]uint32, ptrs
@@ -140,8 +137,7 @@ const (
 // "Y"). Row i of state holds working variable i of every lane.
 func (g *gen) blocks(name, r string, lanes int) {
 	v := func(i int) string { return fmt.Sprintf("%s%d", r, i) }
-	ymm := func(i int) string { return fmt.Sprintf("Y%d", i) }
-	zmm := func(i int) string { return fmt.Sprintf("Z%d", i) }
+	x := func(i int) string { return fmt.Sprintf("X%d", i) }
 	mov := "VMOVDQU32"
 	g.p("")
 	g.p("// func %s(state *[8][16]uint32, ptrs *[16]unsafe.Pointer, n int)", name)
@@ -151,33 +147,43 @@ func (g *gen) blocks(name, r string, lanes int) {
 	g.p("\tMOVQ n+16(FP), CX")
 	g.p("\tTESTQ CX, CX")
 	g.p("\tJEQ done")
-	g.p("\tXORQ DX, DX // the gathers' base: the indices are whole addresses")
+	g.p("\tXORQ DI, DI // the offset of the block in every message")
 	for i := 0; i < 8; i++ {
 		g.p("\t%s %d(AX), %s", mov, 64*i, v(i))
 	}
 	g.p("\tVMOVDQU64 bswap<>(SB), %s", v(regSwap))
-	g.p("\tVMOVDQU64 0(BX), Z%d", regPtr)
-	if lanes == 16 {
-		g.p("\tVMOVDQU64 64(BX), Z%d", regPtr+1)
-	}
-	g.p("\tMOVQ $64, SI")
-	g.p("\tVPBROADCASTQ SI, Z%d", regInc)
 	g.p("")
 	g.p("loop:")
-	// Load the block: word j of every lane, by gathering 32 bits from each
-	// lane's pointer plus 4j.
-	for j := 0; j < 16; j++ {
-		w := regW + j
-		g.p("\tKXNORW K1, K1, K1")
-		g.p("\tVPGATHERQD %d(DX)(Z%d*1), K1, %s", 4*j, regPtr, ymm(w))
-		if lanes == 16 {
-			g.p("\tKXNORW K2, K2, K2")
-			g.p("\tVPGATHERQD %d(DX)(Z%d*1), K2, %s", 4*j, regPtr+1, ymm(regT+j%4))
-			g.p("\tVINSERTI64X4 $1, %s, %s, %s", ymm(regT+j%4), zmm(w), zmm(w))
+	// Load the block: 16 bytes (4 words) at a time from each lane, into
+	// 128-bit part k of a register of row r (lane = r + 4k), then transpose
+	// each group of four rows in every 128-bit part: W_j for every lane.
+	for l := 0; l < lanes; l++ {
+		row, part := l%4, l/4
+		g.p("\tMOVQ %d(BX), SI", 8*l)
+		for grp := 0; grp < 4; grp++ {
+			w := regW + 4*grp + row
+			if part == 0 {
+				g.p("\tVMOVDQU32 %d(SI)(DI*1), %s", 16*grp, x(w))
+			} else {
+				g.p("\tVINSERTI32X4 $%d, %d(SI)(DI*1), %s, %s", part, 16*grp, v(w), v(w))
+			}
 		}
-		g.p("\tVPSHUFB %s, %s, %s", v(regSwap), v(w), v(w))
 	}
 	t := func(i int) string { return v(regT + i) }
+	for grp := 0; grp < 4; grp++ {
+		q := func(i int) string { return v(regW + 4*grp + i) }
+		g.p("\tVPUNPCKLDQ %s, %s, %s", q(1), q(0), t(0))
+		g.p("\tVPUNPCKHDQ %s, %s, %s", q(1), q(0), t(1))
+		g.p("\tVPUNPCKLDQ %s, %s, %s", q(3), q(2), t(2))
+		g.p("\tVPUNPCKHDQ %s, %s, %s", q(3), q(2), t(3))
+		g.p("\tVPUNPCKLQDQ %s, %s, %s", t(2), t(0), q(0))
+		g.p("\tVPUNPCKHQDQ %s, %s, %s", t(2), t(0), q(1))
+		g.p("\tVPUNPCKLQDQ %s, %s, %s", t(3), t(1), q(2))
+		g.p("\tVPUNPCKHQDQ %s, %s, %s", t(3), t(1), q(3))
+		for i := 0; i < 4; i++ {
+			g.p("\tVPSHUFB %s, %s, %s", v(regSwap), q(i), q(i))
+		}
+	}
 	for round := 0; round < 64; round++ {
 		w := v(regW + round%16)
 		if round >= 16 {
@@ -226,10 +232,7 @@ func (g *gen) blocks(name, r string, lanes int) {
 		g.p("\tVPADDD %d(AX), %s, %s", 64*i, v(i), v(i))
 		g.p("\t%s %s, %d(AX)", mov, v(i), 64*i)
 	}
-	g.p("\tVPADDQ Z%d, Z%d, Z%d", regInc, regPtr, regPtr)
-	if lanes == 16 {
-		g.p("\tVPADDQ Z%d, Z%d, Z%d", regInc, regPtr+1, regPtr+1)
-	}
+	g.p("\tADDQ $64, DI")
 	g.p("\tDECQ CX")
 	g.p("\tJNE loop")
 	g.p("\tVZEROUPPER")
