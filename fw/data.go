@@ -16,11 +16,11 @@ type downstream struct {
 // dropped), caching, strategy notification, then one copy of the Data to
 // each pending downstream of the matched entries. A downstream gets the
 // Data's CongestionMark, or its own Interest's mark if that is larger.
-func (f *Forwarder) onData(in FaceID, p ndn.Packet) {
+func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 	f.counters.InData++
 	f.faces[in].counters.InData++
 	d := p.Data
-	now := f.sched.Now()
+	now := f.now()
 	hs := f.prefixHashes(d.Name)
 	f.matches = f.pit.matchData(d.Name, hs, f.matches[:0])
 	if len(f.matches) == 0 {
@@ -35,7 +35,7 @@ func (f *Forwarder) onData(in FaceID, p ndn.Packet) {
 		// loops below would, without gathering downstreams.
 		e := f.matches[0]
 		f.matches[0] = nil
-		e.strategy.AfterReceiveData(e, in, p)
+		e.strategy.AfterReceiveData(e, in, *p)
 		if !e.live {
 			return
 		}
@@ -50,7 +50,7 @@ func (f *Forwarder) onData(in FaceID, p ndn.Packet) {
 	}
 	ds := f.downstreams[:0]
 	for _, e := range f.matches {
-		e.strategy.AfterReceiveData(e, in, p)
+		e.strategy.AfterReceiveData(e, in, *p)
 		if !e.live {
 			continue
 		}

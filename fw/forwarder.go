@@ -47,6 +47,7 @@ type Config struct {
 type Forwarder struct {
 	name       string
 	sched      sched.Scheduler
+	clock      *time.Duration // sched's clock read in place, or nil (see now)
 	rng        *rand.Rand
 	strategies map[string]StrategyConstructor
 
@@ -107,6 +108,7 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 	f := &Forwarder{
 		name:       cfg.Name,
 		sched:      s,
+		clock:      sched.ClockOf(s),
 		rng:        rng,
 		strategies: BuiltinStrategies(),
 		faces:      make([]face, 1),
@@ -145,7 +147,20 @@ func (f *Forwarder) prefixHashes(name ndn.Name) []uint64 {
 	if f.names == nil {
 		return f.hasher.prefixes(name)
 	}
+	// the common case, a name cached, without a call
+	if s := f.names.slot(name); s != nil && same(s.name, name) {
+		return s.hs[:len(name)+1]
+	}
 	return f.names.prefixes(name, &f.hasher)
+}
+
+// now is the scheduler's time, read in place when the scheduler allows
+// (sched.ClockOf): the forwarder reads it several times per packet.
+func (f *Forwarder) now() time.Duration {
+	if f.clock != nil {
+		return *f.clock
+	}
+	return f.sched.Now()
 }
 
 // Name returns the forwarder's name.
@@ -159,7 +174,7 @@ func (f *Forwarder) Receive(in FaceID, p ndn.Packet) {
 		f.guard.Do(work{face: in, pkt: p}) // queued: we are inside our own work
 		return
 	}
-	f.dispatch(in, p)
+	f.dispatch(in, &p)
 	f.guard.Release()
 }
 
@@ -171,11 +186,15 @@ func (f *Forwarder) handle(w work) {
 	case w.loss != 0:
 		f.onSendFailure(w.face, w.pkt, w.loss)
 	default:
-		f.dispatch(w.face, w.pkt)
+		f.dispatch(w.face, &w.pkt)
 	}
 }
 
-func (f *Forwarder) dispatch(in FaceID, p ndn.Packet) {
+// dispatch runs the pipeline of packet p, received on face in. The
+// pipelines take the packet by pointer, where the caller holds its own
+// copy (they may change it: an Interest's HopLimit), and copy it only
+// where they hand it on: a Packet is eight words.
+func (f *Forwarder) dispatch(in FaceID, p *ndn.Packet) {
 	if !f.faceUp(in) {
 		return
 	}
@@ -183,7 +202,7 @@ func (f *Forwarder) dispatch(in FaceID, p ndn.Packet) {
 	case p.Data != nil:
 		f.onData(in, p)
 	case p.Interest != nil && p.Nack != ndn.NackNone:
-		f.onNack(in, p)
+		f.onNack(in, *p)
 	case p.Interest != nil:
 		f.onInterest(in, p)
 	}

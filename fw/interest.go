@@ -9,7 +9,7 @@ import (
 // onInterest is the incoming-Interest pipeline: HopLimit, loop detection
 // (dead-nonce list, then the PIT entry's nonces), Content Store lookup for
 // an Interest that is not already pending, PIT in-record, strategy.
-func (f *Forwarder) onInterest(in FaceID, p ndn.Packet) {
+func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 	f.counters.InInterests++
 	f.faces[in].counters.InInterests++
 	it := p.Interest
@@ -22,7 +22,7 @@ func (f *Forwarder) onInterest(in FaceID, p ndn.Packet) {
 		cp.HopLimit--
 		it, p.Interest = &cp, &cp
 	}
-	now := f.sched.Now()
+	now := f.now()
 	hs := f.prefixHashes(it.Name)
 	h := hs[len(it.Name)]
 	if f.dnl.size() > 0 && f.dnl.has(deadNonceKey(h, it.Nonce), now) { // (an empty list has nothing to expire)
@@ -52,12 +52,12 @@ func (f *Forwarder) onInterest(in FaceID, p ndn.Packet) {
 	}
 	e.insertInRecord(in, it, p.CongestionMark, p.PitToken, now)
 	e.timer.Set(e.expiry)
-	e.strategy.AfterReceiveInterest(e, in, p, f.fib.lookup(it.Name, hs))
+	e.strategy.AfterReceiveInterest(e, in, *p, f.fib.lookup(it.Name, hs))
 }
 
 // onInterestLoop answers a looping Interest with Nack Duplicate, as NFD
 // does on point-to-point faces (every face here is point-to-point).
-func (f *Forwarder) onInterestLoop(in FaceID, p ndn.Packet) {
+func (f *Forwarder) onInterestLoop(in FaceID, p *ndn.Packet) {
 	f.counters.DuplicateNonceDrops++
 	if f.send(in, ndn.Packet{Interest: p.Interest, Nack: ndn.NackDuplicate, PitToken: p.PitToken}) {
 		f.counters.OutNacks++
@@ -80,7 +80,7 @@ func (f *Forwarder) sendInterest(e *PitEntry, out FaceID, it *ndn.Interest) bool
 	if o := e.OutRecord(out); o == nil || o.Nack != ndn.NackNone {
 		f.faces[out].pending++ // a new outstanding Interest (see PendingInterests)
 	}
-	e.insertOutRecord(out, it, f.sched.Now())
+	e.insertOutRecord(out, it, f.now())
 	f.counters.OutInterests++
 	f.faces[out].counters.OutInterests++
 	p := ndn.Packet{Interest: it}
@@ -122,7 +122,7 @@ func (f *Forwarder) finalize(e *PitEntry, satisfied bool, freshness time.Duratio
 		}
 	}
 	if !satisfied || (e.mustBeFresh && freshness < f.dnl.lifetime) {
-		now := f.sched.Now()
+		now := f.now()
 		for i := range e.out {
 			f.dnl.add(deadNonceKey(e.hash, e.out[i].Nonce), now)
 		}

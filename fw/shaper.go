@@ -103,7 +103,7 @@ func (f *Forwarder) ShaperCounters(id FaceID) ShaperCounters {
 // at once if its turn has come and nothing waits, else queued (or, with
 // the queue full, dropped as CauseQueueDrop).
 func (f *Forwarder) shapeInterest(id FaceID, s *shaper, p ndn.Packet) {
-	now := f.sched.Now()
+	now := f.now()
 	if s.q.Len() == 0 && now >= s.next {
 		s.next = now + s.gap
 		f.faces[id].out.Send(p)
@@ -135,7 +135,7 @@ func (f *Forwarder) releaseShaped(id FaceID, s *shaper) {
 	if s.q.Len() == 0 {
 		return
 	}
-	now := f.sched.Now()
+	now := f.now()
 	p := s.q.Pop()
 	s.next = now + s.gap
 	held := f.guard.Hold() // what the face delivers may come back

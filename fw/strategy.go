@@ -66,7 +66,7 @@ func BuiltinStrategies() map[string]StrategyConstructor {
 type Actions struct{ f *Forwarder }
 
 // Now returns the scheduler's current time.
-func (a Actions) Now() time.Duration { return a.f.sched.Now() }
+func (a Actions) Now() time.Duration { return a.f.now() }
 
 // Rand returns the forwarder's random source.
 func (a Actions) Rand() *rand.Rand { return a.f.rng }

@@ -148,6 +148,7 @@ type Channel struct {
 	params Params
 	queue  aqm.Queue
 	s      sched.Scheduler
+	clock  *time.Duration // s's clock read in place, or nil (see now)
 	sizer  *ndn.Sizer
 	rng    *rand.Rand
 
@@ -221,7 +222,7 @@ func NewChannel(s sched.Scheduler, p Params, q aqm.Queue, sizer *ndn.Sizer, rng 
 	if sizer == nil {
 		sizer = ndn.NewSizer()
 	}
-	c := &Channel{params: p, queue: q, s: s, sizer: sizer, rng: rng}
+	c := &Channel{params: p, queue: q, s: s, clock: sched.ClockOf(s), sizer: sizer, rng: rng}
 	c.passer, _ = q.(aqm.Passer)
 	c.txEnd = sched.NewLane(s, c.txDone)
 	c.ordered, _ = c.txEnd.(sched.OrderedLane)
@@ -268,6 +269,15 @@ func (c *Channel) SetReliability(r *Reliability) { c.rel = r }
 // without one.
 func (c *Channel) Reliability() *Reliability { return c.rel }
 
+// now is the scheduler's time, read in place when the scheduler allows
+// (sched.ClockOf).
+func (c *Channel) now() time.Duration {
+	if c.clock != nil {
+		return *c.clock
+	}
+	return c.s.Now()
+}
+
 // Params returns the link parameters of this direction.
 func (c *Channel) Params() Params { return c.params }
 
@@ -307,7 +317,7 @@ func (c *Channel) enqueue(it *aqm.Item) {
 	if c.endHeld {
 		c.settle()
 	}
-	now := c.s.Now()
+	now := c.now()
 	switch {
 	case !c.busy && c.passer != nil && c.queue.Len() == 0:
 		// Straight through the empty queue to the idle transmitter, as
@@ -367,7 +377,7 @@ func (c *Channel) onQueueDrop(it aqm.Item) {
 // came late, every later frame whose turn has passed too.
 func (c *Channel) txDone() {
 	held := c.reports.Hold()
-	now := c.s.Now()
+	now := c.now()
 	c.stats.Lateness.observe(c.busyUntil, now)
 	c.startNext(c.busyUntil, now)
 	for c.busy && c.busyUntil < now {
@@ -512,7 +522,7 @@ func (c *Channel) count(it *aqm.Item) {
 // arrive delivers the frame at the head of the wire.
 func (c *Channel) arrive() {
 	f := c.inFlight.Front()
-	c.stats.Lateness.observe(f.arrive, c.s.Now())
+	c.stats.Lateness.observe(f.arrive, c.now())
 	if ext := f.ext; ext != nil {
 		c.inFlight.Drop()
 		if c.deliverExt != nil {
@@ -536,7 +546,7 @@ func (c *Channel) Stats() ChannelStats {
 	st := c.stats
 	qs := c.queue.Stats()
 	st.AQMDrops, st.Marks = qs.AQMDrops, qs.Marks
-	now := c.s.Now()
+	now := c.now()
 	integral := c.qIntegral + float64(c.queue.Len())*float64(now-c.lastChange)
 	if now > 0 {
 		st.MeanQueue = integral / float64(now)

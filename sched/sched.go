@@ -19,6 +19,27 @@ type Scheduler interface {
 	After(d time.Duration, fn func()) Timer
 }
 
+// ClockScheduler is a Scheduler whose clock can be read in place: a
+// virtual clock, which moves only between its events, on the thread that
+// runs them. Code on a per-packet path reads the time through the pointer
+// (Clock) instead of calling Now through the interface; the two always
+// agree.
+type ClockScheduler interface {
+	Scheduler
+	// Clock returns where the scheduler keeps its current time (what Now
+	// returns). Only the scheduler writes it.
+	Clock() *time.Duration
+}
+
+// ClockOf returns s's clock to read in place, or nil if s has none (a
+// real-time scheduler: use Now).
+func ClockOf(s Scheduler) *time.Duration {
+	if c, ok := s.(ClockScheduler); ok {
+		return c.Clock()
+	}
+	return nil
+}
+
 // AtScheduler is a Scheduler that can also run a callback at an absolute
 // time without handing out a Timer, so that it may recycle the timer once
 // the callback has run: a per-packet path (a link's transmitter and

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"hash/fnv"
+	"math/bits"
 	"math/rand/v2"
 	"sort"
 	"time"
@@ -65,7 +66,7 @@ func (p *processor) lastArrival(t time.Duration) (time.Duration, bool) {
 type processor struct {
 	s      *Scheduler
 	fw     *fw.Forwarder // the node's
-	rng    *rand.Rand
+	rng    jitterSource
 	jitter time.Duration
 	busy   time.Duration // when the thread is next free
 	q      fifo.Queue[pending]
@@ -83,8 +84,8 @@ type pending struct {
 	at   time.Duration // when it arrived
 }
 
-func newProcessor(s *Scheduler, f *fw.Forwarder, rng *rand.Rand, jitter time.Duration) *processor {
-	p := &processor{s: s, fw: f, rng: rng, jitter: jitter}
+func newProcessor(s *Scheduler, f *fw.Forwarder, src *rand.PCG, jitter time.Duration) *processor {
+	p := &processor{s: s, fw: f, rng: jitterSource{src}, jitter: jitter}
 	p.lane = s.NewLane(p.run).(*vclock.Lane) // the concrete lane: its At is inlined
 	return p
 }
@@ -101,7 +102,7 @@ func (p *processor) receive(face fw.FaceID, pkt ndn.Packet) {
 // for a channel that hands its frames over early).
 func (p *processor) receiveAt(face fw.FaceID, pkt *ndn.Packet, at time.Duration) {
 	start := max(at, p.busy)
-	p.busy = start + time.Duration(p.rng.Int64N(int64(p.jitter)))
+	p.busy = start + time.Duration(p.rng.below(uint64(p.jitter)))
 	*p.q.PushZero() = pending{face, *pkt, at}
 	p.lane.At(p.busy)
 }
@@ -210,10 +211,35 @@ func orDefault(d, def time.Duration) time.Duration {
 
 // rng returns the random source of one named component, derived from the
 // run's seed so that components never share a stream.
-func rng(seed uint64, component string) *rand.Rand {
+func rng(seed uint64, component string) *rand.Rand { return rand.New(pcg(seed, component)) }
+
+// pcg is the generator under rng(seed, component).
+func pcg(seed uint64, component string) *rand.PCG {
 	h := fnv.New64a()
 	h.Write([]byte(component))
-	return rand.New(rand.NewPCG(seed, h.Sum64()))
+	return rand.NewPCG(seed, h.Sum64())
+}
+
+// jitterSource draws a processor's processing times from its generator
+// without rand.Rand's interface call per draw (two per packet per node).
+type jitterSource struct{ src *rand.PCG }
+
+// below returns a number uniform in [0, n), n > 0: the very number that
+// rand.New(src).Int64N(n) would return (TestJitterSourceIsRandInt64N), by
+// the same method: the high word of a 64x64-bit product of a draw and n,
+// drawn again while the low word falls among the 2^64 mod n values that
+// would favour some results.
+func (j jitterSource) below(n uint64) uint64 {
+	if n&(n-1) == 0 { // a power of two: the low bits
+		return j.src.Uint64() & (n - 1)
+	}
+	hi, lo := bits.Mul64(j.src.Uint64(), n)
+	if lo < n {
+		for thresh := -n % n; lo < thresh; {
+			hi, lo = bits.Mul64(j.src.Uint64(), n)
+		}
+	}
+	return hi
 }
 
 // Build assembles the network a scenario describes.
@@ -242,7 +268,7 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: node %s: %w", rs.Pos, nd.Name, err)
 		}
-		cpu := newProcessor(n.Sched, f, rng(seed, "cpu/"+nd.Name), orDefault(opt.ProcessingJitter, DefaultProcessingJitter))
+		cpu := newProcessor(n.Sched, f, pcg(seed, "cpu/"+nd.Name), orDefault(opt.ProcessingJitter, DefaultProcessingJitter))
 		n.Nodes[nd.Name] = &Node{Name: nd.Name, FW: f, faces: map[string]fw.FaceID{}, cpu: cpu, out: map[string]*Channel{}}
 	}
 	if err := n.buildLinks(sc, seed); err != nil {

@@ -207,19 +207,47 @@ func (h *Heap) Peek() (at time.Duration, seq uint64, ok bool) {
 // push order; fn is nil when the heap is empty. A Timer popped this way is
 // no longer pending and may be pushed again.
 func (h *Heap) Pop() (fn func(), at time.Duration, seq uint64) {
-	n := len(h.items)
-	if n == 0 {
+	at, seq, ok := h.Peek()
+	if !ok {
 		return nil, 0, 0
 	}
-	if !h.heap {
-		return h.popSorted(n)
+	return h.PopFn(), at, seq
+}
+
+// PopFn is Pop for a caller that knows the earliest event's key (Peek):
+// it returns only the callback. A sorted heap's event (the common case)
+// costs one call.
+func (h *Heap) PopFn() func() {
+	n := len(h.items)
+	if n == 0 {
+		return nil
 	}
+	if h.heap {
+		return h.popHeap(n)
+	}
+	e := h.items[n-1]
+	if l := e.t.lane; l != nil {
+		if l.n > 0 { // the lane's next event takes its place
+			k := l.next()
+			h.insertSorted(n-1, entry{k.at, k.seq, e.t})
+			return e.t.Fn
+		}
+		l.queued = false
+	}
+	// The slot keeps its pointer: a lane's node or a bare Timer, which
+	// the lane or the free list keeps anyway.
+	h.items = h.items[:n-1]
+	return h.done(e.t)
+}
+
+// popHeap is PopFn of the n items of a heap.
+func (h *Heap) popHeap(n int) func() {
 	e := h.items[0]
 	if l := e.t.lane; l != nil {
 		if l.n > 0 { // the lane's next event takes its place
 			k := l.next()
 			h.down(0, entry{k.at, k.seq, e.t})
-			return e.t.Fn, e.at, e.seq
+			return e.t.Fn
 		}
 		l.queued = false
 	}
@@ -227,34 +255,18 @@ func (h *Heap) Pop() (fn func(), at time.Duration, seq uint64) {
 	if !h.indexed && n <= sortedMin {
 		h.toSorted()
 	}
-	fn = e.t.Fn
-	if e.t.bare {
-		e.t.Fn = nil
-		h.free = append(h.free, e.t)
-	}
-	return fn, e.at, e.seq
+	return h.done(e.t)
 }
 
-// popSorted is Pop of the n sorted items.
-func (h *Heap) popSorted(n int) (fn func(), at time.Duration, seq uint64) {
-	e := h.items[n-1]
-	if l := e.t.lane; l != nil {
-		if l.n > 0 { // the lane's next event takes its place
-			k := l.next()
-			h.insertSorted(n-1, entry{k.at, k.seq, e.t})
-			return e.t.Fn, e.at, e.seq
-		}
-		l.queued = false
+// done returns the callback of t, which has left the heap, and recycles
+// t if it is a bare callback's.
+func (h *Heap) done(t *Timer) func() {
+	fn := t.Fn
+	if t.bare {
+		t.Fn = nil
+		h.free = append(h.free, t)
 	}
-	// The slot keeps its pointer: a lane's node or a bare Timer, which
-	// the lane or the free list keeps anyway.
-	h.items = h.items[:n-1]
-	fn = e.t.Fn
-	if e.t.bare {
-		e.t.Fn = nil
-		h.free = append(h.free, e.t)
-	}
-	return fn, e.at, e.seq
+	return fn
 }
 
 // Lane is a series of events that all run one callback, at times that
@@ -307,20 +319,23 @@ func (l *Lane) Push(at time.Duration) {
 // Reserve (and later than that of the lane's pending events).
 func (l *Lane) PushSeq(at time.Duration, seq uint64) {
 	k := laneKey{at, seq}
-	if l.queued && !before(k, l.last) && l.n < len(l.keys) { // the common case, inlined
+	switch {
+	case !l.queued: // the lane's earliest event: into the heap
+		l.queued, l.last = true, k
+		l.node.heap.push(entry{k.at, k.seq, &l.node})
+	case !before(k, l.last) && l.n < len(l.keys): // behind it, in the ring
 		l.keys[(l.head+l.n)&(len(l.keys)-1)] = k
 		l.n++
 		l.last = k
-		return
+	default:
+		l.pushSlow(k)
 	}
-	l.pushSlow(k)
 }
 
+// pushSlow is PushSeq of a lane with pending events when k is earlier
+// than the latest of them or the ring is full.
 func (l *Lane) pushSlow(k laneKey) {
 	switch {
-	case !l.queued:
-		l.queued, l.last = true, k
-		l.node.heap.push(entry{k.at, k.seq, &l.node})
 	case before(k, l.last):
 		l.node.heap.PushFuncSeq(k.at, k.seq, l.node.Fn)
 	default:

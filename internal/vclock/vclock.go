@@ -80,11 +80,16 @@ var (
 	_ sched.AtScheduler    = (*Scheduler)(nil)
 	_ sched.TimerScheduler = (*Scheduler)(nil)
 	_ sched.LaneScheduler  = (*Scheduler)(nil)
+	_ sched.ClockScheduler = (*Scheduler)(nil)
 	_ sched.OrderedLane    = (*Lane)(nil)
 )
 
 // Now returns the current virtual time.
 func (s *Scheduler) Now() time.Duration { return s.now }
+
+// Clock returns where s keeps its current time. It implements
+// sched.ClockScheduler.
+func (s *Scheduler) Clock() *time.Duration { return &s.now }
 
 // Events returns the number of events run so far.
 func (s *Scheduler) Events() uint64 { return s.fired }
@@ -310,9 +315,9 @@ func (s *Scheduler) step(limit time.Duration) bool {
 	var fn func()
 	switch src {
 	case fromEvents:
-		fn, _, _ = s.events.Pop()
+		fn = s.events.PopFn()
 	case fromTimers:
-		fn, _, _ = s.timers.Pop()
+		fn = s.timers.PopFn()
 	case fromDeadlines:
 		d := s.deadlines.Pop()
 		d.t.queued = false
