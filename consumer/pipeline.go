@@ -94,6 +94,11 @@ type Config struct {
 	// a Data that arrived before its segment's retransmission left
 	// answers the Interest that timed out.
 	Arrival func() time.Duration
+	// Interests, if set, supplies the Interests the pipeline sends (a
+	// simulation's consumers share one Batch); nil: each is allocated
+	// alone. A face that encodes on send (ndn.EncodingFace) reuses one
+	// Interest instead.
+	Interests *ndn.Batch[ndn.Interest]
 	// Stalls, if set, returns how long, in all, the runtime found it had
 	// not run (its process stopped, descheduled or paused). Time that
 	// passed during a stall says nothing about the network: an Interest's
@@ -338,6 +343,9 @@ func (p *Pipeline) send(seg uint64, retx bool) {
 
 	in := p.interest
 	if in != nil {
+		in.SetSegment(p.cfg.Prefix, seg)
+	} else if b := p.cfg.Interests; b != nil {
+		in = b.New()
 		in.SetSegment(p.cfg.Prefix, seg)
 	} else {
 		in = ndn.NewSegmentInterest(p.cfg.Prefix, seg)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 	"time"
+	"unsafe"
 
 	enc "github.com/named-data/ndnd/std/encoding"
 	ndnd "github.com/named-data/ndnd/std/ndn"
@@ -248,5 +249,37 @@ func TestLocalFields(t *testing.T) {
 	}
 	if diff := packetDiff(got, Packet{Interest: in, PitToken: []byte{9, 9}, IncomingFaceID: 7}); diff != "" {
 		t.Error("ndnd's LpPacket:", diff)
+	}
+}
+
+// TestBatch checks that a Batch hands out distinct zeroed packets, one
+// allocation of at most batchBytes per batchLen of them.
+func TestBatch(t *testing.T) {
+	var b Batch[Interest]
+	seen := map[*Interest]bool{}
+	for i := range 3 * batchLen[Interest]() {
+		in := b.New()
+		if seen[in] {
+			t.Fatalf("packet %d handed out twice", i)
+		}
+		seen[in] = true
+		if in.Name != nil || in.Nonce != 0 || in.size != 0 {
+			t.Fatalf("packet %d not zeroed: %+v", i, in)
+		}
+		in.SetSegment(Name{}, uint64(i))
+		in.Nonce = uint32(i)
+	}
+	var d Batch[Data]
+	n := batchLen[Data]()
+	if n < 2 || n*int(unsafe.Sizeof(Data{})) > batchBytes {
+		t.Fatalf("%d Data per batch", n)
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		for range n {
+			d.New().ContentLen = 1
+		}
+	})
+	if allocs != 1 {
+		t.Errorf("%v allocations per %d Data, want 1", allocs, n)
 	}
 }

@@ -13,6 +13,7 @@ package ndn
 
 import (
 	"time"
+	"unsafe"
 
 	enc "github.com/named-data/ndnd/std/encoding"
 )
@@ -120,6 +121,36 @@ func (i *Interest) SetSegment(prefix Name, seg uint64) {
 	n := v.EncodingLength()
 	v.EncodeInto(i.seg[:n])
 	i.Name = append(append(name, prefix...), Component{Typ: enc.TypeSegmentNameComponent, Val: i.seg[:n]})
+}
+
+// Batch hands out zeroed Interests or Data allocated about 4 KiB at a time
+// (batchBytes): one allocation instead of one per packet (14 Interests,
+// 17 Data), for senders that make many
+// (a simulation's consumers and producers, which share one of each). The
+// garbage collector keeps a batch while any of its packets is referenced,
+// so its packets should live about as long as each other, as those sent
+// one after another do. The zero value is ready. It is not safe for
+// concurrent use.
+type Batch[T Interest | Data] struct{ free []T }
+
+// batchBytes bounds the size of a Batch's allocation: one of the
+// runtime's size classes, which the packets fill but for less than one.
+const batchBytes = 4096
+
+// batchLen is the number of packets of a Batch's allocation.
+func batchLen[T Interest | Data]() int {
+	var v T
+	return max(1, batchBytes/int(unsafe.Sizeof(v)))
+}
+
+// New returns a zeroed packet of the batch.
+func (b *Batch[T]) New() *T {
+	if len(b.free) == 0 {
+		b.free = make([]T, batchLen[T]())
+	}
+	p := &b.free[0]
+	b.free = b.free[1:]
+	return p
 }
 
 // SigType is the NDN SignatureType.

@@ -40,6 +40,9 @@ type Config struct {
 	Finish func(d *ndn.Data) error
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// Data, if set, supplies the Data the producer sends (a simulation's
+	// producers share one Batch); nil: each is allocated alone.
+	Data *ndn.Batch[ndn.Data]
 }
 
 // Stats are the producer's counters.
@@ -147,7 +150,13 @@ func (p *Producer) segment(seg uint64, name ndn.Name) (*ndn.Data, error) {
 	if rest := p.cfg.Size - off; rest < n {
 		n = rest
 	}
-	d := &ndn.Data{
+	var d *ndn.Data
+	if b := p.cfg.Data; b != nil {
+		d = b.New()
+	} else {
+		d = &ndn.Data{}
+	}
+	*d = ndn.Data{
 		Name:         name,
 		Freshness:    p.cfg.Freshness,
 		FinalBlockID: p.final,

@@ -168,6 +168,10 @@ type Network struct {
 	first   Completion // see FirstCompletion
 	pending int        // flows, NDN and TCP, that have not ended
 	trace   *Traces
+	// interests and data supply the consumers' Interests and the
+	// producers' Data, sixteen to an allocation.
+	interests ndn.Batch[ndn.Interest]
+	data      ndn.Batch[ndn.Data]
 	// routes plans the routes toward the producers' nodes; producers
 	// indexes the scenario's producers by prefix.
 	routes    *RoutePlanner
@@ -567,7 +571,7 @@ func (n *Network) addProducer(p scenario.Producer) error {
 	fwFace := toForwarder{face}
 	prod, err = producer.New(producer.Config{
 		Prefix: prefix, Size: p.FileSize, SegmentSize: p.SegmentSize,
-		Freshness: p.Freshness, Signature: sig,
+		Freshness: p.Freshness, Signature: sig, Data: &n.data,
 	}, fwFace)
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Pos, err)
@@ -644,11 +648,12 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time
 	fl := &Flow{ID: c.ID, Consumer: c.Node, Producer: prod.Node, Pipeline: c.Pipeline, Options: opts, Start: start}
 	overhead := n.Scenario.HeaderOverhead
 	cfg := consumer.Config{
-		Prefix:   prefix,
-		Options:  opts,
-		Rand:     rng(seed, "consumer/"+c.ID),
-		OnDone:   func(error) { n.flowEnded(c.ID) },
-		WireSize: func(p ndn.Packet) int { return n.Sizer.PacketSize(&p) + overhead },
+		Prefix:    prefix,
+		Options:   opts,
+		Rand:      rng(seed, "consumer/"+c.ID),
+		OnDone:    func(error) { n.flowEnded(c.ID) },
+		WireSize:  func(p ndn.Packet) int { return n.Sizer.PacketSize(&p) + overhead },
+		Interests: &n.interests,
 	}
 	if n.trace != nil {
 		fl.tracer = n.trace.flow(c.ID)
