@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"errors"
+	"reflect"
 	"testing"
 	"time"
-	"unsafe"
 
 	enc "github.com/named-data/ndnd/std/encoding"
 	ndnd "github.com/named-data/ndnd/std/ndn"
@@ -271,7 +271,7 @@ func TestBatch(t *testing.T) {
 	}
 	var d Batch[Data]
 	n := batchLen[Data]()
-	if n < 2 || n*int(unsafe.Sizeof(Data{})) > batchBytes {
+	if n < 2 || n*int(reflect.TypeFor[Data]().Size()) > batchBytes {
 		t.Fatalf("%d Data per batch", n)
 	}
 	allocs := testing.AllocsPerRun(10, func() {

@@ -12,8 +12,8 @@
 package ndn
 
 import (
+	"reflect"
 	"time"
-	"unsafe"
 
 	enc "github.com/named-data/ndnd/std/encoding"
 )
@@ -139,8 +139,7 @@ const batchBytes = 4096
 
 // batchLen is the number of packets of a Batch's allocation.
 func batchLen[T Interest | Data]() int {
-	var v T
-	return max(1, batchBytes/int(unsafe.Sizeof(v)))
+	return max(1, batchBytes/int(reflect.TypeFor[T]().Size()))
 }
 
 // New returns a zeroed packet of the batch.
