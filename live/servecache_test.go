@@ -15,7 +15,9 @@ import (
 // the first 20 and fetches them twice with MustBeFresh through a real
 // forwarder (the Data carry no freshness, so its Content Store answers
 // none): the second fetch is answered from the cache for those 20, and
-// both are byte-identical. An Interest naming a cached segment in a
+// both are byte-identical. In the first, the segments the server prepared
+// ahead with those asked for (it signs with DigestSha256, signAhead) are
+// answered from the cache too, never more than the 20. An Interest naming a cached segment in a
 // longer encoding gets a Data of its own name, not the cached one.
 func TestServeCache(t *testing.T) {
 	const segSize, segs, cached = 1000, 40, 20
@@ -42,8 +44,8 @@ func TestServeCache(t *testing.T) {
 		hits = append(hits, s.serverStats().CacheHits)
 	}
 	st := s.serverStats()
-	if hits[0] != 0 || hits[1] < cached {
-		t.Errorf("cache hits after each fetch: %v, want 0, then at least %d", hits, cached)
+	if hits[0] == 0 || hits[0] >= cached || hits[1]-hits[0] < cached {
+		t.Errorf("cache hits after each fetch: %v, want 1 to %d, then %d more", hits, cached-1, cached)
 	}
 	if st.DataSent < 2*segs || st.PayloadBytes < 2*segs*segSize {
 		t.Errorf("server counters %+v, want at least %d Data and %d payload bytes sent", st, 2*segs, 2*segs*segSize)

@@ -612,3 +612,47 @@ func TestDigestCovered(t *testing.T) {
 		t.Error("DigestCovered of an RSA Data reports a covered part")
 	}
 }
+
+// TestEncodeDigestLater: encoding with the digest left for later, then
+// setting the SHA-256 of the covered part, gives EncodeData's bytes, for
+// Data with and without content, MetaInfo and a long name.
+func TestEncodeDigestLater(t *testing.T) {
+	tests := []struct {
+		name string
+		d    func() *Data
+	}{
+		{"empty", func() *Data { return &Data{Name: name("a")} }},
+		{"content", func() *Data { return &Data{Name: name("a", "b"), Content: []byte("payload")} }},
+		{"segment", func() *Data {
+			return &Data{Name: name("obj", "v1", "seg"), Content: bytes.Repeat([]byte{7}, 8000),
+				Freshness: 4 * time.Second, FinalBlockID: enc.NewSegmentComponent(9), HasFinal: true}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want, err := EncodeData(tt.d(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := tt.d()
+			covered, err := EncodeDigestLater(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			SetDigest(d, sha256.Sum256(covered))
+			if !bytes.Equal(d.Wire, want) {
+				t.Fatalf("wire %x, EncodeData gives %x", d.Wire, want)
+			}
+			if err := VerifyDigest(d); err != nil {
+				t.Fatalf("VerifyDigest: %v", err)
+			}
+			got, err := DecodeFrame(d.Wire)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c, ok := DigestCovered(got.Data); !ok || !bytes.Equal(c, covered) {
+				t.Fatalf("covered part %x, the decoder's %x", covered, c)
+			}
+		})
+	}
+}

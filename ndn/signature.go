@@ -112,6 +112,37 @@ func DigestCovered(d *Data) ([]byte, bool) {
 	return d.covered[0], true
 }
 
+// EncodeDigestLater encodes d as EncodeData(d, nil) does, signed with
+// DigestSha256, but with 32 zero bytes for the signature value, and
+// returns the part of d.Wire the digest covers: the caller computes its
+// SHA-256 (many Data at once, say) and hands it to SetDigest before d is
+// sent or used. d must not change in between.
+func EncodeDigestLater(d *Data) ([]byte, error) {
+	var placeholder [DigestSHA256Len]byte
+	wire, err := EncodeData(d, fixedSigner{typ: ndnd.SignatureDigestSha256, value: placeholder[:]})
+	if err != nil {
+		return nil, err
+	}
+	// The covered part runs from the Name, the first element of the
+	// Data's value, to the SignatureValue, the last.
+	v := enc.NewBufferView(wire)
+	_, err1 := v.ReadTLNum()
+	_, err2 := v.ReadTLNum()
+	end := len(wire) - 2 - DigestSHA256Len
+	if err1 != nil || err2 != nil || end < v.Pos() || enc.TLNum(wire[end]) != tlvSignatureValue || wire[end+1] != DigestSHA256Len {
+		return nil, fmt.Errorf("ndn: encode Data %s: the SignatureValue does not end the encoding", d.Name)
+	}
+	return wire[v.Pos():end], nil
+}
+
+// SetDigest writes sum, the SHA-256 of what EncodeDigestLater returned for
+// d, as d's signature value (in d.Wire and d.Sig).
+func SetDigest(d *Data, sum [DigestSHA256Len]byte) {
+	value := d.Wire[len(d.Wire)-DigestSHA256Len:]
+	copy(value, sum[:])
+	d.Sig.Value = value
+}
+
 // NdndData parses d.Wire with ndnd and returns ndnd's view of the Data and
 // the part of the packet its signature covers, the inputs of ndnd's
 // signature validators.
