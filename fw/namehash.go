@@ -79,6 +79,16 @@ func (h *nameHasher) hash(name ndn.Name, same bool) []uint64 {
 	if k == len(name) && k == len(comps) {
 		return h.hs
 	}
+	if last := len(name) - 1; k == last && k == len(comps)-1 {
+		// Only the last component's value differs, and its length does
+		// not (the next segment of an object): its encoding's header is
+		// the same, so the new value goes over the old one in place.
+		if c, p := &name[k], &comps[k]; uint64(c.Typ) == p.typ && p.end-p.val == len(c.Val) {
+			copy(buf[p.val:p.end], c.Val)
+			h.hs[k+1] = xxhash.Sum64(buf)
+			return h.hs
+		}
+	}
 	comps, hs := comps[:k], h.hs[:k+1]
 	if k > 0 {
 		buf = buf[:comps[k-1].end]

@@ -23,6 +23,7 @@ func TestNameHasherMatchesNdnd(t *testing.T) {
 		name("/ndn/edu/arizona/file/v=1/seg=42"),
 		name("/ndn/edu/arizona/file/v=1/seg=43"),
 		name("/ndn/edu/arizona/file/v=1/seg=43"),
+		name("/ndn/edu/arizona/file/v=2/seg=44"), // two components change, lengths do not
 		name("/ndn/edu/arizona/file/v=1/seg=300"),
 		name("/ndn/edu/arizona/file/v=1/300"),
 		name("/ndn/edu/arizona/file/v=1"),
