@@ -124,7 +124,7 @@ func (i *Interest) SetSegment(prefix Name, seg uint64) {
 }
 
 // Batch hands out zeroed Interests or Data allocated about 4 KiB at a time
-// (batchBytes): one allocation instead of one per packet (14 Interests,
+// (batchBytes): one allocation instead of one per packet (15 Interests,
 // 17 Data), for senders that make many
 // (a simulation's consumers and producers, which share one of each). The
 // garbage collector keeps a batch while any of its packets is referenced,
