@@ -175,9 +175,10 @@ type Channel struct {
 	ordered sched.OrderedLane
 	endHeld bool
 	endSeq  uint64
-	// passer is the queue's way past an empty queue to an idle
-	// transmitter, if it has one (aqm.Passer).
-	passer aqm.Passer
+	// passer is the queue if it is a drop-tail one, whose Pass takes a
+	// frame past the empty queue to an idle transmitter (called on the
+	// concrete queue: the frame is not copied, nor moved to the heap).
+	passer *aqm.DropTail
 	// txSize, txTime: the last frame size and its serialisation time.
 	txSize   int
 	txTime   time.Duration
@@ -223,7 +224,7 @@ func NewChannel(s sched.Scheduler, p Params, q aqm.Queue, sizer *ndn.Sizer, rng 
 		sizer = ndn.NewSizer()
 	}
 	c := &Channel{params: p, queue: q, s: s, clock: sched.ClockOf(s), sizer: sizer, rng: rng}
-	c.passer, _ = q.(aqm.Passer)
+	c.passer, _ = q.(*aqm.DropTail)
 	c.txEnd = sched.NewLane(s, c.txDone)
 	c.ordered, _ = c.txEnd.(sched.OrderedLane)
 	c.arrivals = sched.NewLane(s, c.arrive)
@@ -319,11 +320,11 @@ func (c *Channel) enqueue(it *aqm.Item) {
 	}
 	now := c.now()
 	switch {
-	case !c.busy && c.passer != nil && c.queue.Len() == 0:
+	case !c.busy && c.passer != nil && c.passer.Len() == 0:
 		// Straight through the empty queue to the idle transmitter, as
 		// Enqueue and Dequeue would have taken it.
 		c.lastChange = now // accountQueue with nothing queued
-		if c.passer.Pass(*it, now) {
+		if c.passer.Pass(it, now) {
 			it.Enqueued = now
 			c.transmit(it, now, now)
 			if c.ordered != nil { // armTxDone, with nothing queued

@@ -61,23 +61,6 @@ type Queue interface {
 	SetDropHandler(h func(it Item))
 }
 
-// Passer is a Queue that can hand a packet arriving at its empty buffer
-// straight to an idle transmitter: Pass(it, now) on an empty queue does
-// what Enqueue(it, now) followed at once by Dequeue(now) would do, counts
-// and drop included, without going through the buffer. A link model uses
-// it for the frames that find the link idle, most frames on most links.
-// A Passer's Dequeue on an empty queue changes nothing (no state, no
-// counter), so a link model may leave it out.
-type Passer interface {
-	// Pass takes it at time now into the empty queue and out again. It
-	// reports whether it goes on to the transmitter as it is, enqueued at
-	// now (Enqueue and Dequeue would have returned it with Enqueued set
-	// to now), or was dropped. The packet is not returned: a drop-tail
-	// queue neither marks nor changes it, and a frame copied back out
-	// would cost as much as the queue's whole decision.
-	Pass(it Item, now time.Duration) bool
-}
-
 // Stats are a queue's counters since it was created.
 type Stats struct {
 	Enqueued  uint64 // packets accepted by Enqueue
@@ -144,7 +127,7 @@ func (q *fifo) enqueue(it Item, now time.Duration) bool {
 	return true
 }
 
-// pass is enqueue at time now then pop, for an empty queue (Passer): the
+// pass is enqueue at time now then pop, for an empty queue (DropTail.Pass): the
 // same counters, the same tail drop, no buffering.
 func (q *fifo) pass(it *Item) bool {
 	if q.ring.len() != 0 {

@@ -203,7 +203,7 @@ func TestDropTailPassIsEnqueueDequeue(t *testing.T) {
 				if wantOK {
 					want, wantOK = a.Dequeue(now)
 				}
-				got, ok := Item{}, b.Pass(it, now)
+				got, ok := Item{}, b.Pass(&it, now)
 				if ok { // it goes on as it is, enqueued at now
 					got = it
 					got.Enqueued = now
