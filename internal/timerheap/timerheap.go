@@ -67,8 +67,13 @@ func (a *entry) less(b *entry) bool {
 // sortedMax events it becomes a heap, and it goes back below sortedMin.
 type Heap struct {
 	items []entry
-	seq   uint64
-	free  []*Timer // bare callbacks' Timers, to reuse
+	// back is the array the sorted items are a window of, from lo: a new
+	// event goes in by moving the fewer of those due before it and those
+	// due after it, towards the free slots on that side.
+	back []entry
+	lo   int
+	seq  uint64
+	free []*Timer // bare callbacks' Timers, to reuse
 	// indexed: a Timer with a handle was pushed (Push, PushSeq), so every
 	// Timer's index is kept, and the items are always a heap.
 	indexed bool
@@ -78,10 +83,11 @@ type Heap struct {
 }
 
 // The sizes at which an unindexed heap turns from a sorted array into a
-// heap, and back.
+// heap, and back; the sorted items' array.
 const (
-	sortedMax = 24
-	sortedMin = 8
+	sortedMax  = 24
+	sortedMin  = 8
+	sortedBack = 2 * sortedMax
 )
 
 // Len is the number of pending events (a lane counts once).
@@ -140,25 +146,48 @@ func (h *Heap) PushFuncSeq(at time.Duration, seq uint64, fn func()) {
 }
 
 func (h *Heap) push(e entry) {
-	h.items = append(h.items, e)
-	n := len(h.items) - 1
-	switch {
-	case h.heap:
-		h.up(n, e)
-	case n == sortedMax:
-		h.items = h.items[:n]
+	if !h.heap {
+		if len(h.items) < sortedMax {
+			h.insertSorted(e)
+			return
+		}
 		h.toHeap()
-		h.items = h.items[:n+1]
-		h.up(n, e)
-	default:
-		h.insertSorted(n, e)
 	}
+	h.items = append(h.items, e)
+	h.up(len(h.items)-1, e)
 }
 
-// insertSorted puts e in its place among the sorted items[:n]; items[n]
-// is free.
-func (h *Heap) insertSorted(n int, e entry) {
-	items := h.items
+// insertSorted puts e in its place among the sorted items. If it is due
+// after the middle one, the items due after it (fewer than half) move one
+// slot towards the start of back; otherwise those due before it move one
+// towards the end.
+func (h *Heap) insertSorted(e entry) {
+	n := len(h.items)
+	if n > 0 && h.items[(n-1)/2].less(&e) {
+		if h.lo == 0 {
+			h.relayout()
+		}
+		h.lo--
+		h.items = h.back[h.lo : h.lo+n+1]
+		items := h.items
+		i := 0
+		for !items[i+1].less(&e) { // stops by (n-1)/2+1 at the latest
+			items[i] = items[i+1]
+			i++
+		}
+		items[i] = e
+		return
+	}
+	if h.lo+n == len(h.back) {
+		h.relayout()
+	}
+	h.items = h.back[h.lo : h.lo+n+1]
+	insertLast(h.items, n, e)
+}
+
+// insertLast puts e in its place among items[:n], sorted latest first,
+// moving those due before it towards items[n], which is free.
+func insertLast(items []entry, n int, e entry) {
 	for n > 0 && items[n-1].less(&e) {
 		items[n] = items[n-1]
 		n--
@@ -166,12 +195,30 @@ func (h *Heap) insertSorted(n int, e entry) {
 	items[n] = e
 }
 
+// relayout moves the sorted items to the middle of back (sortedBack
+// entries), so that there are free slots on both sides. The slots outside
+// the window keep their pointers: lanes' nodes and bare Timers, which the
+// lanes and the free list keep anyway.
+func (h *Heap) relayout() {
+	n := len(h.items)
+	back := h.back
+	if len(back) < sortedBack {
+		back = make([]entry, sortedBack)
+	}
+	lo := (len(back) - n) / 2
+	copy(back[lo:lo+n], h.items)
+	h.back, h.lo, h.items = back, lo, back[lo:lo+n]
+}
+
 // toHeap turns sorted items (latest first) into a heap: reversed, they
-// are in order, which is a heap.
+// are in order, which is a heap. The heap starts at back's first slot.
 func (h *Heap) toHeap() {
 	if h.heap {
 		return
 	}
+	n := len(h.items)
+	copy(h.back, h.items)
+	h.items, h.lo = h.back[:n], 0
 	slices.Reverse(h.items)
 	h.heap = true
 }
@@ -180,8 +227,9 @@ func (h *Heap) toHeap() {
 func (h *Heap) toSorted() {
 	items := h.items
 	for i := 1; i < len(items); i++ {
-		h.insertSorted(i, items[i])
+		insertLast(items, i, items[i])
 	}
+	h.back, h.lo = items[:cap(items)], 0
 	h.heap = false
 }
 
@@ -229,7 +277,8 @@ func (h *Heap) PopFn() func() {
 	if l := e.t.lane; l != nil {
 		if l.n > 0 { // the lane's next event takes its place
 			k := l.next()
-			h.insertSorted(n-1, entry{k.at, k.seq, e.t})
+			h.items = h.items[:n-1]
+			h.insertSorted(entry{k.at, k.seq, e.t})
 			return e.t.Fn
 		}
 		l.queued = false
