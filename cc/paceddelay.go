@@ -185,10 +185,13 @@ func nearTolerance(base time.Duration) time.Duration {
 // to 1 when the direction changes or the window holds.
 //
 // A mark or congestion Nack multiplies the window by MarkBeta; a timeout
-// or hole by LossBeta when the last round's diff exceeded Beta (this
-// flow's queue overflowed) or in slow start, else by QuietLossBeta (a
-// random loss, or another flow's overflow); at most once per round,
-// never below MinSsthresh.
+// on a host path (every source's minimum RTT below DelayFloor) sets it to
+// MinSsthresh (the loss window: no link there loses packets, so the
+// Interests in flight are late behind a stopped process, not lost); a
+// timeout or hole elsewhere multiplies it by LossBeta when the last
+// round's diff exceeded Beta (this flow's queue overflowed) or in slow
+// start, else by QuietLossBeta (a random loss, or another flow's
+// overflow); at most once per round, never below MinSsthresh.
 // PacingInterval spaces Interests at gain * cwnd / rmin, where rmin is
 // the least RTT of the last round.
 type PacedDelay struct {
@@ -482,6 +485,12 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 	switch {
 	case cause == CauseMark || cause == CauseNack:
 		beta = d.cfg.MarkBeta
+	case cause == CauseTimeout && d.hostPath():
+		// No link to lose it: a process on the path stopped, and the
+		// Interests in flight are late, not lost. The loss window
+		// (RFC 5681's after an RTO) keeps the pipeline from sending the
+		// whole flight again while their Data come in.
+		beta = 0
 	case d.competing:
 		beta = competeLossBeta
 	case !d.slowStart && d.diff <= d.cfg.Beta:
@@ -491,6 +500,12 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 	d.cwnd = max(d.cwnd*beta, MinSsthresh)
 	d.ssthresh = d.cwnd
 	d.dir, d.sameDir, d.velocity = 0, 0, 1
+}
+
+// hostPath reports whether every source known is on this host or next to
+// it (its minimum RTT below DelayFloor: the host floor's sources).
+func (d *PacedDelay) hostPath() bool {
+	return d.nsrc > 0 && d.src[d.nsrc-1].base < d.cfg.DelayFloor
 }
 
 // competeLossBeta is the decrease on a loss in competitive mode: CUBIC's

@@ -277,6 +277,47 @@ func TestPacedDelayDecrease(t *testing.T) {
 	}
 }
 
+// TestPacedDelayHostPathTimeout: a timeout on a host path (every source's
+// minimum RTT below delay-floor) sets the window to the loss window,
+// whatever the queue estimate or the phase; elsewhere the queue estimate
+// decides as before, and marks and holes keep their decreases.
+func TestPacedDelayHostPathTimeout(t *testing.T) {
+	cases := []struct {
+		name      string
+		sources   []time.Duration // RTT samples that found the sources, in order
+		cause     Cause
+		slowStart bool
+		want      float64
+	}{
+		{"host source, timeout", []time.Duration{ms(0.3)}, CauseTimeout, false, MinSsthresh},
+		{"host source, timeout in slow start", []time.Duration{ms(0.3)}, CauseTimeout, true, MinSsthresh},
+		{"host source, mark", []time.Duration{ms(0.3)}, CauseMark, false, 80},
+		{"host source, hole", []time.Duration{ms(0.3)}, CauseHole, false, 100},
+		{"farther source, timeout", []time.Duration{ms(2)}, CauseTimeout, false, 100},
+		{"base at delay-floor, timeout", []time.Duration{ms(1)}, CauseTimeout, false, 100},
+		// A local cache in front of a farther producer: a timeout may be
+		// the farther path's loss.
+		{"host and farther sources, timeout", []time.Duration{ms(5), ms(0.3)}, CauseTimeout, false, 100},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := newPD(t, nil)
+			f := &pdFeed{d: d}
+			for _, r := range c.sources {
+				f.ack(r)
+			}
+			if got := len(d.Sources()); got != len(c.sources) {
+				t.Fatalf("%d sources, want %d", got, len(c.sources))
+			}
+			d.cwnd, d.slowStart, d.diff = 100, c.slowStart, 1 // a quiet queue
+			d.OnDecrease(f.now, c.cause)
+			if d.Cwnd() != c.want || d.Ssthresh() != c.want || d.InSlowStart() {
+				t.Errorf("cwnd %v ssthresh %v slow start %v, want %v", d.Cwnd(), d.Ssthresh(), d.InSlowStart(), c.want)
+			}
+		})
+	}
+}
+
 // TestPacedDelayCacheHitHalvesRTT pins issue 15's "a cache hit halving the
 // RTT mid-transfer costs no window collapse": once a nearer source answers
 // some or all Data at half the RTT, no round decreases the window, where

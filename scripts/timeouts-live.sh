@@ -20,12 +20,18 @@
 #   STALLS=N     stop each fetch's process (SIGSTOP, its own PID only) N
 #                times for STALL_MS (default 400) ms, 300 ms apart, from
 #                300 ms after it starts, as a descheduled process would be
+#   STALL_PROC   the process STALLS stops: fetch (default), serve (the
+#                producer, `ndncc serve`) or fw (the forwarder): a stall of
+#                another process on the path, which the fetch's loop cannot
+#                see as its own
 #   KEEP=1       keep the work directory (logs, configuration)
 set -euo pipefail
 
 runs=${1:-10}
 size_mb=${2:-100}
 stalls=${STALLS:-0}
+stall_proc=${STALL_PROC:-fetch}
+case $stall_proc in fetch | serve | fw) ;; *) echo "STALL_PROC must be fetch, serve or fw" >&2; exit 2 ;; esac
 stall_s=$(awk -v ms="${STALL_MS:-400}" 'BEGIN { printf "%.3f", ms / 1000 }')
 # shellcheck source=bench-lib.sh
 source "$(dirname "$0")/bench-lib.sh"
@@ -33,21 +39,24 @@ build_tools
 fetcher=${NDNCC_BIN:-$work/ndncc}
 
 serve_object "$size_mb"
+fw_pid=${pids[0]} serve_pid=${pids[1]}
 
 # fetch_one LABEL [ARGS...]: fetches the object once (stalling it STALLS
 # times), checks it, prints one row and appends "timeouts spurious retx
 # interests" to $work/LABEL.sums.
 fetch_one() {
-	local label=$1 fp k
+	local label=$1 fp sp k
 	shift
 	"$fetcher" fetch /bench/object -v --init-ssthresh inf "$@" >"$work/out.bin" 2>"$work/fetch.err" &
 	fp=$!
+	case $stall_proc in fetch) sp=$fp ;; serve) sp=$serve_pid ;; fw) sp=$fw_pid ;; esac
 	if [ "$stalls" -gt 0 ]; then
 		sleep 0.3
 		for k in $(seq "$stalls"); do
-			kill -STOP "$fp" 2>/dev/null || break
+			kill -0 "$fp" 2>/dev/null || break
+			kill -STOP "$sp" 2>/dev/null || break
 			sleep "$stall_s"
-			kill -CONT "$fp" 2>/dev/null || break
+			kill -CONT "$sp" 2>/dev/null || break
 			sleep 0.3
 		done
 	fi
@@ -68,7 +77,7 @@ fetch_one() {
 }
 
 echo "== load before: $(uptime)"
-echo "== $runs runs of each, alternating; $stalls stalls of ${STALL_MS:-400} ms per fetch"
+echo "== $runs runs of each, alternating; $stalls stalls of ${STALL_MS:-400} ms of the $stall_proc process per fetch"
 printf "%-12s %9s %9s %9s %9s %9s %9s %9s\n" pipeline Mbit/s timeouts spurious retx retx% catch-ups stalled-s
 for i in $(seq "$runs"); do
 	if [ $((i % 2)) = 1 ]; then
