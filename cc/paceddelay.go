@@ -486,8 +486,9 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 	case cause == CauseMark || cause == CauseNack:
 		beta = d.cfg.MarkBeta
 	case cause == CauseTimeout && d.hostPath():
-		// No link to lose it: a process on the path stopped, and the
-		// Interests in flight are late, not lost. The loss window
+		// No link to lose it: a process on the path stopped (or a
+		// socket on this host overflowed), and the Interests in flight
+		// are late, not lost. The loss window
 		// (RFC 5681's after an RTO) keeps the pipeline from sending the
 		// whole flight again while their Data come in.
 		beta = 0
@@ -502,6 +503,25 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 	d.dir, d.sameDir, d.velocity = 0, 0, 1
 }
 
+// OnTimeout implements TimeoutObserver: on a host path every timeout
+// brings the window to the loss window, also one the pipeline's
+// conservative filter does not count as a loss event (a mark's decrease
+// less than an RTT before the stop) and one in a round that already
+// decreased: the flight is late behind a stopped process whatever came
+// before.
+func (d *PacedDelay) OnTimeout(time.Duration) {
+	if d.hostPath() {
+		d.lossWindow()
+	}
+}
+
+// lossWindow sets the window to MinSsthresh and ends slow start.
+func (d *PacedDelay) lossWindow() {
+	d.decreased, d.slowStart = true, false
+	d.cwnd, d.ssthresh = MinSsthresh, MinSsthresh
+	d.dir, d.sameDir, d.velocity = 0, 0, 1
+}
+
 // hostPath reports whether every source known is on this host or next to
 // it (its minimum RTT below DelayFloor: the host floor's sources).
 func (d *PacedDelay) hostPath() bool {
@@ -511,6 +531,14 @@ func (d *PacedDelay) hostPath() bool {
 // competeLossBeta is the decrease on a loss in competitive mode: CUBIC's
 // (RFC 9438), so that against it the window keeps an even share.
 const competeLossBeta = 0.7
+
+// TimeoutObserver is implemented by an algorithm that hears of every check
+// that found Interests timed out, whether or not the pipeline's
+// conservative filter made one of them a loss event (OnDecrease, called
+// before it).
+type TimeoutObserver interface {
+	OnTimeout(now time.Duration)
+}
 
 // Paced is implemented by an algorithm that paces its Interests.
 type Paced interface {

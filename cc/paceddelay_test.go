@@ -318,6 +318,30 @@ func TestPacedDelayHostPathTimeout(t *testing.T) {
 	}
 }
 
+// TestPacedDelayOnTimeout: OnTimeout brings a host path's window to the
+// loss window also after a mark's decrease in the same round (which
+// OnDecrease would ignore); elsewhere it changes nothing.
+func TestPacedDelayOnTimeout(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		base time.Duration
+		want float64
+	}{
+		{"host path", ms(0.3), MinSsthresh},
+		{"farther path", ms(2), 80},
+	} {
+		d := newPD(t, nil)
+		f := &pdFeed{d: d}
+		f.start(c.base)
+		d.cwnd, d.slowStart, d.diff = 100, false, 1
+		d.OnDecrease(f.now, CauseMark)
+		d.OnTimeout(f.now)
+		if d.Cwnd() != c.want || d.Ssthresh() != c.want {
+			t.Errorf("%s: cwnd %v ssthresh %v, want %v", c.name, d.Cwnd(), d.Ssthresh(), c.want)
+		}
+	}
+}
+
 // TestPacedDelayCacheHitHalvesRTT pins issue 15's "a cache hit halving the
 // RTT mid-transfer costs no window collapse": once a nearer source answers
 // some or all Data at half the RTT, no round decreases the window, where

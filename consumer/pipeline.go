@@ -662,6 +662,9 @@ func (p *Pipeline) checkTimeouts() {
 		p.rto.backOff()
 	}
 	if timedOut {
+		if o, ok := p.alg.(cc.TimeoutObserver); ok {
+			o.OnTimeout(now)
+		}
 		p.traceCwnd()
 	}
 	if timedOut || p.retxQ.Len() > 0 {

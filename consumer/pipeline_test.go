@@ -842,3 +842,52 @@ func TestStallsDelayTimeouts(t *testing.T) {
 		})
 	}
 }
+
+// TestPacedDelayHostStopRetransmitsLittle: the network stops for 400 ms
+// (a producer or forwarder descheduled): every Data due meanwhile comes
+// at the end of the stop. On a host path (0.3 ms) paced-delay's loss
+// window keeps the pipeline from sending most of the late flight again,
+// also when a mark's decrease just before the stop makes the conservative
+// filter ignore the timeouts; on a farther path (2 ms) a quiet timeout
+// leaves the window, and the whole flight is sent again.
+func TestPacedDelayHostStopRetransmitsLittle(t *testing.T) {
+	const stopAt, stopFor = 5 * time.Millisecond, 400 * time.Millisecond
+	cases := []struct {
+		name        string
+		base        time.Duration
+		markBefore  bool
+		wholeFlight bool // every timed-out Interest is sent again
+	}{
+		{"host path", ms(0.3), false, false},
+		{"host path, mark just before", ms(0.3), true, false},
+		{"farther path", ms(2), false, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var f *fetch
+			marked := false
+			f = newFetch(t, "paced-delay", map[string]string{"init-ssthresh": "32"}, 20000, func(uint64, int) action {
+				now := f.s.Now()
+				a := action{delay: c.base}
+				if at := now + c.base; at >= stopAt && at < stopAt+stopFor {
+					a.delay = stopAt + stopFor - now
+				} else if c.markBefore && !marked && at >= stopAt-c.base && at < stopAt {
+					a.mark, marked = true, true
+				}
+				return a
+			})
+			f.run(t)
+			st := f.p.Stats()
+			if !st.Complete || st.Timeouts < 20 {
+				t.Fatalf("complete %v, timeouts %d: want a flight of at least 20 timed out", st.Complete, st.Timeouts)
+			}
+			if c.markBefore && st.Marks != 1 {
+				t.Fatalf("marks %d, want 1", st.Marks)
+			}
+			if c.wholeFlight && st.Retransmissions != st.Timeouts || !c.wholeFlight && 3*st.Retransmissions > st.Timeouts {
+				t.Errorf("%d timeouts, %d retransmissions; want them equal: %v", st.Timeouts, st.Retransmissions, c.wholeFlight)
+			}
+			t.Logf("%d timeouts, %d retransmissions, %d spurious", st.Timeouts, st.Retransmissions, st.SpuriousTimeouts)
+		})
+	}
+}
