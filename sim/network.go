@@ -684,7 +684,7 @@ func (n *Network) Run() *Result {
 		n.trace.startQueueSampler(n)
 		n.trace.startForwardingSampler(n)
 	}
-	n.Sched.RunUntil(n.Scenario.Duration, n.allDone)
+	n.Sched.RunWhile(n.Scenario.Duration, &n.pending)
 	if !n.allDone() {
 		n.runOutClock(n.Scenario.Duration)
 	}

@@ -66,14 +66,16 @@ func (a *entry) less(b *entry) bool {
 // a heap sifts through its levels with four comparisons on each. Past
 // sortedMax events it becomes a heap, and it goes back below sortedMin.
 type Heap struct {
-	items []entry
-	// back is the array the sorted items are a window of, from lo: a new
-	// event goes in by moving the fewer of those due before it and those
-	// due after it, towards the free slots on that side.
-	back []entry
-	lo   int
-	seq  uint64
-	free []*Timer // bare callbacks' Timers, to reuse
+	items []entry // the heap's events, when it is one (heap)
+	// back[lo:lo+n] are the sorted events, when the heap is not one: a
+	// new event goes in by moving the fewer of those due before it and
+	// those due after it, towards the free slots on that side. An array
+	// of a fixed size, indexed in place: no slice to re-slice and store
+	// (with its write barrier) at each event, and no bounds checks.
+	back  *[sortedBack]entry
+	lo, n int
+	seq   uint64
+	free  []*Timer // bare callbacks' Timers, to reuse
 	// indexed: a Timer with a handle was pushed (Push, PushSeq), so every
 	// Timer's index is kept, and the items are always a heap.
 	indexed bool
@@ -83,15 +85,21 @@ type Heap struct {
 }
 
 // The sizes at which an unindexed heap turns from a sorted array into a
-// heap, and back; the sorted items' array.
+// heap, and back; the sorted events' array (a power of two, at least
+// twice sortedMax: an index masked with sortedBack-1 is in bounds).
 const (
 	sortedMax  = 24
 	sortedMin  = 8
-	sortedBack = 2 * sortedMax
+	sortedBack = 64
 )
 
 // Len is the number of pending events (a lane counts once).
-func (h *Heap) Len() int { return len(h.items) }
+func (h *Heap) Len() int {
+	if h.heap {
+		return len(h.items)
+	}
+	return h.n
+}
 
 // Reserve takes the next position in the push order without queueing
 // anything: an event pushed later with this number sorts as if it had
@@ -147,7 +155,7 @@ func (h *Heap) PushFuncSeq(at time.Duration, seq uint64, fn func()) {
 
 func (h *Heap) push(e entry) {
 	if !h.heap {
-		if len(h.items) < sortedMax {
+		if h.n < sortedMax {
 			h.insertSorted(e)
 			return
 		}
@@ -157,97 +165,104 @@ func (h *Heap) push(e entry) {
 	h.up(len(h.items)-1, e)
 }
 
-// insertSorted puts e in its place among the sorted items. If it is due
-// after the middle one, the items due after it (fewer than half) move one
+// insertSorted puts e in its place among the sorted events. If it is due
+// after the middle one, the events due after it (fewer than half) move one
 // slot towards the start of back; otherwise those due before it move one
 // towards the end.
 func (h *Heap) insertSorted(e entry) {
-	n := len(h.items)
-	if n > 0 && h.items[(n-1)/2].less(&e) {
-		if h.lo == 0 {
+	const m = sortedBack - 1
+	b, lo, n := h.back, h.lo, h.n
+	if n > 0 && b[(lo+(n-1)/2)&m].less(&e) {
+		if lo == 0 {
 			h.relayout()
+			b, lo = h.back, h.lo
 		}
-		h.lo--
-		h.items = h.back[h.lo : h.lo+n+1]
-		items := h.items
-		i := 0
-		for !items[i+1].less(&e) { // stops by (n-1)/2+1 at the latest
-			items[i] = items[i+1]
+		lo--
+		i := lo
+		for !b[(i+1)&m].less(&e) { // stops by lo+(n-1)/2+1 at the latest
+			b[i&m] = b[(i+1)&m]
 			i++
 		}
-		items[i] = e
+		b[i&m] = e
+		h.lo, h.n = lo, n+1
 		return
 	}
-	if h.lo+n == len(h.back) {
+	if b == nil || lo+n == sortedBack {
 		h.relayout()
+		b, lo = h.back, h.lo
 	}
-	h.items = h.back[h.lo : h.lo+n+1]
-	insertLast(h.items, n, e)
+	j := lo + n
+	for j > lo && b[(j-1)&m].less(&e) {
+		b[j&m] = b[(j-1)&m]
+		j--
+	}
+	b[j&m] = e
+	h.n = n + 1
 }
 
-// insertLast puts e in its place among items[:n], sorted latest first,
-// moving those due before it towards items[n], which is free.
-func insertLast(items []entry, n int, e entry) {
-	for n > 0 && items[n-1].less(&e) {
-		items[n] = items[n-1]
-		n--
-	}
-	items[n] = e
-}
-
-// relayout moves the sorted items to the middle of back (sortedBack
-// entries), so that there are free slots on both sides. The slots outside
-// the window keep their pointers: lanes' nodes and bare Timers, which the
-// lanes and the free list keep anyway.
+// relayout moves the sorted events to the middle of back, so that there
+// are free slots on both sides. The slots outside the window keep their
+// pointers: lanes' nodes and bare Timers, which the lanes and the free
+// list keep anyway.
 func (h *Heap) relayout() {
-	n := len(h.items)
-	back := h.back
-	if len(back) < sortedBack {
-		back = make([]entry, sortedBack)
+	if h.back == nil {
+		h.back = new([sortedBack]entry)
 	}
-	lo := (len(back) - n) / 2
-	copy(back[lo:lo+n], h.items)
-	h.back, h.lo, h.items = back, lo, back[lo:lo+n]
+	lo := (sortedBack - h.n) / 2
+	copy(h.back[lo:lo+h.n], h.back[h.lo:h.lo+h.n])
+	h.lo = lo
 }
 
-// toHeap turns sorted items (latest first) into a heap: reversed, they
-// are in order, which is a heap. The heap starts at back's first slot.
+// toHeap turns the sorted events (latest first) into a heap: reversed,
+// they are in order, which is a heap.
 func (h *Heap) toHeap() {
 	if h.heap {
 		return
 	}
-	n := len(h.items)
-	copy(h.back, h.items)
-	h.items, h.lo = h.back[:n], 0
+	h.items = h.items[:0]
+	if h.n > 0 {
+		h.items = append(h.items, h.back[h.lo:h.lo+h.n]...)
+	}
 	slices.Reverse(h.items)
+	h.n = 0
 	h.heap = true
 }
 
-// toSorted turns the heap of an unindexed Heap back into a sorted array.
+// toSorted turns the heap of an unindexed Heap back into sorted events.
 func (h *Heap) toSorted() {
-	items := h.items
-	for i := 1; i < len(items); i++ {
-		insertLast(items, i, items[i])
+	if h.back == nil {
+		h.back = new([sortedBack]entry)
 	}
-	h.back, h.lo = items[:cap(items)], 0
+	n := len(h.items)
+	h.lo, h.n = (sortedBack-n)/2, n
+	items := h.back[h.lo : h.lo+n]
+	copy(items, h.items)
+	for i := 1; i < n; i++ {
+		e := items[i]
+		j := i
+		for j > 0 && items[j-1].less(&e) {
+			items[j] = items[j-1]
+			j--
+		}
+		items[j] = e
+	}
+	clear(h.items)
+	h.items = h.items[:0]
 	h.heap = false
-}
-
-// min is the position of the earliest event; the heap must not be empty.
-func (h *Heap) min() int {
-	if h.heap {
-		return 0
-	}
-	return len(h.items) - 1
 }
 
 // Peek returns the due time and push order of the earliest event; ok is
 // false when the heap is empty.
 func (h *Heap) Peek() (at time.Duration, seq uint64, ok bool) {
-	if len(h.items) == 0 {
+	var e *entry
+	switch {
+	case !h.heap && h.n > 0:
+		e = &h.back[(h.lo+h.n-1)&(sortedBack-1)]
+	case h.heap && len(h.items) > 0:
+		e = &h.items[0]
+	default:
 		return 0, 0, false
 	}
-	e := &h.items[h.min()]
 	return e.at, e.seq, true
 }
 
@@ -266,27 +281,29 @@ func (h *Heap) Pop() (fn func(), at time.Duration, seq uint64) {
 // it returns only the callback. A sorted heap's event (the common case)
 // costs one call.
 func (h *Heap) PopFn() func() {
-	n := len(h.items)
+	if h.heap {
+		if n := len(h.items); n > 0 {
+			return h.popHeap(n)
+		}
+		return nil
+	}
+	n := h.n
 	if n == 0 {
 		return nil
 	}
-	if h.heap {
-		return h.popHeap(n)
-	}
-	e := h.items[n-1]
-	if l := e.t.lane; l != nil {
+	// The slot keeps its pointer: a lane's node or a bare Timer, which
+	// the lane or the free list keeps anyway.
+	t := h.back[(h.lo+n-1)&(sortedBack-1)].t
+	h.n = n - 1
+	if l := t.lane; l != nil {
 		if l.n > 0 { // the lane's next event takes its place
 			k := l.next()
-			h.items = h.items[:n-1]
-			h.insertSorted(entry{k.at, k.seq, e.t})
-			return e.t.Fn
+			h.insertSorted(entry{k.at, k.seq, t})
+			return t.Fn
 		}
 		l.queued = false
 	}
-	// The slot keeps its pointer: a lane's node or a bare Timer, which
-	// the lane or the free list keeps anyway.
-	h.items = h.items[:n-1]
-	return h.done(e.t)
+	return h.done(t)
 }
 
 // popHeap is PopFn of the n items of a heap.

@@ -360,6 +360,20 @@ func (s *Scheduler) RunUntil(limit time.Duration, stop func() bool) {
 	}
 }
 
+// RunWhile is RunUntil with stop reading *pending == 0 after each event:
+// the simulator's run, which stops when every flow has ended, without a
+// call per event.
+func (s *Scheduler) RunWhile(limit time.Duration, pending *int) {
+	for s.step(limit) {
+		if s.fired%yieldEvery == 0 {
+			runtime.Gosched()
+		}
+		if *pending == 0 {
+			return
+		}
+	}
+}
+
 // AdvanceTo runs every event due up to time t, then sets the clock to t
 // (never back). Every event due by then has run: an OrderedLane's event
 // reserved for t has Passed.

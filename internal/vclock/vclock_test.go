@@ -140,27 +140,42 @@ func TestSchedulerRunUntil(t *testing.T) {
 		{"stop func", time.Hour, 2, []string{"a@10ms", "b@20ms"}, 20 * time.Millisecond, 2},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := &Scheduler{}
-			l := &logger{s: s}
-			for i, n := range []string{"a", "b", "c", "d"} {
-				s.After(time.Duration(i+1)*10*time.Millisecond, l.fn(n))
+		for _, while := range []bool{false, true} {
+			name := tt.name + "/RunUntil"
+			if while {
+				name = tt.name + "/RunWhile"
 			}
-			var stop func() bool
-			if tt.stopAfter > 0 {
-				stop = func() bool { return len(l.got) >= tt.stopAfter }
-			}
-			s.RunUntil(tt.limit, stop)
-			if !reflect.DeepEqual(l.got, tt.wantRan) {
-				t.Errorf("ran %v, want %v", l.got, tt.wantRan)
-			}
-			if s.Now() != tt.wantNow {
-				t.Errorf("Now() = %v, want %v", s.Now(), tt.wantNow)
-			}
-			if s.Pending() != tt.wantPending {
-				t.Errorf("Pending() = %d, want %d", s.Pending(), tt.wantPending)
-			}
-		})
+			t.Run(name, func(t *testing.T) {
+				s := &Scheduler{}
+				l := &logger{s: s}
+				left := -1 // RunWhile's count: 0 once stopAfter events ran
+				if tt.stopAfter > 0 {
+					left = tt.stopAfter
+				}
+				for i, n := range []string{"a", "b", "c", "d"} {
+					fn := l.fn(n)
+					s.After(time.Duration(i+1)*10*time.Millisecond, func() { fn(); left-- })
+				}
+				var stop func() bool
+				if tt.stopAfter > 0 {
+					stop = func() bool { return len(l.got) >= tt.stopAfter }
+				}
+				if while {
+					s.RunWhile(tt.limit, &left)
+				} else {
+					s.RunUntil(tt.limit, stop)
+				}
+				if !reflect.DeepEqual(l.got, tt.wantRan) {
+					t.Errorf("ran %v, want %v", l.got, tt.wantRan)
+				}
+				if s.Now() != tt.wantNow {
+					t.Errorf("Now() = %v, want %v", s.Now(), tt.wantNow)
+				}
+				if s.Pending() != tt.wantPending {
+					t.Errorf("Pending() = %d, want %d", s.Pending(), tt.wantPending)
+				}
+			})
+		}
 	}
 }
 
