@@ -152,7 +152,7 @@ type Channel struct {
 	sizer  *ndn.Sizer
 	rng    *rand.Rand
 
-	deliver    func(Frame)
+	deliver    func(*Frame)
 	deliverExt func(ext any)
 	// early, if set, takes NDN frames at transmission instead of deliver
 	// at arrival (OnDeliverEarly); early is where they are built.
@@ -235,8 +235,10 @@ func NewChannel(s sched.Scheduler, p Params, q aqm.Queue, sizer *ndn.Sizer, rng 
 
 // OnDeliver sets where frames that arrive at the far end go: the far
 // end's Reliability (OnReceive) and forwarder, or a socket in the live
-// runtime.
-func (c *Channel) OnDeliver(fn func(Frame)) { c.deliver = fn }
+// runtime. The frame is where it waited on the wire, valid only during
+// the call (fn may send on the channel meanwhile): fn copies what it
+// keeps.
+func (c *Channel) OnDeliver(fn func(*Frame)) { c.deliver = fn }
 
 // OnDeliverEarly makes fn the receiver of the frames of Send and
 // SendFrame in place of OnDeliver's: fn is told of each one as it leaves the transmitter (when
@@ -531,10 +533,11 @@ func (c *Channel) arrive() {
 		}
 		return
 	}
-	// The frame is handed over from where it waited (a copy, as the
-	// argument); it leaves the wire after, at the head still, whatever
-	// the callback sent meanwhile.
-	c.deliver(f.frame)
+	// The frame is handed over where it waited, not copied: it leaves the
+	// wire after, at the head still, whatever the callback sent meanwhile
+	// (a frame queued behind it never takes its slot; if the wire's queue
+	// grows, the old array, which f points into, is left as it was).
+	c.deliver(&f.frame)
 	c.inFlight.Drop()
 }
 

@@ -56,7 +56,7 @@ func testChannel(t testing.TB, p Params, lim aqm.Limits, rng *rand.Rand) (*vcloc
 		t.Fatal(err)
 	}
 	got := &[]arrival{}
-	c.OnDeliver(func(f Frame) { *got = append(*got, arrival{s.Now(), f.Pkt}) })
+	c.OnDeliver(func(f *Frame) { *got = append(*got, arrival{s.Now(), f.Pkt}) })
 	return s, c, got
 }
 
@@ -338,7 +338,7 @@ func TestChannelReportsEveryQueueDrop(t *testing.T) {
 				t.Fatal(err)
 			}
 			sent := map[*ndn.Data]bool{}
-			c.OnDeliver(func(f Frame) { delete(sent, f.Pkt.Data) })
+			c.OnDeliver(func(f *Frame) { delete(sent, f.Pkt.Data) })
 			var reported []*ndn.Data
 			c.OnDrop(func(p ndn.Packet) { reported = append(reported, p.Data) })
 			for i := range 2000 {
@@ -406,7 +406,7 @@ func runBurst(t *testing.T, s sched.Scheduler, v *vclock.Scheduler, n int, loss 
 		t.Fatal(err)
 	}
 	var got []arrival
-	c.OnDeliver(func(f Frame) { got = append(got, arrival{s.Now(), f.Pkt}) })
+	c.OnDeliver(func(f *Frame) { got = append(got, arrival{s.Now(), f.Pkt}) })
 	for i := range n {
 		c.Send(ndn.Packet{Data: seedData(t, uint64(1000+i))})
 	}
@@ -528,13 +528,13 @@ func TestChannelWithReliabilityReportsExactlyTheWireLosses(t *testing.T) {
 	a2b.SetReliability(ra)
 	b2a.SetReliability(rb)
 	received := map[uint32]bool{}
-	a2b.OnDeliver(func(f Frame) {
-		if rb.OnReceive(f) {
+	a2b.OnDeliver(func(f *Frame) {
+		if rb.OnReceive(*f) {
 			received[f.Pkt.Interest.Nonce] = true
 		}
 	})
-	b2a.OnDeliver(func(f Frame) {
-		if ra.OnReceive(f) {
+	b2a.OnDeliver(func(f *Frame) {
+		if ra.OnReceive(*f) {
 			t.Error("A got a packet from B, which sent only IDLE frames")
 		}
 	})
@@ -610,7 +610,7 @@ func TestChannelCarriesLinkFieldsWithoutReliability(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []Frame
-	c.OnDeliver(func(f Frame) { got = append(got, f) })
+	c.OnDeliver(func(f *Frame) { got = append(got, *f) })
 	var dropped []ndn.Packet
 	c.OnDrop(func(p ndn.Packet) { dropped = append(dropped, p) })
 	data := ndn.Packet{Data: seedData(t, 7)}
@@ -673,7 +673,7 @@ func TestChannelSendsAMarkWithItsHeader(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []arrival
-			c.OnDeliver(func(f Frame) { got = append(got, arrival{s.Now(), f.Pkt}) })
+			c.OnDeliver(func(f *Frame) { got = append(got, arrival{s.Now(), f.Pkt}) })
 			// The first leaves at once; the second leaves with the third
 			// queued behind it (a backlog above 0 bytes), the third with
 			// nothing behind it.
@@ -720,7 +720,7 @@ func TestDeliverEarlyMatchesDeliver(t *testing.T) {
 			for i, early := range []bool{false, true} {
 				s, c, late := testChannel(t, tt.p, aqm.Limits{Packets: 8}, rand.New(rand.NewPCG(3, 4)))
 				if early {
-					c.OnDeliver(func(Frame) { t.Errorf("a frame arrived late") })
+					c.OnDeliver(func(*Frame) { t.Errorf("a frame arrived late") })
 					c.OnDeliverEarly(func(f *Frame, at time.Duration) {
 						if at < s.Now() {
 							t.Errorf("told at %v of a frame arriving at %v", s.Now(), at)

@@ -364,8 +364,8 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 				return fmt.Errorf("%s: link %s: %w", sc.File, l, err)
 			}
 		} else {
-			exit[0].OnDeliver(func(f link.Frame) { b.cpu.receive(fb, f.Pkt) })
-			exit[1].OnDeliver(func(f link.Frame) { a.cpu.receive(fa, f.Pkt) })
+			exit[0].OnDeliver(func(f *link.Frame) { b.cpu.receive(fb, f.Pkt) })
+			exit[1].OnDeliver(func(f *link.Frame) { a.cpu.receive(fa, f.Pkt) })
 			b.cpu.plain, b.cpu.plainFace = exit[0], fb
 			a.cpu.plain, a.cpu.plainFace = exit[1], fa
 		}
@@ -472,7 +472,7 @@ func (n *Network) addUnderlay(sc *scenario.Scenario, from, to string, ch *Channe
 	if err != nil {
 		return nil, fmt.Errorf("%s: underlay on %s->%s: %w", sc.File, from, to, err)
 	}
-	ch.OnDeliver(u.SendFrame)
+	ch.OnDeliver(func(f *link.Frame) { u.SendFrame(*f) })
 	if n.Underlays == nil {
 		n.Underlays = map[string]*Channel{}
 	}
@@ -512,13 +512,13 @@ func (n *Network) addLossDetection(a, b *Node, fa, fb fw.FaceID, ch, exit [2]*Ch
 	}
 	a2b.SetReliability(la)
 	b2a.SetReliability(lb)
-	exit[0].OnDeliver(func(f link.Frame) {
-		if lb.OnReceive(f) {
+	exit[0].OnDeliver(func(f *link.Frame) {
+		if lb.OnReceive(*f) {
 			b.cpu.receive(fb, f.Pkt)
 		}
 	})
-	exit[1].OnDeliver(func(f link.Frame) {
-		if la.OnReceive(f) {
+	exit[1].OnDeliver(func(f *link.Frame) {
+		if la.OnReceive(*f) {
 			a.cpu.receive(fa, f.Pkt)
 		}
 	})

@@ -67,7 +67,8 @@ func (a *entry) less(b *entry) bool {
 // sortedMax events it becomes a heap, and it goes back below sortedMin.
 type Heap struct {
 	items []entry // the heap's events, when it is one (heap)
-	// back[lo:lo+n] are the sorted events, when the heap is not one: a
+	// back[lo:lo+n] are the sorted events, when the heap is not one (n
+	// is 0 when it is): a
 	// new event goes in by moving the fewer of those due before it and
 	// those due after it, towards the free slots on that side. An array
 	// of a fixed size, indexed in place: no slice to re-slice and store
@@ -254,16 +255,14 @@ func (h *Heap) toSorted() {
 // Peek returns the due time and push order of the earliest event; ok is
 // false when the heap is empty.
 func (h *Heap) Peek() (at time.Duration, seq uint64, ok bool) {
-	var e *entry
-	switch {
-	case !h.heap && h.n > 0:
-		e = &h.back[(h.lo+h.n-1)&(sortedBack-1)]
-	case h.heap && len(h.items) > 0:
-		e = &h.items[0]
-	default:
-		return 0, 0, false
+	if h.n > 0 { // sorted (n is 0 in the heap form)
+		e := &h.back[(h.lo+h.n-1)&(sortedBack-1)]
+		return e.at, e.seq, true
 	}
-	return e.at, e.seq, true
+	if h.heap && len(h.items) > 0 {
+		return h.items[0].at, h.items[0].seq, true
+	}
+	return 0, 0, false
 }
 
 // Pop removes the earliest event and returns its callback, due time and
@@ -281,14 +280,11 @@ func (h *Heap) Pop() (fn func(), at time.Duration, seq uint64) {
 // it returns only the callback. A sorted heap's event (the common case)
 // costs one call.
 func (h *Heap) PopFn() func() {
-	if h.heap {
-		if n := len(h.items); n > 0 {
-			return h.popHeap(n)
-		}
-		return nil
-	}
 	n := h.n
-	if n == 0 {
+	if n == 0 { // empty, or a heap (n is 0 in the heap form)
+		if h.heap && len(h.items) > 0 {
+			return h.popHeap(len(h.items))
+		}
 		return nil
 	}
 	// The slot keeps its pointer: a lane's node or a bare Timer, which

@@ -427,7 +427,7 @@ func (d *Forwarder) emulate(e *entry, ff *scenario.FwFace) error {
 		return err
 	}
 	if e.out != nil {
-		e.out.OnDeliver(e.f.Transmit)
+		e.out.OnDeliver(func(fr *link.Frame) { e.f.Transmit(*fr) })
 		e.f.SetShaper(e.out)
 	}
 	in := ff
@@ -438,7 +438,7 @@ func (d *Forwarder) emulate(e *entry, ff *scenario.FwFace) error {
 		return err
 	}
 	if e.in != nil {
-		e.in.OnDeliver(func(fr link.Frame) { d.receive(e, fr) })
+		e.in.OnDeliver(func(fr *link.Frame) { d.receive(e, *fr) })
 	}
 	return nil
 }
