@@ -384,7 +384,11 @@ func (l *Lane) PushSeq(at time.Duration, seq uint64) {
 	switch {
 	case !l.queued: // the lane's earliest event: into the heap
 		l.queued, l.last = true, k
-		l.node.heap.push(entry{k.at, k.seq, &l.node})
+		if h := l.node.heap; !h.heap && h.n < sortedMax {
+			h.insertSorted(entry{k.at, k.seq, &l.node}) // push, without the call
+		} else {
+			h.push(entry{k.at, k.seq, &l.node})
+		}
 	case !before(k, l.last) && l.n < len(l.keys): // behind it, in the ring
 		l.keys[(l.head+l.n)&(len(l.keys)-1)] = k
 		l.n++
