@@ -68,11 +68,11 @@ func (a *entry) less(b *entry) bool {
 type Heap struct {
 	items []entry // the heap's events, when it is one (heap)
 	// back[lo:lo+n] are the sorted events, when the heap is not one (n
-	// is 0 when it is): a
-	// new event goes in by moving the fewer of those due before it and
-	// those due after it, towards the free slots on that side. An array
-	// of a fixed size, indexed in place: no slice to re-slice and store
-	// (with its write barrier) at each event, and no bounds checks.
+	// is 0 when it is): a new event goes in by moving the fewer of those
+	// due before it and those due after it, towards the free slots on
+	// that side. An array of a fixed size, indexed in place: no slice to
+	// re-slice and store (with its write barrier) at each event, and no
+	// bounds checks.
 	back  *[sortedBack]entry
 	lo, n int
 	seq   uint64
@@ -80,8 +80,9 @@ type Heap struct {
 	// indexed: a Timer with a handle was pushed (Push, PushSeq), so every
 	// Timer's index is kept, and the items are always a heap.
 	indexed bool
-	// heap: items are a 4-ary heap; otherwise (never when indexed) they
-	// are sorted, latest first, and no Timer's index is kept.
+	// heap: items are a 4-ary heap; otherwise (never when indexed) the
+	// events are back's, sorted latest first, and no Timer's index is
+	// kept.
 	heap bool
 }
 
