@@ -188,19 +188,17 @@ func (g *gen) blocks(name, r string, lanes int) {
 		w := v(regW + round%16)
 		if round >= 16 {
 			// W_t = σ1(W_t-2) + W_t-7 + σ0(W_t-15) + W_t-16, in place of W_t-16.
-			x := v(regW + (round-15)%16)
-			g.p("\tVPRORD $7, %s, %s", x, t(0))
-			g.p("\tVPRORD $18, %s, %s", x, t(1))
-			g.p("\tVPSRLD $3, %s, %s", x, t(2))
-			g.p("\tVPTERNLOGD %s, %s, %s, %s", xor3, t(2), t(1), t(0))
-			g.p("\tVPADDD %s, %s, %s", t(0), w, w)
+			// addSigma adds ROTR^r1(x) ^ ROTR^r2(x) ^ SHR^sh(x) to w.
+			addSigma := func(x string, r1, r2, sh int) {
+				g.p("\tVPRORD $%d, %s, %s", r1, x, t(0))
+				g.p("\tVPRORD $%d, %s, %s", r2, x, t(1))
+				g.p("\tVPSRLD $%d, %s, %s", sh, x, t(2))
+				g.p("\tVPTERNLOGD %s, %s, %s, %s", xor3, t(2), t(1), t(0))
+				g.p("\tVPADDD %s, %s, %s", t(0), w, w)
+			}
+			addSigma(v(regW+(round-15)%16), 7, 18, 3) // σ0
 			g.p("\tVPADDD %s, %s, %s", v(regW+(round-7)%16), w, w)
-			y := v(regW + (round-2)%16)
-			g.p("\tVPRORD $17, %s, %s", y, t(0))
-			g.p("\tVPRORD $19, %s, %s", y, t(1))
-			g.p("\tVPSRLD $10, %s, %s", y, t(2))
-			g.p("\tVPTERNLOGD %s, %s, %s, %s", xor3, t(2), t(1), t(0))
-			g.p("\tVPADDD %s, %s, %s", t(0), w, w)
+			addSigma(v(regW+(round-2)%16), 17, 19, 10) // σ1
 		}
 		// Working variable k sits in register (k - round) mod 8: renaming
 		// them each round instead of moving them.
