@@ -74,7 +74,7 @@ unreachable, or the connection lost and not restored within --reconnect.`,
 	fs.SortFlags = false
 	fs.IntVarP(&sf.segmentSize, "size", "s", 8000, "payload size of a segment, in bytes")
 	fs.StringVarP(&sf.freshness, "freshness", "f", "10000", "FreshnessPeriod of every segment (`ms`, or a duration such as 10s)")
-	fs.Int64Var(&sf.cacheMB, "cache", 256, "keep up to this many `MB` of prepared (signed, encoded) segments, the object's first, to send again as they are; 0: none")
+	fs.Int64Var(&sf.cacheMB, "cache", 256, "keep up to this many `MB` of prepared (signed, encoded) segments, the object's first, to send again as they are; with a DigestSha256 signature a segment asked for brings the next 15 into it, digested together; 0: none")
 	fs.BoolVarP(&sf.printVersion, "print-data-version", "p", false, "print the versioned name on stdout")
 	fs.StringVar(&sf.sign, "sign", "", "`signature`: digest (default), ed25519, ecdsa or rsa (2048-bit)")
 	fs.StringVar(&sf.key, "key", "", "sign with this key `file` (from 'ndnd sec keygen', PEM or TLV)")
