@@ -184,21 +184,24 @@ func (g *gen) blocks(name, r string, lanes int) {
 			g.p("\tVPSHUFB %s, %s, %s", v(regSwap), q(i), q(i))
 		}
 	}
+	// sigma leaves ROTR^r1(x) ^ ROTR^r2(x) ^ op3^n3(x) in t(0): the σ
+	// functions of the message schedule (op3 a shift) and the Σ functions
+	// of a round (op3 a third rotation).
+	sigma := func(x string, r1, r2 int, op3 string, n3 int) {
+		g.p("\tVPRORD $%d, %s, %s", r1, x, t(0))
+		g.p("\tVPRORD $%d, %s, %s", r2, x, t(1))
+		g.p("\t%s $%d, %s, %s", op3, n3, x, t(2))
+		g.p("\tVPTERNLOGD %s, %s, %s, %s", xor3, t(2), t(1), t(0))
+	}
 	for round := 0; round < 64; round++ {
 		w := v(regW + round%16)
 		if round >= 16 {
 			// W_t = σ1(W_t-2) + W_t-7 + σ0(W_t-15) + W_t-16, in place of W_t-16.
-			// addSigma adds ROTR^r1(x) ^ ROTR^r2(x) ^ SHR^sh(x) to w.
-			addSigma := func(x string, r1, r2, sh int) {
-				g.p("\tVPRORD $%d, %s, %s", r1, x, t(0))
-				g.p("\tVPRORD $%d, %s, %s", r2, x, t(1))
-				g.p("\tVPSRLD $%d, %s, %s", sh, x, t(2))
-				g.p("\tVPTERNLOGD %s, %s, %s, %s", xor3, t(2), t(1), t(0))
-				g.p("\tVPADDD %s, %s, %s", t(0), w, w)
-			}
-			addSigma(v(regW+(round-15)%16), 7, 18, 3) // σ0
+			sigma(v(regW+(round-15)%16), 7, 18, "VPSRLD", 3) // σ0
+			g.p("\tVPADDD %s, %s, %s", t(0), w, w)
 			g.p("\tVPADDD %s, %s, %s", v(regW+(round-7)%16), w, w)
-			addSigma(v(regW+(round-2)%16), 17, 19, 10) // σ1
+			sigma(v(regW+(round-2)%16), 17, 19, "VPSRLD", 10) // σ1
+			g.p("\tVPADDD %s, %s, %s", t(0), w, w)
 		}
 		// Working variable k sits in register (k - round) mod 8: renaming
 		// them each round instead of moving them.
@@ -207,19 +210,13 @@ func (g *gen) blocks(name, r string, lanes int) {
 		g.p("\t// round %d", round)
 		g.p("\tVPADDD %s, %s, %s", w, h, h)
 		g.p("\tVPADDD.BCST roundK<>+%d(SB), %s, %s", 4*round, h, h)
-		g.p("\tVPRORD $6, %s, %s", e, t(0))
-		g.p("\tVPRORD $11, %s, %s", e, t(1))
-		g.p("\tVPRORD $25, %s, %s", e, t(2))
-		g.p("\tVPTERNLOGD %s, %s, %s, %s", xor3, t(2), t(1), t(0))
+		sigma(e, 6, 11, "VPRORD", 25) // Σ1
 		g.p("\tVMOVDQA32 %s, %s", gg, t(3))
 		g.p("\tVPTERNLOGD %s, %s, %s, %s", ch, f, e, t(3))
 		g.p("\tVPADDD %s, %s, %s", t(0), h, h)
 		g.p("\tVPADDD %s, %s, %s", t(3), h, h)
 		g.p("\tVPADDD %s, %s, %s", h, d, d)
-		g.p("\tVPRORD $2, %s, %s", a, t(0))
-		g.p("\tVPRORD $13, %s, %s", a, t(1))
-		g.p("\tVPRORD $22, %s, %s", a, t(2))
-		g.p("\tVPTERNLOGD %s, %s, %s, %s", xor3, t(2), t(1), t(0))
+		sigma(a, 2, 13, "VPRORD", 22) // Σ0
 		g.p("\tVMOVDQA32 %s, %s", c, t(3))
 		g.p("\tVPTERNLOGD %s, %s, %s, %s", maj, b, a, t(3))
 		g.p("\tVPADDD %s, %s, %s", t(0), t(3), t(3))
