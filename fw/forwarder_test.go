@@ -99,6 +99,28 @@ func TestPIT(t *testing.T) {
 		},
 		counters: Counters{InInterests: 2, OutInterests: 2, UnsatisfiedExpiries: 1, DeadNonces: 1},
 	}, {
+		// A satisfied entry only disarms its timer: the wake-up stays
+		// queued, and the entry object, recycled, serves later Interests
+		// with it (re-armed when it comes early, moved when it comes late).
+		name:   "recycled entries expire at their own lifetimes",
+		faces:  []string{"c1:local", "p:net"},
+		routes: []route{{"/a", "p", 0}},
+		steps: []step{
+			{at: 0, on: "c1", pkt: interest("/a/1", 1, lifetime(100*ms)), want: sent{"p": {"I /a/1 nonce=1"}}, pit: 1},
+			{at: 10 * ms, on: "p", pkt: data("/a/1", 0), want: sent{"c1": {"D /a/1"}}, pit: 0},
+			{at: 20 * ms, on: "c1", pkt: interest("/a/2", 2, lifetime(100*ms)), want: sent{"p": {"I /a/2 nonce=2"}}, pit: 1},
+			{at: 100 * ms, pit: 1}, // the first Interest's wake-up, early for this one
+			{at: 119 * ms, pit: 1},
+			{at: 120 * ms, pit: 0},
+			{at: 200 * ms, on: "c1", pkt: interest("/a/3", 3, lifetime(500*ms)), want: sent{"p": {"I /a/3 nonce=3"}}, pit: 1},
+			{at: 210 * ms, on: "p", pkt: data("/a/3", 0), want: sent{"c1": {"D /a/3"}}, pit: 0},
+			{at: 220 * ms, on: "c1", pkt: interest("/a/4", 4, lifetime(30*ms)), want: sent{"p": {"I /a/4 nonce=4"}}, pit: 1},
+			{at: 249 * ms, pit: 1},
+			{at: 250 * ms, pit: 0}, // not at the wake-up queued for 700 ms
+			{at: 800 * ms, pit: 0},
+		},
+		counters: Counters{InInterests: 4, OutInterests: 4, InData: 2, OutData: 2, UnsatisfiedExpiries: 2, DeadNonces: 2},
+	}, {
 		name:   "Data skips downstreams whose Interest expired",
 		faces:  []string{"c1:local", "c2:local", "p:net"},
 		routes: []route{{"/a", "p", 0}},

@@ -65,7 +65,8 @@ type PitEntry struct {
 
 	expiry time.Duration // latest in-record expiry
 	// timer fires at expiry (set whenever expiry changes). It is bound
-	// once per entry object and kept when the entry is recycled.
+	// once per entry object and kept, with its wake-up, when the entry is
+	// recycled (see finalize).
 	timer lazytimer.Timer
 
 	retxInterval time.Duration // per-entry retransmission suppression
