@@ -283,3 +283,21 @@ func TestBatch(t *testing.T) {
 		t.Errorf("%v allocations per %d Data, want 1", allocs, n)
 	}
 }
+
+// TestInterestBytes keeps a simulated Interest, with its inline name of up
+// to four components, within 192 bytes (a size class of the runtime's
+// allocator): every segment a simulation fetches allocates one, and the
+// bytes allocated set how often the garbage collector runs.
+func TestInterestBytes(t *testing.T) {
+	if n := reflect.TypeFor[Interest]().Size(); n > 192 {
+		t.Errorf("an Interest is %d bytes, want at most 192", n)
+	}
+	in := NewSegmentInterest(Name{enc.NewGenericComponent("a"), enc.NewGenericComponent("b"), enc.NewVersionComponent(1)}, 7)
+	if len(in.Name) != 4 || &in.Name[0] != &in.comps[0] {
+		t.Errorf("a 4-component name is not in the Interest's own storage")
+	}
+	long := NewSegmentInterest(Name{enc.NewGenericComponent("a"), enc.NewGenericComponent("b"), enc.NewGenericComponent("c"), enc.NewVersionComponent(1)}, 7)
+	if len(long.Name) != 5 || long.Name[4].Typ != enc.TypeSegmentNameComponent {
+		t.Errorf("a 5-component name: %v", long.Name)
+	}
+}

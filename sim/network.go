@@ -169,7 +169,7 @@ type Network struct {
 	pending int        // flows, NDN and TCP, that have not ended
 	trace   *Traces
 	// interests and data supply the consumers' Interests and the
-	// producers' Data, sixteen to an allocation.
+	// producers' Data, about 4 KiB to an allocation (ndn.Batch).
 	interests ndn.Batch[ndn.Interest]
 	data      ndn.Batch[ndn.Data]
 	// routes plans the routes toward the producers' nodes; producers
