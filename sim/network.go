@@ -90,12 +90,14 @@ func newProcessor(s *Scheduler, f *fw.Forwarder, src *rand.PCG, jitter time.Dura
 	return p
 }
 
-func (p *processor) receive(face fw.FaceID, pkt ndn.Packet) {
+// receive queues pkt, which arrives on face now; it reads pkt during the
+// call only (a frame where it waited on the wire).
+func (p *processor) receive(face fw.FaceID, pkt *ndn.Packet) {
 	if p.jitter <= 0 {
-		p.fw.Receive(face, pkt)
+		p.fw.Receive(face, *pkt)
 		return
 	}
-	p.receiveAt(face, &pkt, p.s.Now())
+	p.receiveAt(face, pkt, p.s.Now())
 }
 
 // receiveAt queues pkt, which arrives on face at time at (now, or later
@@ -103,7 +105,8 @@ func (p *processor) receive(face fw.FaceID, pkt ndn.Packet) {
 func (p *processor) receiveAt(face fw.FaceID, pkt *ndn.Packet, at time.Duration) {
 	start := max(at, p.busy)
 	p.busy = start + time.Duration(p.rng.below(uint64(p.jitter)))
-	*p.q.PushZero() = pending{face, *pkt, at}
+	q := p.q.PushZero() // filled in place: no pending built and copied
+	q.face, q.pkt, q.at = face, *pkt, at
 	p.lane.At(p.busy)
 }
 
@@ -364,8 +367,8 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 				return fmt.Errorf("%s: link %s: %w", sc.File, l, err)
 			}
 		} else {
-			exit[0].OnDeliver(func(f *link.Frame) { b.cpu.receive(fb, f.Pkt) })
-			exit[1].OnDeliver(func(f *link.Frame) { a.cpu.receive(fa, f.Pkt) })
+			exit[0].OnDeliver(func(f *link.Frame) { b.cpu.receive(fb, &f.Pkt) })
+			exit[1].OnDeliver(func(f *link.Frame) { a.cpu.receive(fa, &f.Pkt) })
 			b.cpu.plain, b.cpu.plainFace = exit[0], fb
 			a.cpu.plain, a.cpu.plainFace = exit[1], fa
 		}
@@ -514,12 +517,12 @@ func (n *Network) addLossDetection(a, b *Node, fa, fb fw.FaceID, ch, exit [2]*Ch
 	b2a.SetReliability(lb)
 	exit[0].OnDeliver(func(f *link.Frame) {
 		if lb.OnReceive(*f) {
-			b.cpu.receive(fb, f.Pkt)
+			b.cpu.receive(fb, &f.Pkt)
 		}
 	})
 	exit[1].OnDeliver(func(f *link.Frame) {
 		if la.OnReceive(*f) {
-			a.cpu.receive(fa, f.Pkt)
+			a.cpu.receive(fa, &f.Pkt)
 		}
 	})
 	a2b.OnDrop(func(p ndn.Packet) { a.FW.OnSendFailure(fa, p, fw.CauseQueueDrop) })

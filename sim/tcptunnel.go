@@ -196,7 +196,7 @@ func (t *TCPTunnel) arrive(f *tunnelFrame) {
 	ack := t.rcv.onSegment(f.seq, f.size, t.net.Sched.Now())
 	for t.pkts.Len() > 0 && t.pkts.Peek().last < t.rcv.nxt {
 		sp := t.pkts.Pop()
-		t.to.cpu.receive(t.toFace, sp.pkt)
+		t.to.cpu.receive(t.toFace, &sp.pkt)
 	}
 	t.back.SendExt(&tunnelFrame{t: t, ack: true, seq: ack, size: t.overhead}, t.overhead)
 }

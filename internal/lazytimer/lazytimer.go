@@ -34,8 +34,10 @@ type Timer struct {
 }
 
 // Init prepares t to run fn on scheduler s. It allocates once (the
-// wake-up timer); a Timer kept in a recycled object keeps its binding
-// (call Cancel before reuse).
+// wake-up timer); a Timer kept in a recycled object keeps its binding.
+// Stopping it is enough before the object is reused: a wake-up still
+// queued then serves the next deadline, if it comes before it, at no cost
+// (a PIT entry's timer). Cancel also removes the wake-up.
 func (t *Timer) Init(s sched.Scheduler, fn func()) {
 	*t = Timer{s: s, fn: fn}
 	if ts, ok := s.(sched.TimerScheduler); ok {

@@ -265,6 +265,24 @@ func (s *Scheduler) Step() bool { return s.step(math.MaxInt64) }
 // step runs the earliest event if it is due by limit, and reports whether
 // it ran one.
 func (s *Scheduler) step(limit time.Duration) bool {
+	// The common case: the events heap's earliest comes before the
+	// timers' and the deadlines' bound, and no At event is due now.
+	if at, seq, ok := s.events.Peek(); ok && s.ready.Len() == 0 && before(at, seq, s.later.at, s.later.seq) {
+		if at > limit {
+			return false
+		}
+		fn := s.events.PopFn()
+		s.now, s.cur = at, seq
+		s.fired++
+		fn()
+		return true
+	}
+	return s.stepAny(limit)
+}
+
+// stepAny is step when the earliest event may be a timer, a deadline or
+// an At event due now.
+func (s *Scheduler) stepAny(limit time.Duration) bool {
 	const (
 		none = iota
 		fromEvents
