@@ -289,7 +289,9 @@ func (c *Channel) Queue() aqm.Queue { return c.queue }
 
 // Send implements ndn.Face: the packet joins the output queue.
 func (c *Channel) Send(p ndn.Packet) {
-	it := aqm.Item{Pkt: p, Size: c.sizer.PacketSize(&p) + c.params.HeaderOverhead}
+	var it aqm.Item // filled field by field: a literal is built apart and copied
+	it.Pkt = p
+	it.Size = c.sizer.PacketSize(&it.Pkt) + c.params.HeaderOverhead
 	c.enqueue(&it)
 }
 
