@@ -172,7 +172,9 @@ type Channel struct {
 	// run order is reserved (endSeq, endHeld), and the event is queued only
 	// if a frame comes to wait for it (wait), or its effect applied when
 	// its time has passed (settle). The run is the same as with the event.
+	// order is the lane's run order, read and taken from in place.
 	ordered sched.OrderedLane
+	order   *sched.Order
 	endHeld bool
 	endSeq  uint64
 	// passer is the queue if it is a drop-tail one, whose Pass takes a
@@ -226,7 +228,9 @@ func NewChannel(s sched.Scheduler, p Params, q aqm.Queue, sizer *ndn.Sizer, rng 
 	c := &Channel{params: p, queue: q, s: s, clock: sched.ClockOf(s), sizer: sizer, rng: rng}
 	c.passer, _ = q.(*aqm.DropTail)
 	c.txEnd = sched.NewLane(s, c.txDone)
-	c.ordered, _ = c.txEnd.(sched.OrderedLane)
+	if c.ordered, _ = c.txEnd.(sched.OrderedLane); c.ordered != nil {
+		c.order = c.ordered.Order()
+	}
 	c.arrivals = sched.NewLane(s, c.arrive)
 	c.reports.Init(func(p ndn.Packet) { c.dropped(p) })
 	q.SetDropHandler(c.onQueueDrop)
@@ -332,7 +336,7 @@ func (c *Channel) enqueue(it *aqm.Item) {
 			it.Enqueued = now
 			c.transmit(it, now, now)
 			if c.ordered != nil { // armTxDone, with nothing queued
-				c.endHeld, c.endSeq = true, c.ordered.Reserve()
+				c.endHeld, c.endSeq = true, c.order.Reserve()
 			} else {
 				c.txEnd.At(c.busyUntil)
 			}
@@ -401,7 +405,7 @@ func (c *Channel) armTxDone() {
 	switch {
 	case !c.busy:
 	case c.ordered != nil && c.queue.Len() == 0:
-		c.endHeld, c.endSeq = true, c.ordered.Reserve()
+		c.endHeld, c.endSeq = true, c.order.Reserve()
 	default:
 		c.txEnd.At(c.busyUntil)
 	}
@@ -420,7 +424,7 @@ func (c *Channel) ReservedEnd() (time.Duration, bool) {
 // empty, goes idle at busyUntil. Call it before anything looks at the
 // queue or the transmitter.
 func (c *Channel) settle() {
-	if !c.ordered.Passed(c.busyUntil, c.endSeq) {
+	if !c.order.Passed(c.busyUntil, c.endSeq) {
 		return
 	}
 	c.endHeld = false

@@ -77,14 +77,37 @@ type Lane interface {
 // reserved event had been queued.
 type OrderedLane interface {
 	Lane
-	// Reserve takes the place in the run order of an event scheduled now.
-	Reserve() uint64
+	// Order returns where the lane's scheduler keeps its time and run
+	// order: Order.Reserve takes an event's place, Order.Passed tells
+	// whether an event would have run, both in place, without a call
+	// through this interface (a transmitter does both for nearly every
+	// frame).
+	Order() *Order
 	// AtSeq queues the lane's event for time t in the place seq, taken
 	// with Reserve after the places of the lane's pending events.
 	AtSeq(t time.Duration, seq uint64)
-	// Passed reports whether an event for time t in place seq would have
-	// run by now (before the running event, or the last one run).
-	Passed(t time.Duration, seq uint64) bool
+}
+
+// Order is a virtual clock's time and its places in the run order: events
+// run by time, then by the place each took when it was scheduled. Only the
+// scheduler sets Now and Cur; Next is the place the next event takes.
+type Order struct {
+	Now  time.Duration // the current time
+	Next uint64        // the next place in the run order
+	Cur  uint64        // the place of the running (or last run) event
+}
+
+// Reserve takes the place in the run order of an event scheduled now.
+func (o *Order) Reserve() uint64 {
+	q := o.Next
+	o.Next++
+	return q
+}
+
+// Passed reports whether an event for time t in place seq would have run
+// by now (before the running event, or the last one run).
+func (o *Order) Passed(t time.Duration, seq uint64) bool {
+	return t < o.Now || t == o.Now && seq < o.Cur
 }
 
 // NewLane returns a lane of s for fn: s's own if s is a LaneScheduler,

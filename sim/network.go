@@ -86,7 +86,14 @@ type pending struct {
 
 func newProcessor(s *Scheduler, f *fw.Forwarder, src *rand.PCG, jitter time.Duration) *processor {
 	p := &processor{s: s, fw: f, rng: jitterSource{src}, jitter: jitter}
-	p.lane = s.NewLane(p.run).(*vclock.Lane) // the concrete lane: its At is inlined
+	// The concrete lane: its At is inlined. Its callback is run's body,
+	// not the method value p.run, whose wrapper would be a second call
+	// per packet.
+	p.lane = s.NewLane(func() {
+		x := p.q.Front() // read in place, dropped after (see link.Channel.arrive)
+		p.fw.Receive(x.face, x.pkt)
+		p.q.Drop()
+	}).(*vclock.Lane)
 	return p
 }
 
@@ -128,12 +135,6 @@ func (p *processor) early() {
 	}
 	face := p.plainFace
 	p.plain.OnDeliverEarly(func(f *link.Frame, at time.Duration) { p.receiveAt(face, &f.Pkt, at) })
-}
-
-func (p *processor) run() {
-	x := p.q.Front() // read in place, dropped after (see link.Channel.arrive)
-	p.fw.Receive(x.face, x.pkt)
-	p.q.Drop()
 }
 
 // Flow is one consumer fetching from one producer.

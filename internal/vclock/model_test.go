@@ -13,8 +13,8 @@ import (
 // model is the specification of Scheduler: every event in one list, and
 // Step runs the one with the smallest (time, place in push order).
 type model struct {
-	now, seq, cur uint64
-	evs           []*modelEvent
+	ord sched.Order // the time, the next place and the running one
+	evs []*modelEvent
 }
 
 type modelEvent struct {
@@ -23,18 +23,18 @@ type modelEvent struct {
 	dead    bool
 }
 
-func (m *model) Now() time.Duration { return time.Duration(m.now) }
+func (m *model) Now() time.Duration { return m.ord.Now }
 
 func (m *model) push(at time.Duration, seq uint64, fn func()) *modelEvent {
-	e := &modelEvent{at: max(uint64(max(at, 0)), m.now), seq: seq, fn: fn}
+	e := &modelEvent{at: uint64(max(at, m.ord.Now, 0)), seq: seq, fn: fn}
 	m.evs = append(m.evs, e)
 	return e
 }
 
-func (m *model) reserve() uint64 { m.seq++; return m.seq - 1 }
+func (m *model) reserve() uint64 { return m.ord.Reserve() }
 
 func (m *model) After(d time.Duration, fn func()) sched.Timer {
-	return &modelTimer{m: m, e: m.push(time.Duration(m.now)+max(d, 0), m.reserve(), fn)}
+	return &modelTimer{m: m, e: m.push(m.ord.Now+max(d, 0), m.reserve(), fn)}
 }
 
 func (m *model) At(t time.Duration, fn func()) { m.push(t, m.reserve(), fn) }
@@ -67,11 +67,8 @@ type modelLane struct {
 
 func (m *model) NewLane(fn func()) sched.Lane          { return &modelLane{m, fn} }
 func (l *modelLane) At(t time.Duration)                { l.m.push(t, l.m.reserve(), l.fn) }
-func (l *modelLane) Reserve() uint64                   { return l.m.reserve() }
+func (l *modelLane) Order() *sched.Order               { return &l.m.ord }
 func (l *modelLane) AtSeq(t time.Duration, seq uint64) { l.m.push(t, seq, l.fn) }
-func (l *modelLane) Passed(t time.Duration, seq uint64) bool {
-	return uint64(t) < l.m.now || uint64(t) == l.m.now && seq < l.m.cur
-}
 
 func (m *model) Step() bool {
 	var best *modelEvent
@@ -84,7 +81,7 @@ func (m *model) Step() bool {
 		return false
 	}
 	best.dead = true
-	m.now, m.cur = best.at, best.seq
+	m.ord.Now, m.ord.Cur = time.Duration(best.at), best.seq
 	best.fn()
 	return true
 }
@@ -150,16 +147,16 @@ func program(c clock, seed uint64) []string {
 			case 7:
 				ls := lanes[rng.IntN(len(lanes))]
 				if !ls.held {
-					ls.held, ls.seq = true, ls.l.Reserve()
+					ls.held, ls.seq = true, ls.l.Order().Reserve()
 					ls.last = max(ls.last, c.Now()) + d()
 					ls.at = ls.last
 				}
 			case 8:
 				for _, ls := range lanes {
-					if ls.held && !ls.l.Passed(ls.at, ls.seq) && rng.IntN(2) == 0 {
+					if ls.held && !ls.l.Order().Passed(ls.at, ls.seq) && rng.IntN(2) == 0 {
 						ls.held = false
 						ls.l.AtSeq(ls.at, ls.seq)
-					} else if ls.held && ls.l.Passed(ls.at, ls.seq) {
+					} else if ls.held && ls.l.Order().Passed(ls.at, ls.seq) {
 						ls.held = false
 						ran("passed")
 					}

@@ -32,9 +32,7 @@ import (
 //     zero time, the most common event) in a FIFO beside the heaps: they
 //     cost no sifting at all.
 type Scheduler struct {
-	now    time.Duration
-	seq    uint64         // the next place in the push order
-	cur    uint64         // the place of the running (or last run) event
+	ord    sched.Order    // the time, the next place and the running one
 	events timerheap.Heap // At events and lanes
 	timers timerheap.Heap // After timers, NewTimer timers out of order
 	// deadlines are NewTimer timers' runs in (time, place) order; stale
@@ -85,11 +83,11 @@ var (
 )
 
 // Now returns the current virtual time.
-func (s *Scheduler) Now() time.Duration { return s.now }
+func (s *Scheduler) Now() time.Duration { return s.ord.Now }
 
 // Clock returns where s keeps its current time. It implements
 // sched.ClockScheduler.
-func (s *Scheduler) Clock() *time.Duration { return &s.now }
+func (s *Scheduler) Clock() *time.Duration { return &s.ord.Now }
 
 // Events returns the number of events run so far.
 func (s *Scheduler) Events() uint64 { return s.fired }
@@ -108,15 +106,11 @@ func (s *Scheduler) laneBacklog() int {
 	return n
 }
 
-func (s *Scheduler) reserve() uint64 {
-	q := s.seq
-	s.seq++
-	return q
-}
+func (s *Scheduler) reserve() uint64 { return s.ord.Reserve() }
 
 // After implements sched.Scheduler.
 func (s *Scheduler) After(d time.Duration, fn func()) sched.Timer {
-	t := &timerheap.Timer{At: s.now + max(d, 0), Fn: fn}
+	t := &timerheap.Timer{At: s.ord.Now + max(d, 0), Fn: fn}
 	seq := s.reserve()
 	s.timers.PushSeq(t, seq)
 	s.lower(t.At, seq)
@@ -127,7 +121,7 @@ func (s *Scheduler) After(d time.Duration, fn func()) sched.Timer {
 // handle, so that nothing is allocated: it is the simulator's per-packet
 // path. It implements sched.AtScheduler.
 func (s *Scheduler) At(t time.Duration, fn func()) {
-	if t <= s.now {
+	if t <= s.ord.Now {
 		s.ready.Push(readyEvent{seq: s.reserve(), fn: fn})
 		return
 	}
@@ -171,7 +165,7 @@ func (t *Timer) Reset(at time.Duration) {
 		t.Stop()
 	}
 	s := t.s
-	at, seq := max(at, s.now), s.reserve()
+	at, seq := max(at, s.ord.Now), s.reserve()
 	if n := s.deadlines.Len(); n == 0 || at >= s.deadlines.PeekLast().at {
 		s.deadlines.Push(deadline{at, seq, t})
 		t.queued, t.seq = true, seq
@@ -240,23 +234,17 @@ func (s *Scheduler) NewLane(fn func()) sched.Lane {
 // At runs the lane's callback at time t (now, if t is earlier). It
 // implements sched.Lane.
 func (l *Lane) At(t time.Duration) {
-	l.l.PushSeq(max(t, l.s.now), l.s.reserve())
+	l.l.PushSeq(max(t, l.s.ord.Now), l.s.reserve())
 }
 
-// Reserve takes the place in the run order of an event scheduled now. It
-// implements sched.OrderedLane.
-func (l *Lane) Reserve() uint64 { return l.s.reserve() }
+// Order returns where the lane's scheduler keeps its time and run order.
+// It implements sched.OrderedLane.
+func (l *Lane) Order() *sched.Order { return &l.s.ord }
 
 // AtSeq runs the lane's callback at time t (now, if t is earlier) in the
 // place seq of the run order. It implements sched.OrderedLane.
 func (l *Lane) AtSeq(t time.Duration, seq uint64) {
-	l.l.PushSeq(max(t, l.s.now), seq)
-}
-
-// Passed reports whether an event for time t in place seq would have run
-// by now. It implements sched.OrderedLane.
-func (l *Lane) Passed(t time.Duration, seq uint64) bool {
-	return t < l.s.now || t == l.s.now && seq < l.s.cur
+	l.l.PushSeq(max(t, l.s.ord.Now), seq)
 }
 
 // Step runs the earliest event. It reports false when no event is queued.
@@ -272,7 +260,7 @@ func (s *Scheduler) step(limit time.Duration) bool {
 			return false
 		}
 		fn := s.events.PopFn()
-		s.now, s.cur = at, seq
+		s.ord.Now, s.ord.Cur = at, seq
 		s.fired++
 		fn()
 		return true
@@ -316,13 +304,13 @@ func (s *Scheduler) stepAny(limit time.Duration) bool {
 	if s.ready.Len() > 0 {
 		// Nothing queued is earlier than now; an event due now goes
 		// first only if it was scheduled before.
-		if r := s.ready.Peek(); src == none || at > s.now || seq > r.seq {
-			if s.now > limit {
+		if r := s.ready.Peek(); src == none || at > s.ord.Now || seq > r.seq {
+			if s.ord.Now > limit {
 				return false
 			}
 			s.ready.Pop()
 			s.fired++
-			s.cur = r.seq
+			s.ord.Cur = r.seq
 			r.fn()
 			return true
 		}
@@ -342,7 +330,7 @@ func (s *Scheduler) stepAny(limit time.Duration) bool {
 		s.pruneDeadlines()
 		fn = d.t.Fn
 	}
-	s.now, s.cur = at, seq
+	s.ord.Now, s.ord.Cur = at, seq
 	s.fired++
 	fn()
 	return true
@@ -397,7 +385,7 @@ func (s *Scheduler) RunWhile(limit time.Duration, pending *int) {
 // reserved for t has Passed.
 func (s *Scheduler) AdvanceTo(t time.Duration) {
 	s.RunUntil(t, nil)
-	if t >= s.now {
-		s.now, s.cur = t, math.MaxUint64
+	if t >= s.ord.Now {
+		s.ord.Now, s.ord.Cur = t, math.MaxUint64
 	}
 }
