@@ -28,6 +28,13 @@ func NewBestRoute(a Actions) Strategy {
 
 // AfterReceiveInterest implements Strategy.
 func (s *bestRoute) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, nexthops []NextHop) {
+	s.afterReceiveInterest(e, in, p.Interest, nexthops)
+}
+
+// afterReceiveInterest is AfterReceiveInterest with the Interest alone,
+// which is all best-route reads of the packet: the forwarder calls it
+// directly (see Forwarder.onInterest).
+func (s *bestRoute) afterReceiveInterest(e *PitEntry, in FaceID, it *ndn.Interest, nexthops []NextHop) {
 	now := s.a.Now()
 	switch s.retx.DecidePerEntry(e, now) {
 	case RetxSuppress:
@@ -35,7 +42,7 @@ func (s *bestRoute) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, n
 	case RetxNew:
 		for _, nh := range nexthops {
 			if s.a.eligible(nh.Face, in) {
-				s.a.SendInterest(e, nh.Face, p.Interest)
+				s.a.SendInterest(e, nh.Face, it)
 				return
 			}
 		}
@@ -49,7 +56,7 @@ func (s *bestRoute) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, n
 			}
 			o := e.OutRecord(nh.Face)
 			if o == nil || o.Expiry <= now {
-				s.a.SendInterest(e, nh.Face, p.Interest)
+				s.a.SendInterest(e, nh.Face, it)
 				return
 			}
 			if earliest == 0 || o.LastSent < earliestAt {
@@ -57,7 +64,7 @@ func (s *bestRoute) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, n
 			}
 		}
 		if earliest != 0 {
-			s.a.SendInterest(e, earliest, p.Interest)
+			s.a.SendInterest(e, earliest, it)
 		}
 	}
 }

@@ -35,7 +35,7 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 		// loops below would, without gathering downstreams.
 		e := f.matches[0]
 		f.matches[0] = nil
-		e.strategy.AfterReceiveData(e, in, *p)
+		afterReceiveData(e, in, p)
 		if !e.live {
 			return
 		}
@@ -50,7 +50,7 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 	}
 	ds := f.downstreams[:0]
 	for _, e := range f.matches {
-		e.strategy.AfterReceiveData(e, in, *p)
+		afterReceiveData(e, in, p)
 		if !e.live {
 			continue
 		}
@@ -73,6 +73,15 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 	f.downstreams = ds[:0]
 }
 
+// afterReceiveData tells e's strategy of Data p. Best-route, the default,
+// does nothing with it: for best-route no interface call is made, and no
+// copy of the packet (eight words).
+func afterReceiveData(e *PitEntry, in FaceID, p *ndn.Packet) {
+	if _, ok := e.strategy.(*bestRoute); !ok {
+		e.strategy.AfterReceiveData(e, in, *p)
+	}
+}
+
 // addDownstream adds x to ds once per face, keeping the largest mark.
 func addDownstream(ds []downstream, x downstream) []downstream {
 	for i := range ds {
@@ -90,16 +99,18 @@ func (f *Forwarder) sendData(x downstream, d *ndn.Data, from FaceID) {
 	if !f.faceUp(x.face) {
 		return
 	}
+	fc := &f.faces[x.face]
 	p := ndn.Packet{Data: d, CongestionMark: x.mark, PitToken: x.token}
-	if f.faces[x.face].localFields {
+	if fc.localFields {
 		p.IncomingFaceID = uint64(from)
 	}
-	f.faces[x.face].out.Send(p)
-	if r := f.faces[x.face].sent; r != nil { // remembered for a loss Nack (lossnack.go)
+	fc.out.Send(p)
+	fc = &f.faces[x.face]       // (Send may have added a face)
+	if r := fc.sent; r != nil { // remembered for a loss Nack (lossnack.go)
 		r.add(d, x.it)
 	}
 	f.counters.OutData++
-	f.faces[x.face].counters.OutData++
+	fc.counters.OutData++
 	if x.mark > 0 {
 		f.counters.MarksForwarded++
 	}

@@ -11,9 +11,10 @@ import (
 // an Interest that is not already pending, PIT in-record, strategy.
 func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 	f.counters.InInterests++
-	f.faces[in].counters.InInterests++
+	fc := &f.faces[in]
+	fc.counters.InInterests++
 	it := p.Interest
-	if f.faces[in].kind == FaceNetwork && it.HasHopLimit {
+	if fc.kind == FaceNetwork && it.HasHopLimit {
 		if it.HopLimit == 0 {
 			f.counters.HopLimitDrops++
 			return
@@ -52,7 +53,15 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 	}
 	e.insertInRecord(in, it, p.CongestionMark, p.PitToken, now)
 	e.timer.Set(e.expiry)
-	e.strategy.AfterReceiveInterest(e, in, *p, f.fib.lookup(it.Name, hs))
+	nexthops := f.fib.lookup(it.Name, hs)
+	// Best-route, the default and by far the most common strategy, is
+	// called directly: no interface call, and no copy of the packet (eight
+	// words) for it.
+	if s, ok := e.strategy.(*bestRoute); ok {
+		s.afterReceiveInterest(e, in, it, nexthops)
+	} else {
+		e.strategy.AfterReceiveInterest(e, in, *p, nexthops)
+	}
 }
 
 // onInterestLoop answers a looping Interest with Nack Duplicate, as NFD
@@ -73,25 +82,26 @@ func (f *Forwarder) sendInterest(e *PitEntry, out FaceID, it *ndn.Interest) bool
 	if !e.live || !f.faceUp(out) {
 		return false
 	}
-	if f.faces[out].kind == FaceNetwork && it.HasHopLimit && it.HopLimit == 0 {
+	fc := &f.faces[out]
+	if fc.kind == FaceNetwork && it.HasHopLimit && it.HopLimit == 0 {
 		f.counters.HopLimitDrops++
 		return false
 	}
 	if o := e.OutRecord(out); o == nil || o.Nack != ndn.NackNone {
-		f.faces[out].pending++ // a new outstanding Interest (see PendingInterests)
+		fc.pending++ // a new outstanding Interest (see PendingInterests)
 	}
 	e.insertOutRecord(out, it, f.now())
 	f.counters.OutInterests++
-	f.faces[out].counters.OutInterests++
+	fc.counters.OutInterests++
 	p := ndn.Packet{Interest: it}
-	if f.faces[out].localFields {
+	if fc.localFields {
 		p.IncomingFaceID = uint64(e.downstreamOf(it))
 	}
-	if s := f.faces[out].shaper; s != nil {
+	if s := fc.shaper; s != nil {
 		f.shapeInterest(out, s, p)
 		return true
 	}
-	f.faces[out].out.Send(p)
+	fc.out.Send(p)
 	return true
 }
 
