@@ -22,19 +22,21 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 	d := p.Data
 	now := f.now()
 	hs := f.prefixHashes(d.Name)
-	f.matches = f.pit.matchData(d.Name, hs, f.matches[:0])
-	if len(f.matches) == 0 {
+	// the matches in an array on the stack: no stores through the write
+	// barrier's check, nothing to clear after (one or two matches, mostly)
+	var buf [4]*PitEntry
+	matches := f.pit.matchData(d.Name, hs, buf[:0])
+	if len(matches) == 0 {
 		f.counters.UnsolicitedData++
 		return
 	}
 	if f.cs.admits() {
 		f.cs.insert(d, hs, now)
 	}
-	if len(f.matches) == 1 && len(f.matches[0].in) == 1 {
+	if len(matches) == 1 && len(matches[0].in) == 1 {
 		// The common case: one entry with one downstream, handled as the
 		// loops below would, without gathering downstreams.
-		e := f.matches[0]
-		f.matches[0] = nil
+		e := matches[0]
 		afterReceiveData(e, in, p)
 		if !e.live {
 			return
@@ -49,7 +51,7 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 		return
 	}
 	ds := f.downstreams[:0]
-	for _, e := range f.matches {
+	for _, e := range matches {
 		afterReceiveData(e, in, p)
 		if !e.live {
 			continue
@@ -61,11 +63,6 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 			}
 		}
 		f.finalize(e, true, d.Freshness)
-	}
-	if len(f.matches) == 1 { // the common case, without a call to the runtime's memclr
-		f.matches[0] = nil
-	} else {
-		clear(f.matches)
 	}
 	for _, x := range ds {
 		f.sendData(x, d, in)

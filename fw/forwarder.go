@@ -75,7 +75,6 @@ type Forwarder struct {
 	guard reentry.Guard[work]
 
 	// per-packet scratch space
-	matches     []*PitEntry
 	downstreams []downstream
 }
 
