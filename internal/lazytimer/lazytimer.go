@@ -74,10 +74,16 @@ func (a *afterTimer) Stop() bool {
 // scheduler wakes, unless Set, Stop or Cancel is called first.
 func (t *Timer) Set(deadline time.Duration) {
 	t.deadline, t.armed = deadline, true
+	if t.waiting && t.wakeAt <= deadline {
+		return // the wake-up comes first and re-arms: the common case, inlined
+	}
+	t.reschedule()
+}
+
+// reschedule schedules the wake-up for the deadline, replacing a later
+// one.
+func (t *Timer) reschedule() {
 	if t.waiting {
-		if t.wakeAt <= deadline {
-			return // the wake-up comes first and re-arms
-		}
 		t.unschedule()
 	}
 	t.schedule()
