@@ -156,14 +156,14 @@ func (p *Producer) segment(seg uint64, name ndn.Name) (*ndn.Data, error) {
 	} else {
 		d = &ndn.Data{}
 	}
-	*d = ndn.Data{
-		Name:         name,
-		Freshness:    p.cfg.Freshness,
-		FinalBlockID: p.final,
-		HasFinal:     true,
-		ContentLen:   int(n),
-		Sig:          p.cfg.Signature,
-	}
+	// d is zero: its fields are set one by one, not cleared again by a
+	// composite literal.
+	d.Name = name
+	d.Freshness = p.cfg.Freshness
+	d.FinalBlockID = p.final
+	d.HasFinal = true
+	d.ContentLen = int(n)
+	d.Sig = p.cfg.Signature
 	if p.cfg.Content != nil {
 		buf := make([]byte, n)
 		got, err := p.cfg.Content.ReadAt(buf, off)
