@@ -13,6 +13,10 @@ import (
 // always has one.
 type strategyChoice struct {
 	t nameTable[chosenStrategy]
+	// root is the root's entry, which is never removed: while it is the
+	// only entry there ever was (one strategy for all, the common case),
+	// find returns it without a lookup.
+	root *nameNode[chosenStrategy]
 }
 
 type chosenStrategy struct {
@@ -26,6 +30,9 @@ func newStrategyChoice() strategyChoice {
 
 // find returns the strategy for name. hs are name's prefix hashes.
 func (c *strategyChoice) find(name ndn.Name, hs []uint64) chosenStrategy {
+	if len(c.t.lens) == 1 { // no entry longer than the root was ever added
+		return c.root.val
+	}
 	return c.t.longest(name, hs).val
 }
 
@@ -38,6 +45,9 @@ func (f *Forwarder) SetStrategy(prefix ndn.Name, strategy string) error {
 	}
 	n := f.choice.t.put(prefix, prefix.Hash())
 	n.val = chosenStrategy{name: strategy, s: ctor(Actions{f})}
+	if len(prefix) == 0 {
+		f.choice.root = n
+	}
 	return nil
 }
 
