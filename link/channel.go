@@ -158,8 +158,11 @@ type Channel struct {
 	// at arrival (OnDeliverEarly); early is where they are built.
 	early      func(f *Frame, arrive time.Duration)
 	earlyFrame Frame
-	rel        *Reliability
-	dropped    func(ndn.Packet)
+	// arrived, if set (OnArrive), is the lane whose events are the
+	// arrivals of the frames handed over early.
+	arrived sched.Lane
+	rel     *Reliability
+	dropped func(ndn.Packet)
 	// reports tells dropped of the queue's drops once the channel's state
 	// is consistent: drops found inside Send or a transmitter wake wait
 	// until it is done.
@@ -247,14 +250,26 @@ func (c *Channel) OnDeliver(fn func(*Frame)) { c.deliver = fn }
 // OnDeliverEarly makes fn the receiver of the frames of Send and
 // SendFrame in place of OnDeliver's: fn is told of each one as it leaves the transmitter (when
 // it is not lost), with the time it arrives at the far end, rather than
-// called at that time; the frame costs no event for its arrival. It is for
-// a receiver that only queues what arrives, in the order it arrives, and
-// that nothing but this channel feeds (a simulated node whose one link
-// this is): frames reach it in the order they leave, and it sees the same
-// frames, with the same arrival times, in the same order. f is valid only
-// during the call. Non-NDN frames still arrive through OnDeliverExt at
+// called at that time; the frame costs no event for its arrival (unless
+// OnArrive asks for one). It is for a receiver that only queues what
+// arrives, in the order it arrives, and that nothing but this channel
+// feeds (a simulated node whose one link this is), or that acts at the
+// arrivals (OnArrive): frames reach it in the order they leave, and it
+// sees the same frames, with the same arrival times, in the same order. f
+// is valid only during the call. Non-NDN frames still arrive through OnDeliverExt at
 // their time. Lateness counts each such frame as a wake on time.
 func (c *Channel) OnDeliverEarly(fn func(f *Frame, arrive time.Duration)) { c.early = fn }
+
+// OnArrive makes the frames handed over early (OnDeliverEarly) arrive
+// still: each one's arrival is an event, which runs fn, in the place in
+// the run order its arrival would have had without OnDeliverEarly. It is
+// for a receiver that takes frames as they leave but must act when they
+// arrive, in the order of all arrivals at its node, some from other
+// channels: a simulated router that draws each packet's processing time
+// at its arrival. The receiver keeps what it took until then; fn learns
+// no frame, the receiver's next one of this channel arrives. The frame is
+// not held on the wire: no copy there, nor at its arrival.
+func (c *Channel) OnArrive(fn func()) { c.arrived = sched.NewLane(c.s, fn) }
 
 // OnDeliverExt sets where non-NDN frames (SendExt) go when they arrive;
 // without it they are discarded.
@@ -458,13 +473,15 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 	start := max(free, it.Enqueued)
 	// The frame is built where it waits on the wire (nothing below
 	// touches inFlight), and taken back if it is lost; one handed over
-	// early is built in earlyFrame.
+	// early is built in earlyFrame, which keeps its packet until the next
+	// one (clearing it after each frame cost more than the copy).
 	var f *flight
 	var fr *Frame
 	cf, isCarried := it.Ext.(*carried)
 	early := c.early != nil && (it.Ext == nil || isCarried)
 	if early {
 		fr = &c.earlyFrame
+		fr.LinkFields = ndn.LinkFields{}
 	} else {
 		f = c.inFlight.PushZero()
 		fr = &f.frame
@@ -494,9 +511,7 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 	c.busyUntil = done
 	if c.params.Loss > 0 && c.rng.Float64() < c.params.Loss {
 		c.stats.LossDrops++
-		if early {
-			*fr = Frame{}
-		} else {
+		if !early {
 			c.inFlight.DropLast()
 		}
 		return
@@ -505,7 +520,9 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 	if early {
 		c.stats.Lateness.observe(arrive, arrive)
 		c.early(fr, arrive)
-		*fr = Frame{} // keeps nothing alive
+		if c.arrived != nil {
+			c.arrived.At(arrive)
+		}
 		return
 	}
 	f.ext, f.arrive = it.Ext, arrive

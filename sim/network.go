@@ -71,11 +71,18 @@ type processor struct {
 	busy   time.Duration // when the thread is next free
 	q      fifo.Queue[pending]
 	lane   *vclock.Lane // one event per queued packet, at busy
-	// inputs are the channels and tunnels that hand it packets; plain is
-	// the last plain link's channel among them and its face (see early).
-	inputs    int
-	plain     *Channel
-	plainFace fw.FaceID
+	// inputs are the channels and tunnels that hand it packets; plain
+	// are the plain links' channels among them, with their faces (see
+	// early).
+	inputs int
+	plain  []plainInput
+}
+
+// plainInput is a plain link into a processor's node: the channel whose
+// frames arrive, and the face they arrive on.
+type plainInput struct {
+	ch   *Channel
+	face fw.FaceID
 }
 
 type pending struct {
@@ -117,24 +124,40 @@ func (p *processor) receiveAt(face fw.FaceID, pkt *ndn.Packet, at time.Duration)
 	p.lane.At(p.busy)
 }
 
-// early makes the processor of a node fed by one plain link take that
-// link's packets when they leave the far end's transmitter
-// (link.Channel.OnDeliverEarly), drawing their processing times then:
-// packets reach it in the order they leave, so it draws the same times in
-// the same order as at their arrival, and no event is spent on the
-// arrival. A processor without jitter hands each packet to the forwarder
-// at its arrival, and one fed by several links or tunnels draws in the
-// order packets arrive from all of them: both keep their arrival events.
+// early makes the processor take the packets of its plain links when they
+// leave the far end's transmitter (link.Channel.OnDeliverEarly), where
+// they do not wait on the wire for their arrival nor take a copy there.
 //
+// A node fed by one plain link draws their processing times then: packets
+// reach it in the order they leave, so it draws the same times in the
+// same order as at their arrival, and no event is spent on the arrival.
 // What this can change is the order of events at one instant only: a
 // processing event takes its place in the run order when its packet
 // leaves the far end instead of when it arrives (docs/performance.md).
+//
+// A node fed by several links or tunnels draws in the order packets
+// arrive from all of them: a plain link's packets wait in a FIFO of their
+// own until their arrivals, which keep their events and their places in
+// the run order (link.Channel.OnArrive), and are drawn for then, as those
+// of its other inputs are. A processor without jitter hands each packet
+// to the forwarder at its arrival.
 func (p *processor) early() {
-	if p.jitter <= 0 || p.inputs != 1 || p.plain == nil {
+	if p.jitter <= 0 {
 		return
 	}
-	face := p.plainFace
-	p.plain.OnDeliverEarly(func(f *link.Frame, at time.Duration) { p.receiveAt(face, &f.Pkt, at) })
+	if p.inputs == 1 && len(p.plain) == 1 {
+		in := p.plain[0]
+		in.ch.OnDeliverEarly(func(f *link.Frame, at time.Duration) { p.receiveAt(in.face, &f.Pkt, at) })
+		return
+	}
+	for _, in := range p.plain {
+		var wire fifo.Queue[ndn.Packet]
+		in.ch.OnDeliverEarly(func(f *link.Frame, _ time.Duration) { *wire.PushZero() = f.Pkt })
+		in.ch.OnArrive(func() {
+			p.receiveAt(in.face, wire.Front(), p.s.Now())
+			wire.Drop()
+		})
+	}
 }
 
 // Flow is one consumer fetching from one producer.
@@ -370,8 +393,8 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 		} else {
 			exit[0].OnDeliver(func(f *link.Frame) { b.cpu.receive(fb, &f.Pkt) })
 			exit[1].OnDeliver(func(f *link.Frame) { a.cpu.receive(fa, &f.Pkt) })
-			b.cpu.plain, b.cpu.plainFace = exit[0], fb
-			a.cpu.plain, a.cpu.plainFace = exit[1], fa
+			b.cpu.plain = append(b.cpu.plain, plainInput{exit[0], fb})
+			a.cpu.plain = append(a.cpu.plain, plainInput{exit[1], fa})
 		}
 		a.cpu.inputs++
 		b.cpu.inputs++
