@@ -73,7 +73,7 @@ type Heap struct {
 	// that side. An array of a fixed size, indexed in place: no slice to
 	// re-slice and store (with its write barrier) at each event, and no
 	// bounds checks.
-	back  *[sortedBack]entry
+	back  [sortedBack]entry
 	lo, n int
 	seq   uint64
 	free  []*Timer // bare callbacks' Timers, to reuse
@@ -173,11 +173,11 @@ func (h *Heap) push(e entry) {
 // towards the end.
 func (h *Heap) insertSorted(e entry) {
 	const m = sortedBack - 1
-	b, lo, n := h.back, h.lo, h.n
+	b, lo, n := &h.back, h.lo, h.n
 	if n > 0 && b[(lo+(n-1)/2)&m].less(&e) {
 		if lo == 0 {
 			h.relayout()
-			b, lo = h.back, h.lo
+			lo = h.lo
 		}
 		lo--
 		i := lo
@@ -189,9 +189,9 @@ func (h *Heap) insertSorted(e entry) {
 		h.lo, h.n = lo, n+1
 		return
 	}
-	if b == nil || lo+n == sortedBack {
+	if lo+n == sortedBack {
 		h.relayout()
-		b, lo = h.back, h.lo
+		lo = h.lo
 	}
 	j := lo + n
 	for j > lo && b[(j-1)&m].less(&e) {
@@ -207,9 +207,6 @@ func (h *Heap) insertSorted(e entry) {
 // pointers: lanes' nodes and bare Timers, which the lanes and the free
 // list keep anyway.
 func (h *Heap) relayout() {
-	if h.back == nil {
-		h.back = new([sortedBack]entry)
-	}
 	lo := (sortedBack - h.n) / 2
 	copy(h.back[lo:lo+h.n], h.back[h.lo:h.lo+h.n])
 	h.lo = lo
@@ -232,9 +229,6 @@ func (h *Heap) toHeap() {
 
 // toSorted turns the heap of an unindexed Heap back into sorted events.
 func (h *Heap) toSorted() {
-	if h.back == nil {
-		h.back = new([sortedBack]entry)
-	}
 	n := len(h.items)
 	h.lo, h.n = (sortedBack-n)/2, n
 	items := h.back[h.lo : h.lo+n]
