@@ -256,8 +256,9 @@ func (c *Channel) OnDeliver(fn func(*Frame)) { c.deliver = fn }
 // feeds (a simulated node whose one link this is), or that acts at the
 // arrivals (OnArrive): frames reach it in the order they leave, and it
 // sees the same frames, with the same arrival times, in the same order. f
-// is valid only during the call. Non-NDN frames still arrive through OnDeliverExt at
-// their time. Lateness counts each such frame as a wake on time.
+// is valid only during the call. Non-NDN frames still arrive through
+// OnDeliverExt at their time. Lateness counts each such frame as a wake
+// on time.
 func (c *Channel) OnDeliverEarly(fn func(f *Frame, arrive time.Duration)) { c.early = fn }
 
 // OnArrive makes the frames handed over early (OnDeliverEarly) arrive
@@ -266,9 +267,10 @@ func (c *Channel) OnDeliverEarly(fn func(f *Frame, arrive time.Duration)) { c.ea
 // for a receiver that takes frames as they leave but must act when they
 // arrive, in the order of all arrivals at its node, some from other
 // channels: a simulated router that draws each packet's processing time
-// at its arrival. The receiver keeps what it took until then; fn learns
-// no frame, the receiver's next one of this channel arrives. The frame is
-// not held on the wire: no copy there, nor at its arrival.
+// at its arrival. The receiver keeps what it took until then: fn is not
+// told of the frame, which is the earliest of this channel's that has not
+// arrived yet. The frame is not held on the wire: no copy there, nor at
+// its arrival.
 func (c *Channel) OnArrive(fn func()) { c.arrived = sched.NewLane(c.s, fn) }
 
 // OnDeliverExt sets where non-NDN frames (SendExt) go when they arrive;

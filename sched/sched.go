@@ -84,7 +84,7 @@ type OrderedLane interface {
 	// frame).
 	Order() *Order
 	// AtSeq queues the lane's event for time t in the place seq, taken
-	// with Reserve after the places of the lane's pending events.
+	// with Order().Reserve after the places of the lane's pending events.
 	AtSeq(t time.Duration, seq uint64)
 }
 
