@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -83,8 +84,9 @@ func TestGCFloorRaisesAndRestores(t *testing.T) {
 	}
 }
 
-// TestGCFloorLeavesOthersSettings checks that a percent set by the program,
-// before or while a floor runs, is left alone.
+// TestGCFloorLeavesOthersSettings checks that a percent or memory limit set by
+// the program, or GOGC in the environment, keeps the floor off, and that a
+// percent the program sets while a floor runs is left alone.
 func TestGCFloorLeavesOthersSettings(t *testing.T) {
 	needDefaults(t)
 	awaitPercent(t, 100)
@@ -95,6 +97,12 @@ func TestGCFloorLeavesOthersSettings(t *testing.T) {
 		t.Fatal("floor started over the program's percent")
 	}
 	debug.SetGCPercent(100)
+	debug.SetMemoryLimit(1 << 30) // as ndncc experiment scale does
+	if f := startGCFloor(); f != nil {
+		f.stop()
+		t.Fatal("floor started under the program's memory limit")
+	}
+	debug.SetMemoryLimit(math.MaxInt64)
 	f := startGCFloor()
 	if f == nil {
 		t.Fatal("no floor at the collector's defaults")
