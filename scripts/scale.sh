@@ -50,7 +50,9 @@ elapsed=$(awk -F': ' '/Elapsed \(wall clock\)/{print $2}' "$tmp/time.txt")
 	echo "tables); KB/flow what the flows added to the live heap at its peak, per flow (consumer,"
 	echo "producer, their faces and what is in flight for them). The last two rows run the same"
 	echo "fixed window of 32 with objects of two sizes: memory per flow follows the window, not the"
-	echo "object (\`TestScaleSmall\` in experiment/scale_test.go pins it)."
+	echo "object (\`TestScaleSmall\` in experiment/scale_test.go pins it). The command sets the Go"
+	echo "runtime's soft memory limit (1800 MiB), so the simulator's heap floor (\`sim.gcFloor\`,"
+	echo "docs/performance.md) stays off: the memory figures are the default collector's."
 	echo
 	echo "![cost against size](scale.png)"
 } >"$out/README.md"

@@ -49,7 +49,8 @@ consumer with a fixed window of 32, at --file-size and four times it: the same w
 four times larger, to show that memory follows the windows, not the objects.
 With --out DIR: DIR/scale.json and DIR/scale.png, .svg (cost against size). Exits 1 if a flow
 of some point did not complete. Unless GOMEMLIMIT is set, the Go runtime's soft memory limit is
-1800 MiB: near it the garbage collector runs more often rather than let garbage double the heap.`,
+1800 MiB: near it the garbage collector runs more often rather than let garbage double the heap.
+With a limit, the simulator's heap floor (ndncc sim --help) stays off.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			size, err := scenario.ParseSize(fileSize)
