@@ -51,6 +51,14 @@ func (r RetxSuppression) grow(iv time.Duration) time.Duration {
 // DecidePerEntry decides for e as a whole, measuring from the latest
 // transmission to any upstream (best-route).
 func (r RetxSuppression) DecidePerEntry(e *PitEntry, now time.Duration) RetxDecision {
+	if len(e.out) == 0 { // a new entry, sent nowhere yet: the common case, inlined
+		return RetxNew
+	}
+	return r.decideSent(e, now)
+}
+
+// decideSent is DecidePerEntry for an entry sent upstream before.
+func (r RetxSuppression) decideSent(e *PitEntry, now time.Duration) RetxDecision {
 	if !e.HasPendingOutRecords(now) {
 		return RetxNew
 	}
