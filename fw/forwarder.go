@@ -147,10 +147,11 @@ func (f *Forwarder) prefixHashes(name ndn.Name) []uint64 {
 		return f.hasher.prefixes(name)
 	}
 	// the common case, a name cached, without a call
-	if s := f.names.slot(name); s != nil && same(s.name, name) {
+	s := f.names.slot(name)
+	if s != nil && same(s.name, name) {
 		return s.hs[:len(name)+1]
 	}
-	return f.names.prefixes(name, &f.hasher)
+	return f.names.fill(s, name, &f.hasher)
 }
 
 // now is the scheduler's time, read in place when the scheduler allows

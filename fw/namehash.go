@@ -61,12 +61,15 @@ func (h *nameHasher) hash(name ndn.Name, same bool) []uint64 {
 		prev = nil
 	}
 	k := 0 // components shared with the previous name: same type, same value
+	// First those that are the previous name's very components (comps
+	// describes prev): a name built from the same prefix shares all but
+	// its last.
+	for k < len(name) && k < len(prev) && name[k].Typ == prev[k].Typ && sameVal(name[k].Val, prev[k].Val) {
+		k++
+	}
 	for k < len(name) && k < len(comps) {
 		c, p := &name[k], &comps[k]
-		if uint64(c.Typ) != p.typ || p.end-p.val != len(c.Val) {
-			break
-		}
-		if !(k < len(prev) && sameVal(c.Val, prev[k].Val)) && string(buf[p.val:p.end]) != string(c.Val) {
+		if uint64(c.Typ) != p.typ || p.end-p.val != len(c.Val) || string(buf[p.val:p.end]) != string(c.Val) {
 			break
 		}
 		k++
@@ -194,15 +197,13 @@ func (c *NameHashCache) slot(name ndn.Name) *nameCacheSlot {
 // same reports whether a and b are the same name object.
 func same(a, b ndn.Name) bool { return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0] }
 
-// prefixes returns the prefix hashes of name (see nameHasher.prefixes),
-// computed by h unless they are cached. The slice is valid until the next
-// call by any forwarder sharing c: a forwarder hashes once per packet, and
-// never while another handles one.
-func (c *NameHashCache) prefixes(name ndn.Name, h *nameHasher) []uint64 {
-	s := c.slot(name)
-	if s != nil && same(s.name, name) {
-		return s.hs[:len(name)+1]
-	}
+// fill returns the prefix hashes of name (see nameHasher.prefixes),
+// which its slot s (nil for a name too long to cache) does not hold:
+// computed by h, and cached in s. The slice is valid until the next call
+// by any forwarder sharing c: a forwarder hashes once per packet, and
+// never while another handles one. Forwarder.prefixHashes looks the name
+// up first.
+func (c *NameHashCache) fill(s *nameCacheSlot, name ndn.Name, h *nameHasher) []uint64 {
 	hs := h.hash(name, true)
 	if s != nil {
 		s.name = name

@@ -94,11 +94,10 @@ func BenchmarkNameHasher(b *testing.B) {
 // (the same object again), misses it (another object with the same
 // components, or a slot another name took) or cannot hold it (too long).
 func TestNameHashCache(t *testing.T) {
-	c := NewNameHashCache()
-	h := newNameHasher()
+	f := &Forwarder{names: NewNameHashCache(), hasher: newNameHasher()}
 	check := func(n ndn.Name) {
 		t.Helper()
-		dst := c.prefixes(n, &h)
+		dst := f.prefixHashes(n)
 		if want := n.PrefixHash(); !slices.Equal(dst, want) {
 			t.Fatalf("%s: %v, want %v", n, dst, want)
 		}
