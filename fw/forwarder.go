@@ -170,8 +170,9 @@ func (f *Forwarder) Name() string { return f.name }
 // the forwarder's own work (a face's Send), it queues p until that work is
 // done.
 func (f *Forwarder) Receive(in FaceID, p ndn.Packet) {
-	if !f.guard.Hold() {
-		f.guard.Do(work{face: in, pkt: p}) // queued: we are inside our own work
+	if !f.guard.Hold() { // we are inside our own work: p waits its turn
+		w := f.guard.Later()
+		w.face, w.pkt = in, p
 		return
 	}
 	f.dispatch(in, &p)

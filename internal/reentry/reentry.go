@@ -39,6 +39,16 @@ func (g *Guard[T]) Do(w T) {
 	g.Release()
 }
 
+// Later queues a zero item behind the running work and returns where it
+// waits, for the caller to fill in before the guard next runs an item;
+// the guard must be busy (Hold failed, or from inside the running work).
+// The item then runs in its turn, as one handed to Do would, without
+// Do's copies of a large T.
+func (g *Guard[T]) Later() *T {
+	g.queued = true
+	return g.q.PushZero()
+}
+
 // Hold makes the guard busy while the caller works on the object outside
 // Do (a timer callback, say): items handed to Do meanwhile wait for
 // Release. It reports false, and holds nothing, if the guard is busy

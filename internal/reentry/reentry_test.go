@@ -81,3 +81,25 @@ func TestGuardHold(t *testing.T) {
 		t.Error("busy after Release")
 	}
 }
+
+// Items queued with Later, filled in place, run in their turn among those
+// handed to Do.
+func TestGuardLater(t *testing.T) {
+	r := newRecorder(map[int][]int{2: {4}})
+	if !r.g.Hold() {
+		t.Fatal("Hold on an idle guard failed")
+	}
+	r.g.Do(1)
+	*r.g.Later() = 2
+	r.g.Do(3)
+	if len(r.ran) != 0 {
+		t.Fatalf("ran %v while held", r.ran)
+	}
+	r.g.Release()
+	if want := []int{1, 2, 3, 4}; !slices.Equal(r.ran, want) {
+		t.Errorf("ran %v after Release, want %v", r.ran, want)
+	}
+	if r.g.Busy() {
+		t.Error("busy after Release")
+	}
+}
