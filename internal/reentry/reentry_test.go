@@ -60,46 +60,41 @@ func TestGuardRunsReentrantWorkInOrderAfterwards(t *testing.T) {
 	}
 }
 
+// While the guard is held, items handed to Do or queued with Later (and
+// filled in place) wait; Release runs them in the order they came, and
+// those they hand in after them.
 func TestGuardHold(t *testing.T) {
-	r := newRecorder(map[int][]int{2: {3}})
-	if !r.g.Hold() {
-		t.Fatal("Hold on an idle guard failed")
-	}
-	if r.g.Hold() {
-		t.Fatal("a second Hold succeeded")
-	}
-	r.g.Do(1)
-	r.g.Do(2)
-	if len(r.ran) != 0 {
-		t.Fatalf("ran %v while held", r.ran)
-	}
-	r.g.Release()
-	if want := []int{1, 2, 3}; !slices.Equal(r.ran, want) {
-		t.Errorf("ran %v after Release, want %v", r.ran, want)
-	}
-	if r.g.Busy() {
-		t.Error("busy after Release")
-	}
-}
-
-// Items queued with Later, filled in place, run in their turn among those
-// handed to Do.
-func TestGuardLater(t *testing.T) {
-	r := newRecorder(map[int][]int{2: {4}})
-	if !r.g.Hold() {
-		t.Fatal("Hold on an idle guard failed")
-	}
-	r.g.Do(1)
-	*r.g.Later() = 2
-	r.g.Do(3)
-	if len(r.ran) != 0 {
-		t.Fatalf("ran %v while held", r.ran)
-	}
-	r.g.Release()
-	if want := []int{1, 2, 3, 4}; !slices.Equal(r.ran, want) {
-		t.Errorf("ran %v after Release, want %v", r.ran, want)
-	}
-	if r.g.Busy() {
-		t.Error("busy after Release")
+	later := func(r *recorder, n int) { *r.g.Later() = n }
+	do := func(r *recorder, n int) { r.g.Do(n) }
+	for _, tc := range []struct {
+		name  string
+		queue []func(*recorder, int)
+		want  []int
+	}{
+		{"Do", []func(*recorder, int){do, do}, []int{1, 2, 3}},
+		{"Later between Do", []func(*recorder, int){do, later, do}, []int{1, 2, 3, 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRecorder(map[int][]int{2: {3}})
+			if !r.g.Hold() {
+				t.Fatal("Hold on an idle guard failed")
+			}
+			if r.g.Hold() {
+				t.Fatal("a second Hold succeeded")
+			}
+			for i, q := range tc.queue {
+				q(r, i+1)
+			}
+			if len(r.ran) != 0 {
+				t.Fatalf("ran %v while held", r.ran)
+			}
+			r.g.Release()
+			if !slices.Equal(r.ran, tc.want) {
+				t.Errorf("ran %v after Release, want %v", r.ran, tc.want)
+			}
+			if r.g.Busy() {
+				t.Error("busy after Release")
+			}
+		})
 	}
 }
