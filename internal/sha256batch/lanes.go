@@ -2,6 +2,7 @@ package sha256batch
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unsafe"
 )
 
@@ -69,16 +70,17 @@ func (h *Hasher) sumLanes(out [][Size]byte, msgs [][]byte, blocks blocksFunc) {
 // every lane, and an idle lane reads them where a busy lane reads them
 // too, inside a message or a tail.
 func (h *Hasher) plan(width int) int {
-	n, busy := -1, -1
+	n, busy, idle := -1, -1, uint(0)
 	for l := range width {
-		if ln := &h.lanes[l]; ln.msg >= 0 && (n < 0 || ln.left < n) {
+		switch ln := &h.lanes[l]; {
+		case ln.msg < 0:
+			idle |= 1 << l
+		case n < 0 || ln.left < n:
 			n, busy = ln.left, l
 		}
 	}
-	for l := range width {
-		if h.lanes[l].msg < 0 {
-			h.ptrs[l] = h.ptrs[busy]
-		}
+	for ; idle != 0; idle &= idle - 1 {
+		h.ptrs[bits.TrailingZeros(idle)] = h.ptrs[busy]
 	}
 	return n
 }
