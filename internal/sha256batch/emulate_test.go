@@ -11,14 +11,15 @@ import (
 
 // emulatorCall is one call of a block function, as testdata/emulate.py
 // reads it: the lanes, the blocks, the state before (hex of the 512 bytes
-// of [8][16]uint32, little-endian), each lane's n*BlockSize bytes, and the
-// state the model leaves.
+// of [8][16]uint32, little-endian), each lane's n*BlockSize bytes, the
+// state the model leaves, and which lanes had no message.
 type emulatorCall struct {
 	Lanes int      `json:"lanes"`
 	N     int      `json:"n"`
 	State string   `json:"state"`
 	Data  []string `json:"data"`
 	Want  string   `json:"want"`
+	Idle  []int    `json:"idle,omitempty"`
 }
 
 // TestEmulatorCalls writes, when SHA256BATCH_EMULATOR_CALLS names a file,
@@ -32,10 +33,14 @@ func TestEmulatorCalls(t *testing.T) {
 		t.Skip("SHA256BATCH_EMULATOR_CALLS names no file")
 	}
 	var calls []emulatorCall
+	var h *Hasher // the Hasher whose calls record records, if any
 	record := func(state *[8][maxLanes]uint32, ptrs *[maxLanes]unsafe.Pointer, n, lanes int) {
 		c := emulatorCall{Lanes: lanes, N: n, State: hex.EncodeToString(unsafe.Slice((*byte)(unsafe.Pointer(state)), unsafe.Sizeof(*state)))}
 		for l := range lanes {
 			c.Data = append(c.Data, hex.EncodeToString(unsafe.Slice((*byte)(ptrs[l]), n*BlockSize)))
+			if h != nil && h.lanes[l].msg < 0 {
+				c.Idle = append(c.Idle, l)
+			}
 		}
 		blocksGo(state, ptrs, n, lanes)
 		c.Want = hex.EncodeToString(unsafe.Slice((*byte)(unsafe.Pointer(state)), unsafe.Sizeof(*state)))
@@ -64,7 +69,7 @@ func TestEmulatorCalls(t *testing.T) {
 		for i, n := range tt.lengths {
 			msgs[i] = message(uint64(i), n)
 		}
-		var h Hasher
+		h = new(Hasher)
 		h.sumLanes(make([][Size]byte, len(msgs)), msgs, record)
 	}
 	b, err := json.Marshal(calls)

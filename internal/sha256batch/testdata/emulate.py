@@ -12,7 +12,11 @@ it. It checks that the state the vector code leaves is the model's, that
 the call returns without a fault, and that it reads no data but the n*64
 bytes from each lane's pointer on (n*64 bytes a lane in all). CONTROL=past puts the last
 lane's blocks 64 bytes into the unmapped page (the run must fault there);
-CONTROL=want changes the model's result (every call must differ).
+CONTROL=want changes the model's result (every call must differ);
+CONTROL=idle gives each idle lane (a lane without a message) 64 bytes at
+the end of its mapping, as the old code pointed idle lanes at a 64-byte
+block at the end of the Hasher: every call of more than one block with an
+idle lane must fault.
 
 The wheel of bochscpu-python 0.4.0 needs glibc 2.38 (__isoc23_strtoull,
 __isoc23_sscanf); on an older glibc, LD_PRELOAD a library defining those
@@ -118,6 +122,9 @@ def main(binary, calls_path):
             if CONTROL == "past" and lane == lanes - 1:
                 ptrs[lane] += 64
                 data = data[:-64]
+            if CONTROL == "idle" and lane in c.get("idle", []):
+                ptrs[lane] = LANES + lane * LANE_STRIDE + LANE_PAGES * PAGE - 64
+                data = data[:64]
             assert bochscpu.memory.virt_write(PML4, ptrs[lane], bytearray(data))
         want = bytes.fromhex(c["want"])
         if CONTROL == "want":
@@ -150,6 +157,9 @@ def main(binary, calls_path):
             print(f"{lanes} lanes, {n} blocks: " + "; ".join(problems[:4]))
     counts = sorted(collections.Counter((c["lanes"], c["n"]) for c in calls).items())
     print(f"calls by (lanes, blocks): {counts}")
+    if CONTROL == "idle":
+        expect = sum(1 for c in calls if c["n"] > 1 and c.get("idle"))
+        print(f"{expect} calls run more than one block with an idle lane")
     print(f"{len(calls) - bad} of {len(calls)} calls leave the model's state and read only their lanes' blocks")
     return 1 if bad else 0
 
