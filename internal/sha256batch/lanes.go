@@ -61,6 +61,8 @@ func (h *Hasher) sumLanes(out [][Size]byte, msgs [][]byte, blocks blocksFunc) {
 			}
 		}
 	}
+	// Idle lanes still point into the messages: keep none of them alive.
+	h.ptrs = [maxLanes]unsafe.Pointer{}
 }
 
 // plan returns how many blocks the lanes run next: the fewest any busy

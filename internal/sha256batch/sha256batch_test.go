@@ -280,3 +280,18 @@ func BenchmarkSum(b *testing.B) {
 		})
 	}
 }
+
+// TestSumKeepsNoPointers: after Sum, the Hasher points into none of the
+// messages, which the garbage collector may then free.
+func TestSumKeepsNoPointers(t *testing.T) {
+	msgs := [][]byte{message(1, 1000), message(2, 10), nil}
+	for _, w := range ways(t) {
+		var h Hasher
+		w.sum(&h, make([][Size]byte, len(msgs)), msgs)
+		for l, p := range h.ptrs {
+			if p != nil {
+				t.Errorf("%s: lane %d still points at %p", w.name, l, p)
+			}
+		}
+	}
+}
