@@ -17,7 +17,10 @@
 // of the vector code (model.go): the same lanes and blocks through the
 // scalar compression function, reading the same bytes. The tests run the
 // scheduling with the model on every processor, and where the processor
-// has the vector code, compare the two after every call.
+// has the vector code, compare the two after every call; TestGuardPage
+// puts the Hasher and the messages against pages that may not be read.
+// Where the processor lacks AVX-512, testdata/emulate.py runs the vector
+// code on an emulated one against the model.
 //
 // Its only package-level state is whether the processor has the
 // instructions, found once at start-up: a constant of the machine.
