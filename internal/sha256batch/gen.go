@@ -7,7 +7,8 @@
 // element of a vector register: 16 lanes in a ZMM register, 8 in a YMM
 // register (AVX-512VL). The 64 round constants are computed here from their
 // definition (section 4.2.2: the first 32 bits of the fractional parts of
-// the cube roots of the first 64 primes).
+// the cube roots of the first 64 primes). blocksGo (model.go) is the
+// functions' model in Go: the tests compare the two, call by call.
 package main
 
 import (

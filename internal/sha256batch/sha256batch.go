@@ -9,7 +9,18 @@
 // Messages of different lengths share the lanes: the full blocks of each
 // message are read where it lies, its last one or two blocks (the rest of
 // the message, the padding and the length) from a copy the Hasher keeps;
-// when a lane's message ends, the next message waiting takes the lane.
+// when a lane's message ends, the next message waiting takes the lane. A
+// lane without a message hashes a busy lane's blocks, so the vector code
+// reads no byte outside the messages and the Hasher.
+//
+// The scheduling of messages onto lanes is Go (lanes.go), and so is a model
+// of the vector code (model.go): the same lanes and blocks through the
+// scalar compression function, reading the same bytes. The tests run the
+// scheduling with the model on every processor, and where the processor
+// has the vector code, compare the two after every call; TestGuardPage
+// puts the Hasher and the messages against pages that may not be read.
+// Where the processor lacks AVX-512, testdata/emulate.py runs the vector
+// code on an emulated one against the model.
 //
 // Its only package-level state is whether the processor has the
 // instructions, found once at start-up: a constant of the machine.
@@ -44,9 +55,6 @@ type Hasher struct {
 	// tails holds each lane's last blocks: the end of its message, the
 	// padding and the length.
 	tails [maxLanes][2 * BlockSize]byte
-	// idle is the block a lane without a message hashes (its result is
-	// never read).
-	idle [BlockSize]byte
 }
 
 // lane is what one lane is working on.
@@ -61,11 +69,21 @@ type lane struct {
 // if out is shorter than msgs.
 func (h *Hasher) Sum(out [][Size]byte, msgs [][]byte) {
 	out = out[:len(msgs)]
-	if !vector || len(msgs) < 2 {
-		sumEach(out, msgs)
+	if blocks := engine(len(msgs)); blocks != nil {
+		h.sumLanes(out, msgs, blocks)
 		return
 	}
-	h.sumLanes(out, msgs)
+	sumEach(out, msgs)
+}
+
+// engine returns the block function Sum runs n messages through: the
+// vector code where the processor has it and there are two messages or
+// more, else nil (one after the other with crypto/sha256).
+func engine(n int) blocksFunc {
+	if !vector || n < 2 {
+		return nil
+	}
+	return blocksVector
 }
 
 // sumEach hashes the messages one at a time with crypto/sha256.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // message returns n pseudo-random bytes drawn from seed.
@@ -17,63 +18,122 @@ func message(seed uint64, n int) []byte {
 	return b
 }
 
-// check hashes msgs with h and compares every digest with crypto/sha256's.
+// check hashes msgs with h in every way the package can (ways) and
+// compares every digest with crypto/sha256's.
 func check(t *testing.T, h *Hasher, msgs [][]byte) {
 	t.Helper()
-	out := make([][Size]byte, len(msgs))
-	h.Sum(out, msgs)
+	want := make([][Size]byte, len(msgs))
 	for i, m := range msgs {
-		if want := sha256.Sum256(m); out[i] != want {
-			t.Fatalf("message %d of %d (%d bytes): got %x, want %x", i, len(msgs), len(m), out[i], want)
+		want[i] = sha256.Sum256(m)
+	}
+	out := make([][Size]byte, len(msgs))
+	for _, w := range ways(t) {
+		clear(out)
+		w.sum(h, out, msgs)
+		for i, m := range msgs {
+			if out[i] != want[i] {
+				t.Fatalf("%s: message %d of %d (%d bytes): got %x, want %x", w.name, i, len(msgs), len(m), out[i], want[i])
+			}
 		}
 	}
 }
 
-func TestVector(t *testing.T) {
-	t.Logf("vector code: %v", vector)
+// way is one way to hash a batch.
+type way struct {
+	name string
+	sum  func(h *Hasher, out [][Size]byte, msgs [][]byte)
+}
+
+// ways returns Sum; the lanes run by the model, on every processor; and,
+// where the processor has the vector code, the lanes run by it with every
+// call compared with the model's (diffed).
+func ways(t *testing.T) []way {
+	ws := []way{
+		{"Sum", (*Hasher).Sum},
+		{"lanes with the model", func(h *Hasher, out [][Size]byte, msgs [][]byte) { h.sumLanes(out, msgs, blocksGo) }},
+	}
+	if vector {
+		blocks := diffed(t)
+		ws = append(ws, way{"lanes with the vector code", func(h *Hasher, out [][Size]byte, msgs [][]byte) { h.sumLanes(out, msgs, blocks) }})
+	}
+	return ws
+}
+
+// diffed returns a block function that runs the vector code and fails t
+// unless the model, given the same state and pointers, leaves the same
+// state: every lane's, busy or idle, and in 8-lane calls lanes 8-15
+// untouched.
+func diffed(t *testing.T) blocksFunc {
+	return func(state *[8][maxLanes]uint32, ptrs *[maxLanes]unsafe.Pointer, n, lanes int) {
+		t.Helper()
+		want, in := *state, *ptrs
+		blocksGo(&want, &in, n, lanes)
+		blocksVector(state, ptrs, n, lanes)
+		if *state != want {
+			t.Fatalf("%d blocks in %d lanes: the vector code left the state\n%x\nthe model\n%x", n, lanes, *state, want)
+		}
+		if *ptrs != in {
+			t.Fatalf("%d blocks in %d lanes: the vector code changed the pointers", n, lanes)
+		}
+	}
 }
 
 // TestLengths: every length from 0 to 300 and around the block and
-// padding boundaries, each in batches of 1 to 17 messages of that length.
+// padding boundaries, each in batches of 1 to 17 messages of that length;
+// lengths of 1,024 blocks, whose lanes run all their blocks in one call,
+// only in batches of 1, 2, 8, 9, 16 and 17 (either side of the two
+// widths), to keep the model's work small.
 func TestLengths(t *testing.T) {
-	lengths := []int{}
-	for n := 0; n <= 300; n++ {
-		lengths = append(lengths, n)
+	all := make([]int, 17)
+	for i := range all {
+		all[i] = i + 1
 	}
-	for _, b := range []int{8, 64, 137, 1024} {
-		for d := -10; d <= 10; d++ {
-			lengths = append(lengths, b*BlockSize+d)
-		}
+	tests := []struct {
+		lengths, counts []int
+	}{
+		{lengths: upTo(300), counts: all},
+		{lengths: around(8, 64, 137), counts: all},
+		{lengths: around(1024), counts: []int{1, 2, 8, 9, 16, 17}},
 	}
 	var h Hasher
-	for _, n := range lengths {
-		for count := 1; count <= 17; count++ {
-			msgs := make([][]byte, count)
+	for _, tt := range tests {
+		for _, n := range tt.lengths {
+			msgs := make([][]byte, 17)
 			for i := range msgs {
 				msgs[i] = message(uint64(i), n)
 			}
-			check(t, &h, msgs)
+			for _, count := range tt.counts {
+				check(t, &h, msgs[:count])
+			}
 		}
 	}
+}
+
+// upTo returns the lengths 0 to n.
+func upTo(n int) []int {
+	s := make([]int, n+1)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
+
+// around returns the lengths within 10 bytes of each number of blocks.
+func around(blocks ...int) []int {
+	var s []int
+	for _, b := range blocks {
+		for d := -10; d <= 10; d++ {
+			s = append(s, b*BlockSize+d)
+		}
+	}
+	return s
 }
 
 // TestMixed: batches whose messages differ in length, so lanes finish at
 // different blocks, take new messages and move to the 8-lane code.
 func TestMixed(t *testing.T) {
-	tests := []struct {
-		name    string
-		lengths []int
-	}{
-		{"two", []int{0, 1000}},
-		{"short and long", []int{8800, 3, 8800, 55, 56, 64, 119, 120, 8800}},
-		{"16 of one length, one longer", append(repeat(16, 640), 6400)},
-		{"17 descending", descending(17, 700)},
-		{"40 ascending", ascending(40, 300)},
-		{"9 with empty ones", []int{0, 0, 64, 0, 8800, 0, 65, 0, 1}},
-		{"33 segments", append(repeat(32, 8800), 1200)},
-	}
 	var h Hasher
-	for _, tt := range tests {
+	for _, tt := range mixed {
 		t.Run(tt.name, func(t *testing.T) {
 			msgs := make([][]byte, len(tt.lengths))
 			for i, n := range tt.lengths {
@@ -82,6 +142,23 @@ func TestMixed(t *testing.T) {
 			check(t, &h, msgs)
 		})
 	}
+}
+
+// mixed are batches of messages of different lengths (TestMixed,
+// TestGuardPage).
+var mixed = []struct {
+	name    string
+	lengths []int
+}{
+	{"two", []int{0, 1000}},
+	{"short and long", []int{8800, 3, 8800, 55, 56, 64, 119, 120, 8800}},
+	{"16 of one length, one longer", append(repeat(16, 640), 6400)},
+	{"17 descending", descending(17, 700)},
+	{"40 ascending", ascending(40, 300)},
+	{"9 with empty ones", []int{0, 0, 64, 0, 8800, 0, 65, 0, 1}},
+	{"33 segments", append(repeat(32, 8800), 1200)},
+	{"one long, 16 short", append([]int{8800}, repeat(16, 10)...)},
+	{"two long, one short", []int{5000, 5000, 0}},
 }
 
 func repeat(count, n int) []int {
@@ -160,7 +237,9 @@ func TestSumAllocatesNothing(t *testing.T) {
 }
 
 // FuzzSum splits the input into messages at the given lengths and
-// compares every digest with crypto/sha256's.
+// compares every digest with crypto/sha256's, from Sum, from the lanes
+// run by the model (on every processor), and from the lanes run by the
+// vector code, diffed against the model, where the processor has it.
 func FuzzSum(f *testing.F) {
 	f.Add([]byte("abc"), []byte{3})
 	f.Add(make([]byte, 2000), []byte{0, 55, 56, 64, 200, 255, 1})
@@ -199,5 +278,20 @@ func BenchmarkSum(b *testing.B) {
 				sumEach(out, msgs)
 			}
 		})
+	}
+}
+
+// TestSumKeepsNoPointers: after Sum, the Hasher points into none of the
+// messages, which the garbage collector may then free.
+func TestSumKeepsNoPointers(t *testing.T) {
+	msgs := [][]byte{message(1, 1000), message(2, 10), nil}
+	for _, w := range ways(t) {
+		var h Hasher
+		w.sum(&h, make([][Size]byte, len(msgs)), msgs)
+		for l, p := range h.ptrs {
+			if p != nil {
+				t.Errorf("%s: lane %d still points at %p", w.name, l, p)
+			}
+		}
 	}
 }
