@@ -197,3 +197,48 @@ func TestFwServeFetchAndNdndTools(t *testing.T) {
 	}
 	t.Logf("%s", r.stdout)
 }
+
+// TestFwSocketDestroysNothing checks that --socket takes its path only
+// when it is free or a stale socket: a regular file or a socket another
+// forwarder accepts on is refused with exit 2 and left as it was.
+func TestFwSocketDestroysNothing(t *testing.T) {
+	dir, err := os.MkdirTemp("", "ndnccfw-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	live, _ := startFw(t)
+	liveSock := strings.TrimPrefix(live, "unix://")
+	file := filepath.Join(dir, "F")
+	if err := os.WriteFile(file, []byte("data\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path, want string
+	}{
+		{"regular file", file, "not a socket"},
+		{"live socket", liveSock, "accepts connections"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before, _ := os.Lstat(tc.path)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			r := runCLI(ctx, nil, "fw", "--socket", tc.path, "--udp", "none", "--tcp", "none")
+			if r.code != 2 || !strings.Contains(r.err.Error(), tc.want) {
+				t.Fatalf("exit %d: %v, want 2 and %q", r.code, r.err, tc.want)
+			}
+			after, err := os.Lstat(tc.path)
+			if err != nil || !os.SameFile(before, after) {
+				t.Fatalf("%s was replaced or removed: %v", tc.path, err)
+			}
+		})
+	}
+	if b, _ := os.ReadFile(file); string(b) != "data\n" {
+		t.Errorf("the file holds %q, want %q", b, "data\n")
+	}
+	if c, err := net.Dial("unix", liveSock); err != nil {
+		t.Errorf("the running forwarder's socket no longer accepts: %v", err)
+	} else {
+		c.Close()
+	}
+}
