@@ -242,3 +242,38 @@ func TestFwSocketDestroysNothing(t *testing.T) {
 		c.Close()
 	}
 }
+
+// TestFwConfigCheckedBeforeStart checks that faces that cannot work are
+// refused before the forwarder starts, with exit 2 naming the file and
+// the line: a remote that does not resolve, an address of the wrong
+// family, a UDP face with the UDP listener off.
+func TestFwConfigCheckedBeforeStart(t *testing.T) {
+	dir := shortTempDir(t)
+	for _, tc := range []struct {
+		name, face string
+		args       []string
+		want       string // after "FILE:"
+	}{
+		{"unresolvable", `remote = "udp4://no.such.host.invalid:6363"`, nil, `5: face[0].remote: udp4://no.such.host.invalid:6363: cannot resolve "no.such.host.invalid"`},
+		{"wrong family", `remote = "tcp4://[::1]:6363"`, nil, `5: face[0].remote: tcp4://[::1]:6363: ::1 is not an ip4 address`},
+		{"UDP listener off", `remote = "udp4://127.0.0.1:6363"`, []string{"--udp", "none"}, `3: face[0]: udp4://127.0.0.1:6363: a UDP face sends from the UDP listener's socket, and the UDP listener is off`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(dir, "fw.toml")
+			src := "udp = \"127.0.0.1:0\"\n\n[[face]]\nid = \"peer\"\n" + tc.face + "\n\n[[route]]\nprefix = \"/a\"\nface = \"peer\"\n"
+			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			args := append([]string{"fw", "--config", file, "--socket", filepath.Join(dir, "s"), "--tcp", "none"}, tc.args...)
+			r := runCLI(ctx, nil, args...)
+			if r.code != 2 || r.err == nil || !strings.Contains(r.err.Error(), file+":"+tc.want) {
+				t.Fatalf("exit %d: %v\nwant 2 and %q", r.code, r.err, file+":"+tc.want)
+			}
+			if _, err := os.Lstat(filepath.Join(dir, "s")); err == nil {
+				t.Error("the forwarder opened its socket before failing")
+			}
+		})
+	}
+}
