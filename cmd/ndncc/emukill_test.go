@@ -111,4 +111,3 @@ func processRuns(pid int) bool {
 	_, rest, _ := strings.Cut(string(b), ") ")
 	return !strings.HasPrefix(rest, "Z")
 }
-
