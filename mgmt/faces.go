@@ -3,6 +3,7 @@ package mgmt
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -169,6 +170,9 @@ func faceRequest(a *nfd.ControlArgs) (FaceRequest, response, bool) {
 		Flags:       a.Flags.GetOr(0), Mask: a.Mask.GetOr(0),
 		MTU: a.Mtu, DefaultCongestionThreshold: a.DefaultCongestionThreshold,
 	}
+	if why := notUnicast(ip); why != "" {
+		return FaceRequest{}, fail(406, "Unsupported remote address", fmt.Sprintf("%s: %s is %s; a face is to one peer", remote, netip.AddrFrom4(ip), why)), false
+	}
 	if req.Local != "" {
 		if _, _, _, err := canonicalURI(req.Local); err != nil {
 			return FaceRequest{}, fail(400, "Non-canonical local URI", err.Error()), false
@@ -181,6 +185,22 @@ func faceRequest(a *nfd.ControlArgs) (FaceRequest, response, bool) {
 		req.BaseCongestionMarkingInterval = optional.Some(time.Duration(min(ns, 1<<63-1)))
 	}
 	return req, response{}, true
+}
+
+// notUnicast says why ip cannot be a face's peer ("" if it can): the
+// unspecified address, the limited broadcast, a multicast group (NFD's
+// multicast faces come from its configuration, not faces/create).
+func notUnicast(ip [4]byte) string {
+	a := netip.AddrFrom4(ip)
+	switch {
+	case a.IsUnspecified():
+		return "the unspecified address"
+	case ip == [4]byte{255, 255, 255, 255}:
+		return "the broadcast address"
+	case a.IsMulticast():
+		return "a multicast address"
+	}
+	return ""
 }
 
 var (

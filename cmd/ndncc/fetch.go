@@ -472,6 +472,11 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 		return &exitError{exitFailure, err}
 	}
 	defer out.abort()
+	tracer, traces, err := ff.tracers(stderr)
+	if err != nil {
+		return &exitError{exitFailure, err}
+	}
+	defer traces.close()
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -488,11 +493,6 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 		fmt.Fprintf(stderr, "Forwarder: %s (from %s)\n", conn.Transport, conn.Source)
 	}
 
-	tracer, traces, err := ff.tracers(stderr)
-	if err != nil {
-		return &exitError{exitFailure, err}
-	}
-	defer traces.close()
 	cfg := live.FetchConfig{
 		Name:     name,
 		Options:  opts,
@@ -612,16 +612,16 @@ func (ff *fetchFlags) tracers(stderr io.Writer) (consumer.Tracer, *traceFiles, e
 	tf := &traceFiles{}
 	var cwnd, rtt io.Writer
 	for _, l := range []struct {
-		path string
-		w    *io.Writer
-	}{{ff.logCwnd, &cwnd}, {ff.logRTT, &rtt}} {
+		flag, path string
+		w          *io.Writer
+	}{{"--log-cwnd", ff.logCwnd, &cwnd}, {"--log-rtt", ff.logRTT, &rtt}} {
 		if l.path == "" {
 			continue
 		}
 		f, err := os.Create(l.path)
 		if err != nil {
 			tf.close()
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("%s: %w", l.flag, err)
 		}
 		tf.files = append(tf.files, f)
 		*l.w = f

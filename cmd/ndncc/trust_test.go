@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -182,5 +183,18 @@ func TestFetchToDevNull(t *testing.T) {
 	}
 	if !strings.Contains(r.stderr, "Transferred size: 50 kB") {
 		t.Errorf("summary:\n%s", r.stderr)
+	}
+}
+
+// TestFetchLogFlagNamed checks that a trace file that cannot be created
+// is reported by its flag, before any connection is tried.
+func TestFetchLogFlagNamed(t *testing.T) {
+	for _, flag := range []string{"--log-cwnd", "--log-rtt"} {
+		t.Run(flag, func(t *testing.T) {
+			r := runCLI(context.Background(), nil, "fetch", "/a", flag, "/proc/nope/trace", "--transport", "unix:///nonexistent/ndncc.sock")
+			if r.code != exitFailure || r.err == nil || !strings.HasPrefix(r.err.Error(), flag+": ") {
+				t.Errorf("exit %d: %v, want %d naming %s", r.code, r.err, exitFailure, flag)
+			}
+		})
 	}
 }
