@@ -3,7 +3,6 @@ package emu
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -39,6 +38,7 @@ type proc struct {
 	// start. guard is the pipe's write end, closed by kill.
 	watchdog *exec.Cmd
 	guard    *os.File
+	stopOnce sync.Once
 }
 
 // startProc starts e's program on nd (/bin/sh -c COMMAND, with ExecEnv
@@ -56,12 +56,17 @@ func (r *run) startProc(e Exec, nd *node) *proc {
 		close(p.done)
 		return p
 	}
-	p.startWatchdog(r.opt.Stderr)
+	p.startWatchdog()
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		defer close(p.done)
 		err := p.cmd.Wait()
+		if !groupExists(p.cmd.Process.Pid) {
+			// Nothing left to guard: a watchdog kept now could one day
+			// kill a group that reuses the number.
+			p.stopWatchdog()
+		}
 		p.res.DurationS = time.Since(start).Seconds()
 		p.res.ExitCode = p.cmd.ProcessState.ExitCode()
 		p.mu.Lock()
@@ -124,15 +129,14 @@ const watchdogScript = `read _ ; kill -KILL -"$0" 2>/dev/null`
 
 // startWatchdog starts p's watchdog; without one (it could not start) the
 // program still gets Pdeathsig where there is one.
-func (p *proc) startWatchdog(stderr io.Writer) {
+func (p *proc) startWatchdog() {
 	rd, wr, err := os.Pipe()
 	if err != nil {
 		return
 	}
 	defer rd.Close()
 	w := exec.Command("/bin/sh", "-c", watchdogScript, strconv.Itoa(p.cmd.Process.Pid))
-	w.Stdin = rd
-	w.Stderr = stderr
+	w.Stdin = rd // and no output: it has nothing to say
 	// Its own group: a terminal's ^C, meant for the emulator, must not end
 	// it before the emulator has stopped the program.
 	w.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -146,13 +150,14 @@ func (p *proc) startWatchdog(stderr io.Writer) {
 // stopWatchdog ends p's watchdog (SIGKILL: it must not kill a group whose
 // number may be reused once the program is gone) and closes its pipe.
 func (p *proc) stopWatchdog() {
-	if p.watchdog == nil {
-		return
-	}
-	p.watchdog.Process.Kill()
-	p.watchdog.Wait()
-	p.guard.Close()
-	p.watchdog = nil
+	p.stopOnce.Do(func() {
+		if p.watchdog == nil {
+			return
+		}
+		p.watchdog.Process.Kill()
+		p.watchdog.Wait()
+		p.guard.Close()
+	})
 }
 
 // exitText says how a program ended: "exited with status N", or "killed
