@@ -257,6 +257,8 @@ func TestFwConfigCheckedBeforeStart(t *testing.T) {
 		{"unresolvable", `remote = "udp4://no.such.host.invalid:6363"`, nil, `5: face[0].remote: udp4://no.such.host.invalid:6363: cannot resolve "no.such.host.invalid"`},
 		{"wrong family", `remote = "tcp4://[::1]:6363"`, nil, `5: face[0].remote: tcp4://[::1]:6363: ::1 is not an ip4 address`},
 		{"UDP listener off", `remote = "udp4://127.0.0.1:6363"`, []string{"--udp", "none"}, `3: face[0]: udp4://127.0.0.1:6363: a UDP face sends from the UDP listener's socket, and the UDP listener is off`},
+		{"own UDP listener", `remote = "udp4://127.0.0.1:17999"`, []string{"--udp", "0.0.0.0:17999"}, `5: face[0].remote: udp4://127.0.0.1:17999 is this forwarder's own udp listener (0.0.0.0:17999)`},
+		{"own TCP listener", `remote = "tcp4://127.0.0.1:17999"`, []string{"--tcp", "127.0.0.1:17999"}, `5: face[0].remote: tcp4://127.0.0.1:17999 is this forwarder's own tcp listener (127.0.0.1:17999)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(dir, "fw.toml")

@@ -34,6 +34,11 @@ func resolveFaces(cfg *scenario.FwConfig, timeout time.Duration) error {
 			errs = append(errs, fmt.Errorf("%s: face[%d].remote: %s: %w", ff.RemotePos, i, ff.Remote, err))
 			continue
 		}
+		if listen := listenerFor(cfg, ff.Scheme); listen != "" && pointsAt(ap, listen) {
+			errs = append(errs, fmt.Errorf("%s: face[%d].remote: %s is this forwarder's own %s listener (%s): every packet would loop",
+				ff.RemotePos, i, ff.Remote, ff.Scheme[:3], listen))
+			continue
+		}
 		if ff.Scheme == "udp4" || ff.Scheme == "udp6" {
 			ff.Address = ap.String()
 		}
@@ -71,4 +76,29 @@ func resolveAddr(ctx context.Context, scheme, hostport string) (netip.AddrPort, 
 		return netip.AddrPort{}, fmt.Errorf("%q has no %s address", host, network)
 	}
 	return netip.AddrPortFrom(addrs[0].Unmap(), uint16(port)), nil
+}
+
+// listenerFor returns the configured listening address ("host:port") of
+// scheme's transport, "" if that listener is off.
+func listenerFor(cfg *scenario.FwConfig, scheme string) string {
+	if len(scheme) >= 3 && scheme[:3] == "udp" {
+		return cfg.UDP
+	}
+	return cfg.TCP
+}
+
+// pointsAt reports whether a face to remote would reach the listener on
+// listen ("host:port" with a literal host; port 0 reaches nothing): the
+// same address, or for a listener on 0.0.0.0 a loopback or local address
+// with its port.
+func pointsAt(remote netip.AddrPort, listen string) bool {
+	l, err := netip.ParseAddrPort(listen)
+	if err != nil || l.Port() == 0 || l.Port() != remote.Port() {
+		return false
+	}
+	ip := remote.Addr().Unmap()
+	if lip := l.Addr().Unmap(); !lip.IsUnspecified() {
+		return ip == lip
+	}
+	return ip.IsLoopback() || hostHasAddr(ip)
 }
