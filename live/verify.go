@@ -71,7 +71,8 @@ type Authentication struct {
 	// Authenticated is true only when every Data verified with a trusted
 	// certificate (TrustAnchor).
 	Authenticated bool `json:"authenticated"`
-	// Trust is "integrity", "any" or "anchor" (the Verifier's Trust).
+	// Trust is "digest" (TrustIntegrity, fetch's --trust digest), "any"
+	// or "anchor" (a certificate file).
 	Trust string `json:"trust"`
 	// Signature is the signature type of the object's Data
 	// ("DigestSha256", "Ed25519", "ECDSA", "RSA", "HMAC"), "" if none
@@ -122,7 +123,7 @@ func (v *Verifier) SetTrust(t Trust) error {
 // Authentication describes how the Data checked so far were
 // authenticated: call it once the object is fetched.
 func (v *Verifier) Authentication() Authentication {
-	a := Authentication{Trust: [...]string{"integrity", "any", "anchor"}[v.trust], Checked: v.trust != TrustAny, Anchor: v.anchorFile}
+	a := Authentication{Trust: [...]string{"digest", "any", "anchor"}[v.trust], Checked: v.trust != TrustAny, Anchor: v.anchorFile}
 	if v.signer != nil {
 		a.Signature = sigTypeName(v.signer.typ)
 		if v.signer.typ != ndn.SigDigestSHA256 {

@@ -113,7 +113,7 @@ func TestFaultDigestResignNotAuthenticated(t *testing.T) {
 					t.Fatalf("--json: %v\n%s", err, r.stdout)
 				}
 				a := doc.Authentication
-				if a.Authenticated || a.Trust != "integrity" || a.Signature != "DigestSha256" || a.Summary != "digests only: not authenticated" {
+				if a.Authenticated || a.Trust != "digest" || a.Signature != "DigestSha256" || a.Summary != "digests only: not authenticated" {
 					t.Errorf("authentication %+v", a)
 				}
 			}
