@@ -198,7 +198,7 @@ restored within --reconnect.`,
 	fs.StringVar(&ff.transport, "transport", "", "the forwarder's `uri`: unix:///path, tcp://host[:port] or udp://host[:port]")
 	fs.IntVar(&ff.mtu, "mtu", live.DefaultUDPMTU, "largest datagram on a UDP transport (larger packets are fragmented)")
 	fs.Var(textVar(&ff.reconnect, defaultReconnect, "ms"), "reconnect", reconnectDoc)
-	fs.StringVar(&ff.trust, "trust", "digest", "what is accepted: digest (integrity only: digests, or signatures checked with the certificate the network serves), any (nothing checked but digests), or a certificate `FILE` (PEM or TLV: only its key's signatures)")
+	fs.StringVar(&ff.trust, "trust", "digest", "what is accepted, `digest|any|FILE`: digest (integrity only: digests, or signatures checked with the certificate the network serves; not authenticated), any (no signature checked, digests compared), or FILE, a certificate (PEM or TLV: only its key's signatures, authenticated)")
 	fs.StringVar(&ff.cert, "cert", "", "same as --trust FILE: trust only Data signed by the key of this certificate (a PEM or TLV `file`)")
 	fs.BoolVar(&ff.asJSON, "json", false, "print the summary as one JSON document on stdout (with -o FILE), authentication included")
 	fs.StringVar(&ff.logCwnd, "log-cwnd", "", "write the window trace (ndnget's time\\tcwndsize, time in seconds) to this `file`")
