@@ -3,7 +3,6 @@ package mgmt
 import (
 	"errors"
 	"fmt"
-	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -171,7 +170,7 @@ func faceRequest(a *nfd.ControlArgs) (FaceRequest, response, bool) {
 		MTU: a.Mtu, DefaultCongestionThreshold: a.DefaultCongestionThreshold,
 	}
 	if why := notUnicast(ip); why != "" {
-		return FaceRequest{}, fail(406, "Unsupported remote address", fmt.Sprintf("%s: %s is %s; a face is to one peer", remote, netip.AddrFrom4(ip), why)), false
+		return FaceRequest{}, fail(406, "Unsupported remote address", fmt.Sprintf("%s: %d.%d.%d.%d is %s; a face is to one peer", remote, ip[0], ip[1], ip[2], ip[3], why)), false
 	}
 	if req.Local != "" {
 		if _, _, _, err := canonicalURI(req.Local); err != nil {
@@ -191,13 +190,12 @@ func faceRequest(a *nfd.ControlArgs) (FaceRequest, response, bool) {
 // unspecified address, the limited broadcast, a multicast group (NFD's
 // multicast faces come from its configuration, not faces/create).
 func notUnicast(ip [4]byte) string {
-	a := netip.AddrFrom4(ip)
 	switch {
-	case a.IsUnspecified():
+	case ip == [4]byte{}:
 		return "the unspecified address"
 	case ip == [4]byte{255, 255, 255, 255}:
 		return "the broadcast address"
-	case a.IsMulticast():
+	case ip[0] >= 224 && ip[0] <= 239: // 224.0.0.0/4
 		return "a multicast address"
 	}
 	return ""
