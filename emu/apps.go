@@ -326,7 +326,7 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 	for _, p := range r.procs {
 		res.Exec = append(res.Exec, p.res)
 		if p.failed() {
-			errs = append(errs, fmt.Errorf("node %s: %q exited with status %d", p.e.Node, p.e.Command, p.res.ExitCode))
+			errs = append(errs, fmt.Errorf("node %s: %q %s", p.e.Node, p.e.Command, p.res.Error))
 		}
 	}
 	return res, errors.Join(errs...)

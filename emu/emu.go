@@ -143,11 +143,12 @@ func Run(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, erro
 	}
 	dir := opt.Dir
 	if dir == "" {
-		var err error
-		if dir, err = os.MkdirTemp("", "ndncc-emu-"); err != nil {
-			return nil, fmt.Errorf("emu: %w", err)
+		rd, err := makeRunDir()
+		if err != nil {
+			return nil, err
 		}
-		defer os.RemoveAll(dir)
+		defer rd.remove()
+		dir = rd.path
 	}
 	r.dir = dir
 	ctx, cancel := context.WithCancel(ctx)
@@ -253,6 +254,7 @@ func (r *run) shutdown() {
 	}
 	r.stopNet()
 	r.wg.Wait()
+	reapOrphans() // what programs left in sessions of their own
 	for _, t := range r.tunnels {
 		t.close() // the forwarders closed those they ran
 	}

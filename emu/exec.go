@@ -2,11 +2,16 @@ package emu
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // killGrace is how long a program has to end after SIGTERM before it gets
@@ -15,6 +20,13 @@ const killGrace = 2 * time.Second
 
 // proc is a program running on a node, in a process group of its own so
 // that its children end with it.
+//
+// Its end does not depend on the emulator ending well: the program gets
+// SIGKILL when the emulator dies, however it dies (Pdeathsig, Linux), and
+// a watchdog — a shell in a group of its own, reading a pipe only the
+// emulator writes — kills the program's whole group once that pipe
+// closes, which the kernel does when the emulator is killed (SIGKILL
+// included). At a normal end kill stops the group and then the watchdog.
 type proc struct {
 	e      Exec
 	cmd    *exec.Cmd
@@ -22,6 +34,11 @@ type proc struct {
 	res    ExecResult
 	killed bool // by the emulator, before it ended
 	mu     sync.Mutex
+	// watchdog kills the group if the emulator dies; nil if it could not
+	// start. guard is the pipe's write end, closed by kill.
+	watchdog *exec.Cmd
+	guard    *os.File
+	stopOnce sync.Once
 }
 
 // startProc starts e's program on nd (/bin/sh -c COMMAND, with ExecEnv
@@ -31,19 +48,25 @@ func (r *run) startProc(e Exec, nd *node) *proc {
 	p.cmd = exec.Command("/bin/sh", "-c", e.Command)
 	p.cmd.Env = append(os.Environ(), ExecEnv+"="+nd.transport())
 	p.cmd.Stdout, p.cmd.Stderr = r.opt.Stdout, r.opt.Stderr
-	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	p.cmd.SysProcAttr = groupAttr()
 	p.cmd.WaitDelay = killGrace // output a leftover child holds open
 	start := time.Now()
-	if err := p.cmd.Start(); err != nil {
-		p.res.Error = err.Error()
+	if err := startCmd(p.cmd); err != nil {
+		p.res.Error = "did not start: " + err.Error()
 		close(p.done)
 		return p
 	}
+	p.startWatchdog()
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		defer close(p.done)
 		err := p.cmd.Wait()
+		if !groupExists(p.cmd.Process.Pid) {
+			// Nothing left to guard: a watchdog kept now could one day
+			// kill a group that reuses the number.
+			p.stopWatchdog()
+		}
 		p.res.DurationS = time.Since(start).Seconds()
 		p.res.ExitCode = p.cmd.ProcessState.ExitCode()
 		p.mu.Lock()
@@ -56,7 +79,7 @@ func (r *run) startProc(e Exec, nd *node) *proc {
 		case err != nil && !errors.As(err, &exitErr):
 			p.res.Error = err.Error()
 		case p.res.ExitCode != 0:
-			p.res.Error = err.Error()
+			p.res.Error = exitText(p.cmd.ProcessState)
 		}
 	}()
 	return p
@@ -79,6 +102,7 @@ func (p *proc) kill() {
 	if p.cmd.Process == nil {
 		return // never started
 	}
+	defer p.stopWatchdog()
 	pgid := p.cmd.Process.Pid
 	if !groupExists(pgid) {
 		return
@@ -96,6 +120,61 @@ func (p *proc) kill() {
 	}
 	syscall.Kill(-pgid, syscall.SIGKILL)
 	waitGroupGone(pgid, time.Second)
+}
+
+// watchdogScript waits until its standard input closes (the emulator
+// closed it, or died), then kills process group $0 — the program's
+// (no "--": dash's kill takes none).
+const watchdogScript = `read _ ; kill -KILL -"$0" 2>/dev/null`
+
+// startWatchdog starts p's watchdog; without one (it could not start) the
+// program still gets Pdeathsig where there is one.
+func (p *proc) startWatchdog() {
+	rd, wr, err := os.Pipe()
+	if err != nil {
+		return
+	}
+	defer rd.Close()
+	w := exec.Command("/bin/sh", "-c", watchdogScript, strconv.Itoa(p.cmd.Process.Pid))
+	w.Stdin = rd // and no output: it has nothing to say
+	// Its own group: a terminal's ^C, meant for the emulator, must not end
+	// it before the emulator has stopped the program.
+	w.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := w.Start(); err != nil {
+		wr.Close()
+		return
+	}
+	p.watchdog, p.guard = w, wr
+}
+
+// stopWatchdog ends p's watchdog (SIGKILL: it must not kill a group whose
+// number may be reused once the program is gone) and closes its pipe.
+func (p *proc) stopWatchdog() {
+	p.stopOnce.Do(func() {
+		if p.watchdog == nil {
+			return
+		}
+		p.watchdog.Process.Kill()
+		p.watchdog.Wait()
+		p.guard.Close()
+	})
+}
+
+// exitText says how a program ended: "exited with status N", or "killed
+// by signal NAME" (never exec's "status -1").
+func exitText(ps *os.ProcessState) string {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return "killed by signal " + signalName(ws.Signal())
+	}
+	return fmt.Sprintf("exited with status %d", ps.ExitCode())
+}
+
+// signalName names a signal as kill -l does: KILL, TERM, SEGV.
+func signalName(sig syscall.Signal) string {
+	if name := unix.SignalName(sig); name != "" {
+		return strings.TrimPrefix(name, "SIG")
+	}
+	return strconv.Itoa(int(sig))
 }
 
 // groupExists reports whether process group pgid has a member.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"syscall"
 	"time"
 )
 
@@ -23,6 +24,12 @@ type UnreachableError struct {
 }
 
 func (e *UnreachableError) Error() string {
+	if errors.Is(e.Err, syscall.EMFILE) || errors.Is(e.Err, syscall.ENFILE) {
+		// Not the forwarder's fault: this process (EMFILE) or the system
+		// (ENFILE) has no file descriptor left for the connection.
+		return fmt.Sprintf("cannot connect to the forwarder at %s: out of file descriptors (%v); raise the limit (ulimit -n) or run fewer flows at once",
+			e.Transport, e.Err)
+	}
 	return fmt.Sprintf("cannot reach the forwarder at %s (%s): is one running? set %s or --transport (%v)",
 		e.Transport, e.Source, TransportEnv, e.Err)
 }

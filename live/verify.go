@@ -31,10 +31,123 @@ var ErrIntegrity = errors.New("integrity check failed")
 // same way: one object has one signer, so a segment replaced by a
 // re-digested one (a downgrade from a key signature) or signed by another
 // key fails. Use one Verifier per object, on one goroutine.
+//
+// With TrustAny (SetTrust), key signatures are not checked at all — no
+// certificate is fetched, no signer pinned — as ndn-tools' ndnget accepts
+// any signature; a DigestSha256 is still compared with the content.
+//
+// Authentication says afterwards how the object was authenticated, or
+// that it was not.
 type Verifier struct {
-	anchor ndn.Name             // key name of the pinned certificate; nil: none
-	certs  map[string]ndnd.Data // certificates by key name
-	signer *signerID            // the signer of the first Data checked
+	trust      Trust
+	anchor     ndn.Name             // key name of the pinned certificate; nil: none
+	anchorFile string               // the file it came from
+	certs      map[string]ndnd.Data // certificates by key name
+	signer     *signerID            // the signer of the first Data checked
+	mixed      bool                 // TrustAny: Data of another signer came
+}
+
+// Trust is what a Verifier accepts.
+type Trust int
+
+const (
+	// TrustIntegrity, the default, accepts a Data whose DigestSha256
+	// matches or whose signature verifies with the self-signed
+	// certificate the network serves for its key: integrity (no
+	// corruption, one signer for the whole object), not authenticity —
+	// anyone on the path can make such a Data.
+	TrustIntegrity Trust = iota
+	// TrustAny accepts any signature without checking it (ndnget's
+	// default): for producers whose certificate is not served.
+	TrustAny
+	// TrustAnchor accepts only Data signed by the pinned certificate's
+	// key (LoadTrustAnchor): the object is authenticated.
+	TrustAnchor
+)
+
+// Authentication says how a fetched object was authenticated: Summary is
+// the line fetch prints, the other fields its parts for --json.
+type Authentication struct {
+	// Authenticated is true only when every Data verified with a trusted
+	// certificate (TrustAnchor).
+	Authenticated bool `json:"authenticated"`
+	// Trust is "digest" (TrustIntegrity, fetch's --trust digest), "any"
+	// or "anchor" (a certificate file).
+	Trust string `json:"trust"`
+	// Signature is the signature type of the object's Data
+	// ("DigestSha256", "Ed25519", "ECDSA", "RSA", "HMAC"), "" if none
+	// was seen; Signer the key name, "" for a digest.
+	Signature string `json:"signature,omitempty"`
+	Signer    string `json:"signer,omitempty"`
+	// Checked says whether signatures were checked (false with
+	// TrustAny).
+	Checked bool `json:"checked"`
+	// Anchor is the trusted certificate's file, with TrustAnchor.
+	Anchor  string `json:"anchor,omitempty"`
+	Summary string `json:"summary"`
+}
+
+// String returns a's summary.
+func (a Authentication) String() string { return a.Summary }
+
+// sigTypeName names a signature type as the summary does.
+func sigTypeName(t ndn.SigType) string {
+	switch t {
+	case ndn.SigDigestSHA256:
+		return "DigestSha256"
+	case ndn.SigEd25519:
+		return "Ed25519"
+	case ndn.SigSHA256WithECDSA:
+		return "ECDSA"
+	case ndn.SigSHA256WithRSA:
+		return "RSA"
+	case ndn.SigHMACWithSHA256:
+		return "HMAC"
+	}
+	return fmt.Sprintf("signature type %d", t)
+}
+
+// SetTrust sets what v accepts: TrustIntegrity or TrustAny (TrustAnchor
+// comes with LoadTrustAnchor). Call it before the first Check.
+func (v *Verifier) SetTrust(t Trust) error {
+	if t == TrustAnchor && v.anchor == nil {
+		return errors.New("trust anchor: load a certificate (LoadTrustAnchor)")
+	}
+	if t != TrustAnchor {
+		v.anchor, v.anchorFile = nil, ""
+	}
+	v.trust = t
+	return nil
+}
+
+// Authentication describes how the Data checked so far were
+// authenticated: call it once the object is fetched.
+func (v *Verifier) Authentication() Authentication {
+	a := Authentication{Trust: [...]string{"digest", "any", "anchor"}[v.trust], Checked: v.trust != TrustAny, Anchor: v.anchorFile}
+	if v.signer != nil {
+		a.Signature = sigTypeName(v.signer.typ)
+		if v.signer.typ != ndn.SigDigestSHA256 {
+			a.Signer = v.signer.key.String()
+		}
+	}
+	switch {
+	case v.signer == nil:
+		a.Summary = "no Data checked: not authenticated"
+	case v.trust == TrustAnchor:
+		a.Authenticated = true
+		a.Summary = fmt.Sprintf("verified: %s by %s (trusted certificate %s)", a.Signature, a.Signer, v.anchorFile)
+	case v.trust == TrustAny && v.mixed:
+		a.Summary = "not verified (--trust any): signatures not checked, and not all Data have the same signer: not authenticated"
+	case v.trust == TrustAny && a.Signer == "":
+		a.Summary = "not verified (--trust any): digests only, not authenticated"
+	case v.trust == TrustAny:
+		a.Summary = fmt.Sprintf("not verified (--trust any): %s by %s not checked: not authenticated", a.Signature, a.Signer)
+	case a.Signer == "":
+		a.Summary = "digests only: not authenticated"
+	default:
+		a.Summary = fmt.Sprintf("integrity only: %s by %s, checked with the self-signed certificate the network served, not a trusted one: not authenticated", a.Signature, a.Signer)
+	}
+	return a
 }
 
 // signerID is who signed a Data: the signature type and, but for a
@@ -97,7 +210,7 @@ func (v *Verifier) LoadTrustAnchor(path string) error {
 	if err != nil {
 		return fmt.Errorf("certificate file %s: %w", path, err)
 	}
-	v.anchor = kn
+	v.anchor, v.anchorFile, v.trust = kn, path, TrustAnchor
 	return nil
 }
 
@@ -114,6 +227,9 @@ func (v *Verifier) Check(d *ndn.Data) (needKey ndn.Name, err error) {
 func (v *Verifier) check(d *ndn.Data, digest digestCheck) (ndn.Name, error) {
 	if d.Sig.Type == ndn.SigNone {
 		return nil, fmt.Errorf("%w: %s carries no signature", ErrIntegrity, d.Name)
+	}
+	if v.trust == TrustAny {
+		return nil, v.checkAny(d, digest)
 	}
 	if d.Sig.Type != ndn.SigDigestSHA256 && len(d.Sig.KeyLocator) == 0 {
 		return nil, fmt.Errorf("%w: %s is signed (type %d) without a KeyLocator", ErrIntegrity, d.Name, d.Sig.Type)
@@ -153,6 +269,34 @@ func (v *Verifier) check(d *ndn.Data, digest digestCheck) (ndn.Name, error) {
 		return nil, fmt.Errorf("%w: %s: %w", ErrIntegrity, d.Name, notVerified("signature by "+kn.String(), err))
 	}
 	return nil, nil
+}
+
+// checkAny is check with TrustAny: a DigestSha256 is compared with the
+// content, any other signature accepted as it is; the first signer is
+// kept for the summary.
+func (v *Verifier) checkAny(d *ndn.Data, digest digestCheck) error {
+	id := signerID{typ: d.Sig.Type}
+	if id.typ != ndn.SigDigestSHA256 {
+		id.key = keyNameOf(d.Sig.KeyLocator)
+	}
+	if v.signer == nil {
+		v.signer = &signerID{typ: id.typ, key: id.key.Clone()}
+	} else if id.typ != v.signer.typ || !id.key.Equal(v.signer.key) {
+		v.mixed = true
+	}
+	if d.Sig.Type != ndn.SigDigestSHA256 {
+		return nil
+	}
+	switch digest {
+	case digestOK:
+		return nil
+	case digestBad:
+		return fmt.Errorf("%w: %s: %w", ErrIntegrity, d.Name, ndn.ErrBadSignature)
+	}
+	if err := ndn.VerifyDigest(d); err != nil {
+		return fmt.Errorf("%w: %w", ErrIntegrity, err)
+	}
+	return nil
 }
 
 // notVerified describes a signature that did not verify: ndnd's validator

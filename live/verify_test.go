@@ -2,6 +2,9 @@ package live
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -129,6 +132,59 @@ func TestVerifierPinOutlivesTheFirstData(t *testing.T) {
 			}
 			if err := verify(t, v, signedWith(t, "/obj/v=1/seg=1", "second", s), s.Cert); err != nil {
 				t.Errorf("second segment: %v", err)
+			}
+		})
+	}
+}
+
+// TestVerifierAuthentication checks what each trust accepts and how the
+// summary describes the object: only a trusted certificate authenticates
+// it; digests, a certificate the network served and --trust any are said
+// to be not authenticated.
+func TestVerifierAuthentication(t *testing.T) {
+	ed, err := LoadSigning(SignEd25519, "", ndntest.Name(t, "/obj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchorFile := filepath.Join(t.TempDir(), "obj.cert")
+	if err := os.WriteFile(anchorFile, ed.Cert.Wire, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	key := keyNameOf(ed.Cert.Name).String()
+	tests := []struct {
+		name          string
+		trust         Trust
+		signing       Signing
+		certs         []*ndn.Data // served by the network
+		authenticated bool
+		summary       string
+	}{
+		{"integrity, digests", TrustIntegrity, Signing{}, nil, false, "digests only: not authenticated"},
+		{"integrity, key", TrustIntegrity, ed, []*ndn.Data{ed.Cert}, false, "integrity only: Ed25519 by " + key + ", checked with the self-signed certificate the network served, not a trusted one: not authenticated"},
+		{"anchor, key", TrustAnchor, ed, nil, true, "verified: Ed25519 by " + key + " (trusted certificate " + anchorFile + ")"},
+		// No certificate served: --trust any does not ask for one.
+		{"any, key", TrustAny, ed, nil, false, "not verified (--trust any): Ed25519 by " + key + " not checked: not authenticated"},
+		{"any, digests", TrustAny, Signing{}, nil, false, "not verified (--trust any): digests only, not authenticated"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := NewVerifier()
+			if tt.trust == TrustAnchor {
+				if err := v.LoadTrustAnchor(anchorFile); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := v.SetTrust(tt.trust); err != nil {
+				t.Fatal(err)
+			}
+			for seg := range 3 {
+				d := signedWith(t, fmt.Sprintf("/obj/v=1/seg=%d", seg), "content", tt.signing)
+				if err := verify(t, v, d, tt.certs...); err != nil {
+					t.Fatalf("segment %d: %v", seg, err)
+				}
+			}
+			a := v.Authentication()
+			if a.Authenticated != tt.authenticated || a.Summary != tt.summary {
+				t.Errorf("authenticated %v, summary %q\nwant %v, %q", a.Authenticated, a.Summary, tt.authenticated, tt.summary)
 			}
 		})
 	}

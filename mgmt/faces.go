@@ -169,6 +169,9 @@ func faceRequest(a *nfd.ControlArgs) (FaceRequest, response, bool) {
 		Flags:       a.Flags.GetOr(0), Mask: a.Mask.GetOr(0),
 		MTU: a.Mtu, DefaultCongestionThreshold: a.DefaultCongestionThreshold,
 	}
+	if why := notUnicast(ip); why != "" {
+		return FaceRequest{}, fail(406, "Unsupported remote address", fmt.Sprintf("%s: %d.%d.%d.%d is %s; a face is to one peer", remote, ip[0], ip[1], ip[2], ip[3], why)), false
+	}
 	if req.Local != "" {
 		if _, _, _, err := canonicalURI(req.Local); err != nil {
 			return FaceRequest{}, fail(400, "Non-canonical local URI", err.Error()), false
@@ -181,6 +184,21 @@ func faceRequest(a *nfd.ControlArgs) (FaceRequest, response, bool) {
 		req.BaseCongestionMarkingInterval = optional.Some(time.Duration(min(ns, 1<<63-1)))
 	}
 	return req, response{}, true
+}
+
+// notUnicast says why ip cannot be a face's peer ("" if it can): the
+// unspecified address, the limited broadcast, a multicast group (NFD's
+// multicast faces come from its configuration, not faces/create).
+func notUnicast(ip [4]byte) string {
+	switch {
+	case ip == [4]byte{}:
+		return "the unspecified address"
+	case ip == [4]byte{255, 255, 255, 255}:
+		return "the broadcast address"
+	case ip[0] >= 224 && ip[0] <= 239: // 224.0.0.0/4
+		return "a multicast address"
+	}
+	return ""
 }
 
 var (

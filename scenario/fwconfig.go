@@ -107,7 +107,8 @@ type FwFace struct {
 	// key (the emulator's TCP tunnels delay what arrives in a drop-tail
 	// line, since their marking queue is the sender's).
 	InQueue string
-	Pos     topology.Pos
+	// Pos is the [[face]] entry's position, RemotePos its remote key's.
+	Pos, RemotePos topology.Pos
 }
 
 // LinkEmulation is one direction of an emulated link, with the meaning of
@@ -270,7 +271,7 @@ func (d *decoder) fwConfig(m map[string]any) *FwConfig {
 
 func (d *decoder) fwFace(m map[string]any, path string) FwFace {
 	d.known(m, path, "id", "remote", "queue", "queue-params", "loss-detection", "mtu", "link")
-	ff := FwFace{Pos: d.at(path)}
+	ff := FwFace{Pos: d.at(path), RemotePos: d.at(joinKey(path, "remote"))}
 	if !d.str(m, path, "remote", &ff.Remote) {
 		d.errorf(joinKey(path, "remote"), "required: the peer, such as \"udp4://192.0.2.1:6363\"")
 	} else if scheme, addr, err := ParseFaceURI(ff.Remote); err != nil {

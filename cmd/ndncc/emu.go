@@ -58,7 +58,11 @@ command exits 1. Programs' output goes to standard output and error (with
 
 --hold keeps the network up after that, printing every node's socket, until
 Ctrl-C. Every socket, temporary file and program the run started is gone
-when it exits, on Ctrl-C and SIGTERM too.`,
+when it exits, on Ctrl-C and SIGTERM too; a program that left its session
+(setsid) is found and stopped as well (Linux: ndncc emu is a child
+subreaper). Killed with SIGKILL, the run's programs are killed with it (a
+watchdog per program, and Pdeathsig on Linux), and the next ndncc emu run
+removes its temporary directory. docs/security.md.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runEmu(cmd, &ef, args[0])
@@ -122,6 +126,12 @@ func runEmu(cmd *cobra.Command, ef *emuFlags, arg string) error {
 	}
 	if err := emu.Check(sc, opt); err != nil {
 		return &exitError{2, err}
+	}
+	if len(execs) > 0 {
+		// Programs that leave their session come back to this process
+		// when their parent ends, for the run's end to stop them. Not
+		// available (not Linux): they escape, as before.
+		_ = emu.BecomeSubreaper()
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -188,8 +198,8 @@ func printLateness(w io.Writer, late []emu.LinkLateness) {
 func printExecs(w io.Writer, execs []emu.ExecResult) {
 	for _, e := range execs {
 		status := fmt.Sprintf("exit status %d", e.ExitCode)
-		if e.Error != "" && e.ExitCode <= 0 {
-			status = e.Error
+		if e.Error != "" && e.ExitCode != 0 {
+			status = e.Error // "killed by signal KILL", "did not start: ...", ...
 		}
 		fmt.Fprintf(w, "\nexec on %s: %q: %s after %.2f s\n", e.Node, e.Command, status, e.DurationS)
 	}

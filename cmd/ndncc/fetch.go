@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -106,6 +107,8 @@ type fetchFlags struct {
 	logCwnd     string
 	logRTT      string
 	cert        string
+	trust       string
+	asJSON      bool
 	mtu         int
 	reconnect   string
 	naming      string
@@ -130,12 +133,26 @@ to -o FILE (written to a temporary file and renamed once complete, so a
 failed fetch never leaves a partial file under that name).
 
 Unless NAME ends with a version component or -D is given, the version is
-discovered first with RDR (NAME/32=metadata), as ndnget does. Every Data is
-verified: a DigestSha256 by its digest, a signature with the certificate
-its KeyLocator names (fetched from the network and required to be validly
-self-signed, unless --cert pins the trusted certificate). The first Data
-pins the object's signer: a segment signed otherwise (another key, or a
-digest only) fails the fetch.
+discovered first with RDR (NAME/32=metadata), as ndnget does.
+
+--trust chooses what is accepted, and the summary (and --json's
+"authentication") always says how the object was authenticated:
+  --trust digest  (the default) every Data must verify: a DigestSha256 by
+                  its digest, a signature with the certificate its
+                  KeyLocator names, fetched from the network and required
+                  to be validly self-signed. This proves integrity, not
+                  who made the object: the summary says "not
+                  authenticated". The first Data pins the object's
+                  signer: a segment signed otherwise (another key, or a
+                  digest only) fails the fetch.
+  --trust FILE    only Data signed by the key of this certificate (PEM or
+                  TLV) pass: "verified: ... by KEY". --cert FILE is the
+                  same.
+  --trust any     signatures are not checked (ndnget's way), no
+                  certificate is fetched: for a producer whose certificate
+                  is not served. Digests are still compared. Not
+                  authenticated.
+A file called "any" or "digest" is --trust ./any.
 
 The forwarder is --transport, else $NDN_CLIENT_TRANSPORT, else the
 transport= line of ~/.ndn/client.conf, /usr/local/etc/ndn/client.conf or
@@ -160,7 +177,7 @@ fetch reconnects for up to --reconnect and resumes where it was.
 Exit status: 0 success, 1 other failure, 2 bad arguments, 3 not found
 (no answer to version discovery, or no route), 4 timed out (no Data within
 --timeout, or a segment's retries exhausted), 5 integrity failure (a Data's digest or signature does
-not verify), 6 forwarder unreachable, or the connection lost and not
+not verify, or its signer is not the one --trust accepts), 6 forwarder unreachable, or the connection lost and not
 restored within --reconnect.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -181,7 +198,9 @@ restored within --reconnect.`,
 	fs.StringVar(&ff.transport, "transport", "", "the forwarder's `uri`: unix:///path, tcp://host[:port] or udp://host[:port]")
 	fs.IntVar(&ff.mtu, "mtu", live.DefaultUDPMTU, "largest datagram on a UDP transport (larger packets are fragmented)")
 	fs.Var(textVar(&ff.reconnect, defaultReconnect, "ms"), "reconnect", reconnectDoc)
-	fs.StringVar(&ff.cert, "cert", "", "trust only Data signed by the key of this certificate (a PEM or TLV `file`)")
+	fs.StringVar(&ff.trust, "trust", "digest", "what is accepted, `digest|any|FILE`: digest (integrity only: digests, or signatures checked with the certificate the network serves; not authenticated), any (no signature checked, digests compared), or FILE, a certificate (PEM or TLV: only its key's signatures, authenticated)")
+	fs.StringVar(&ff.cert, "cert", "", "same as --trust FILE: trust only Data signed by the key of this certificate (a PEM or TLV `file`)")
+	fs.BoolVar(&ff.asJSON, "json", false, "print the summary as one JSON document on stdout (with -o FILE), authentication included")
 	fs.StringVar(&ff.logCwnd, "log-cwnd", "", "write the window trace (ndnget's time\\tcwndsize, time in seconds) to this `file`")
 	fs.StringVar(&ff.logRTT, "log-rtt", "", "write the RTT trace (ndnget's segment\\trtt\\trttvar\\tsrtt\\trto, in ms) to this `file`")
 	ff.params = addParamFlags(fs)
@@ -438,11 +457,12 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 	if err != nil {
 		return usageError(cmd, err)
 	}
-	verifier := live.NewVerifier()
-	if ff.cert != "" {
-		if err := verifier.LoadTrustAnchor(ff.cert); err != nil {
-			return usageError(cmd, err)
-		}
+	verifier, err := ff.verifier(cmd.Flags())
+	if err != nil {
+		return usageError(cmd, err)
+	}
+	if ff.asJSON && (ff.output == "" || ff.output == "-") {
+		return usageError(cmd, errors.New("--json writes the summary on stdout: give the object a file (-o FILE)"))
 	}
 	stderr := cmd.ErrOrStderr()
 	// The output first: a path that cannot be written fails before any
@@ -452,6 +472,11 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 		return &exitError{exitFailure, err}
 	}
 	defer out.abort()
+	tracer, traces, err := ff.tracers(stderr)
+	if err != nil {
+		return &exitError{exitFailure, err}
+	}
+	defer traces.close()
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -468,11 +493,6 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 		fmt.Fprintf(stderr, "Forwarder: %s (from %s)\n", conn.Transport, conn.Source)
 	}
 
-	tracer, traces, err := ff.tracers(stderr)
-	if err != nil {
-		return &exitError{exitFailure, err}
-	}
-	defer traces.close()
 	cfg := live.FetchConfig{
 		Name:     name,
 		Options:  opts,
@@ -488,7 +508,7 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 		cfg.OnVersion = func(n ndn.Name) { fmt.Fprintf(stderr, "Fetching %s\n", n) }
 		cfg.OnReconnect = func() { fmt.Fprintf(stderr, "Reconnected to %s; resuming\n", conn.Transport) }
 	}
-	bar := newProgress(stderr, !ff.quiet && !ff.verbose)
+	bar := newProgress(stderr, !ff.quiet && !ff.verbose && !ff.asJSON)
 	cfg.OnProgress = bar.update
 
 	res, err := live.Fetch(ctx, conn.Loop, conn.Endpoint, cfg)
@@ -505,8 +525,15 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 		}
 		return &exitError{exitCodeOf(err), fmt.Errorf("fetch %s: %w", nameArg, err)}
 	}
-	if !ff.quiet {
+	auth := verifier.Authentication()
+	switch {
+	case ff.asJSON:
+		if err := writeFetchJSON(cmd.OutOrStdout(), res, auth); err != nil {
+			return &exitError{exitFailure, err}
+		}
+	case !ff.quiet:
 		live.WriteSummary(stderr, res.Stats, res.Bytes, ff.pipeline != "fixed")
+		fmt.Fprintf(stderr, "Authentication: %s\n", auth.Summary)
 	}
 	if ff.verbose {
 		writeFaceStats(stderr, res.Face)
@@ -516,22 +543,85 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 	return nil
 }
 
+// verifier returns the Data verifier --trust (or --cert) asks for.
+func (ff *fetchFlags) verifier(fs *pflag.FlagSet) (*live.Verifier, error) {
+	trust := ff.trust
+	if ff.cert != "" {
+		if fs.Changed("trust") && trust != ff.cert {
+			return nil, fmt.Errorf("--cert %s and --trust %s: --cert FILE is --trust FILE; give one", ff.cert, trust)
+		}
+		trust = ff.cert
+	}
+	v := live.NewVerifier()
+	switch trust {
+	case "digest":
+		return v, v.SetTrust(live.TrustIntegrity)
+	case "any":
+		return v, v.SetTrust(live.TrustAny)
+	case "":
+		return nil, errors.New("--trust: want digest, any or a certificate file")
+	}
+	if err := v.LoadTrustAnchor(trust); err != nil {
+		return nil, fmt.Errorf("--trust: %w", err)
+	}
+	return v, nil
+}
+
+// fetchJSON is fetch's --json summary.
+type fetchJSON struct {
+	Name             string              `json:"name"`
+	Bytes            uint64              `json:"bytes"`
+	Segments         uint64              `json:"segments"`
+	ElapsedSeconds   float64             `json:"elapsed_s"`
+	GoodputBitPerSec float64             `json:"goodput_bps"`
+	Interests        uint64              `json:"interests"`
+	Retransmissions  uint64              `json:"retransmissions"`
+	Timeouts         uint64              `json:"timeouts"`
+	Marks            uint64              `json:"congestion_marks"`
+	Nacks            uint64              `json:"nacks"`
+	RTTMinMillis     float64             `json:"rtt_min_ms"`
+	RTTAvgMillis     float64             `json:"rtt_avg_ms"`
+	RTTMaxMillis     float64             `json:"rtt_max_ms"`
+	Authentication   live.Authentication `json:"authentication"`
+}
+
+// writeFetchJSON writes a finished fetch's summary as one JSON document.
+func writeFetchJSON(w io.Writer, res live.FetchResult, auth live.Authentication) error {
+	st := res.Stats
+	elapsed := st.Duration().Seconds()
+	doc := fetchJSON{
+		Name: res.Name.String(), Bytes: res.Bytes, Segments: st.Segments, ElapsedSeconds: elapsed,
+		Interests: st.Interests, Retransmissions: st.Retransmissions, Timeouts: st.Timeouts, Marks: st.Marks, Nacks: st.Nacks,
+		RTTMinMillis: float64(st.RTTMin) / 1e6, RTTAvgMillis: float64(st.RTTAvg) / 1e6, RTTMaxMillis: float64(st.RTTMax) / 1e6,
+		Authentication: auth,
+	}
+	if elapsed > 0 {
+		doc.GoodputBitPerSec = float64(res.Bytes) * 8 / elapsed
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode the summary: %w", err)
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
 // tracers opens the trace logs and wraps them for verbose output; finish
 // the returned files (flush and close) when the fetch ends.
 func (ff *fetchFlags) tracers(stderr io.Writer) (consumer.Tracer, *traceFiles, error) {
 	tf := &traceFiles{}
 	var cwnd, rtt io.Writer
 	for _, l := range []struct {
-		path string
-		w    *io.Writer
-	}{{ff.logCwnd, &cwnd}, {ff.logRTT, &rtt}} {
+		flag, path string
+		w          *io.Writer
+	}{{"--log-cwnd", ff.logCwnd, &cwnd}, {"--log-rtt", ff.logRTT, &rtt}} {
 		if l.path == "" {
 			continue
 		}
 		f, err := os.Create(l.path)
 		if err != nil {
 			tf.close()
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("%s: %w", l.flag, err)
 		}
 		tf.files = append(tf.files, f)
 		*l.w = f

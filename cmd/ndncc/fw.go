@@ -100,6 +100,11 @@ func runFw(cmd *cobra.Command, ff *fwFlags) error {
 	if err != nil {
 		return &exitError{2, err}
 	}
+	// The listeners open before anything else: a --socket path holding a
+	// file or a live socket, or a port taken, is a configuration error.
+	if err := d.Listen(); err != nil {
+		return &exitError{2, fmt.Errorf("fw: %w", err)}
+	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	usr1 := make(chan os.Signal, 1)

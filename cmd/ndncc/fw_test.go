@@ -197,3 +197,85 @@ func TestFwServeFetchAndNdndTools(t *testing.T) {
 	}
 	t.Logf("%s", r.stdout)
 }
+
+// TestFwSocketDestroysNothing checks that --socket takes its path only
+// when it is free or a stale socket: a regular file or a socket another
+// forwarder accepts on is refused with exit 2 and left as it was.
+func TestFwSocketDestroysNothing(t *testing.T) {
+	dir, err := os.MkdirTemp("", "ndnccfw-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	live, _ := startFw(t)
+	liveSock := strings.TrimPrefix(live, "unix://")
+	file := filepath.Join(dir, "F")
+	if err := os.WriteFile(file, []byte("data\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path, want string
+	}{
+		{"regular file", file, "not a socket"},
+		{"live socket", liveSock, "accepts connections"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before, _ := os.Lstat(tc.path)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			r := runCLI(ctx, nil, "fw", "--socket", tc.path, "--udp", "none", "--tcp", "none")
+			if r.code != 2 || !strings.Contains(r.err.Error(), tc.want) {
+				t.Fatalf("exit %d: %v, want 2 and %q", r.code, r.err, tc.want)
+			}
+			after, err := os.Lstat(tc.path)
+			if err != nil || !os.SameFile(before, after) {
+				t.Fatalf("%s was replaced or removed: %v", tc.path, err)
+			}
+		})
+	}
+	if b, _ := os.ReadFile(file); string(b) != "data\n" {
+		t.Errorf("the file holds %q, want %q", b, "data\n")
+	}
+	if c, err := net.Dial("unix", liveSock); err != nil {
+		t.Errorf("the running forwarder's socket no longer accepts: %v", err)
+	} else {
+		c.Close()
+	}
+}
+
+// TestFwConfigCheckedBeforeStart checks that faces that cannot work are
+// refused before the forwarder starts, with exit 2 naming the file and
+// the line: a remote that does not resolve, an address of the wrong
+// family, a UDP face with the UDP listener off.
+func TestFwConfigCheckedBeforeStart(t *testing.T) {
+	dir := shortTempDir(t)
+	for _, tc := range []struct {
+		name, face string
+		args       []string
+		want       string // after "FILE:"
+	}{
+		{"unresolvable", `remote = "udp4://no.such.host.invalid:6363"`, nil, `5: face[0].remote: udp4://no.such.host.invalid:6363: cannot resolve "no.such.host.invalid"`},
+		{"wrong family", `remote = "tcp4://[::1]:6363"`, nil, `5: face[0].remote: tcp4://[::1]:6363: ::1 is not an ip4 address`},
+		{"UDP listener off", `remote = "udp4://127.0.0.1:6363"`, []string{"--udp", "none"}, `3: face[0]: udp4://127.0.0.1:6363: a UDP face sends from the UDP listener's socket, and the UDP listener is off`},
+		{"own UDP listener", `remote = "udp4://127.0.0.1:17999"`, []string{"--udp", "0.0.0.0:17999"}, `5: face[0].remote: udp4://127.0.0.1:17999 is this forwarder's own udp listener (0.0.0.0:17999)`},
+		{"own TCP listener", `remote = "tcp4://127.0.0.1:17999"`, []string{"--tcp", "127.0.0.1:17999"}, `5: face[0].remote: tcp4://127.0.0.1:17999 is this forwarder's own tcp listener (127.0.0.1:17999)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(dir, "fw.toml")
+			src := "udp = \"127.0.0.1:0\"\n\n[[face]]\nid = \"peer\"\n" + tc.face + "\n\n[[route]]\nprefix = \"/a\"\nface = \"peer\"\n"
+			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			args := append([]string{"fw", "--config", file, "--socket", filepath.Join(dir, "s"), "--tcp", "none"}, tc.args...)
+			r := runCLI(ctx, nil, args...)
+			if r.code != 2 || r.err == nil || !strings.Contains(r.err.Error(), file+":"+tc.want) {
+				t.Fatalf("exit %d: %v\nwant 2 and %q", r.code, r.err, file+":"+tc.want)
+			}
+			if _, err := os.Lstat(filepath.Join(dir, "s")); err == nil {
+				t.Error("the forwarder opened its socket before failing")
+			}
+		})
+	}
+}

@@ -1,12 +1,17 @@
 package atomicfile
 
 import (
+	"bufio"
+	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func TestWriteFileReplacesWhole(t *testing.T) {
@@ -131,4 +136,104 @@ func TestCreateRemovesStaleTemporaryFiles(t *testing.T) {
 	}
 	f.Abort()
 	assertOnly(t, dir, other, live) // in name order
+}
+
+// TestCreateWritesDevicesInPlace checks that a character device or a
+// named pipe is written as it is: no temporary file, no rename, the
+// device left a device.
+func TestCreateWritesDevicesInPlace(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- string(b)
+	}()
+	for _, tc := range []struct {
+		name, path string
+		mode       fs.FileMode
+	}{
+		{"character device", os.DevNull, fs.ModeCharDevice},
+		{"named pipe", fifo, fs.ModeNamedPipe},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := WriteFile(tc.path, []byte("object\n")); err != nil {
+				t.Fatalf("WriteFile(%s): %v", tc.path, err)
+			}
+			st, err := os.Stat(tc.path)
+			if err != nil || st.Mode()&tc.mode == 0 {
+				t.Fatalf("%s is no longer a %s: %v %v", tc.path, tc.name, st.Mode(), err)
+			}
+		})
+	}
+	select {
+	case s := <-got:
+		if s != "object\n" {
+			t.Errorf("the pipe's reader got %q", s)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the pipe's reader got nothing")
+	}
+	assertOnly(t, dir, "fifo")
+}
+
+// TestCreateRemovesTheTemporaryFileOfAKilledWriter kills a writer (a
+// child process) with SIGKILL while it writes, and leaves it unreaped (a
+// zombie, whose process id still answers): the next Create of the same
+// name removes its temporary file, since the writer's lock died with it.
+func TestCreateRemovesTheTemporaryFileOfAKilledWriter(t *testing.T) {
+	if path := os.Getenv("ATOMICFILE_WRITER"); path != "" {
+		f, err := Create(path)
+		if err != nil {
+			fmt.Println(err)
+			os.Exit(1)
+		}
+		f.Write([]byte("partial"))
+		fmt.Println("writing")
+		time.Sleep(time.Minute)
+		os.Exit(1)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.bin")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCreateRemovesTheTemporaryFileOfAKilledWriter$")
+	cmd.Env = append(os.Environ(), "ATOMICFILE_WRITER="+out)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if line != "writing\n" {
+		t.Fatalf("the writer said %q (%v)", line, err)
+	}
+	// A second writer while the first runs leaves the first's file.
+	second, err := Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 {
+		t.Fatalf("%d files while two writers run, want 2", len(ents))
+	}
+	second.Abort()
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// Not reaped: wait until it is a zombie.
+	for deadline := time.Now().Add(10 * time.Second); running(cmd.Process.Pid); {
+		if time.Now().After(deadline) {
+			t.Fatal("the writer still runs 10 s after SIGKILL")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := WriteFile(out, []byte("whole")); err != nil {
+		t.Fatal(err)
+	}
+	assertOnly(t, dir, "out.bin")
 }

@@ -27,20 +27,16 @@ type StreamListener struct {
 
 // ListenUnix listens on the Unix stream socket at path, as NFD does for
 // local applications: its directory is created if missing, a stale socket
-// file nothing listens on is replaced, and the socket is open to every
-// local user (mode 0666).
+// (a socket file nobody accepts connections on) is replaced, and the
+// socket is open to every local user (mode 0666). Anything else at path —
+// a regular file, a directory, a socket another program accepts on — is
+// left alone and reported (ClaimUnixPath).
 func ListenUnix(host Host, path string, log *slog.Logger) (*StreamListener, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("face: unix listener %s: %w", path, err)
 	}
-	if _, err := os.Lstat(path); err == nil {
-		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
-			c.Close()
-			return nil, fmt.Errorf("face: unix listener %s: another forwarder listens there", path)
-		}
-		if err := os.Remove(path); err != nil {
-			return nil, fmt.Errorf("face: unix listener %s: remove the stale socket: %w", path, err)
-		}
+	if err := ClaimUnixPath(path); err != nil {
+		return nil, fmt.Errorf("face: unix listener: %w", err)
 	}
 	ln, err := net.Listen("unix", path)
 	if err != nil {

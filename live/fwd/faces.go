@@ -90,6 +90,10 @@ func (d *Forwarder) Create(req mgmt.FaceRequest, done func(mgmt.FaceInfo, error)
 		done(d.info(e), &mgmt.StatusError{Code: 409, Text: "Face with remote URI already exists"})
 		return
 	}
+	if d.isOwnListener(req.Scheme, netip.AddrPortFrom(netip.AddrFrom4(req.IP), req.Port)) {
+		refuse(406, "%s is this forwarder's own listener: a face to itself would loop every packet", req.Remote)
+		return
+	}
 	ff, err := d.requestedFace(req)
 	if err != nil {
 		refuse(406, "%v", err)

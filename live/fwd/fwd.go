@@ -22,6 +22,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -98,7 +99,7 @@ func New(cfg *scenario.FwConfig, log *slog.Logger) (*Forwarder, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if err := Check(cfg); err != nil {
+	if err := errors.Join(Check(cfg), resolveFaces(cfg, resolveTimeout)); err != nil {
 		return nil, err
 	}
 	loop := live.NewLoop()
@@ -146,8 +147,11 @@ func Check(cfg *scenario.FwConfig) error {
 	}
 	for i := range cfg.Faces {
 		ff := &cfg.Faces[i]
-		if ff.Scheme == "udp6" {
+		switch {
+		case ff.Scheme == "udp6":
 			errs = append(errs, fmt.Errorf("%s: face[%d]: %s: UDP faces share the IPv4 UDP listener's socket; udp6 is not supported", ff.Pos, i, ff.Remote))
+		case ff.Scheme == "udp4" && cfg.UDP == "":
+			errs = append(errs, fmt.Errorf("%s: face[%d]: %s: a UDP face sends from the UDP listener's socket, and the UDP listener is off (udp = \"\" or --udp none)", ff.Pos, i, ff.Remote))
 		}
 		for _, dir := range []scenario.LinkEmulation{ff.Out, ff.In} {
 			if _, err := newQueue(cfg, ff, dir); err != nil {
@@ -267,7 +271,10 @@ func (d *Forwarder) listen() error {
 		}
 	}
 	if c.UDP != "" {
-		if err := open("udp", c.ListenSet.UDP, func() (err error) {
+		// Configured UDP faces send from the listener's socket: it is
+		// required when there are any.
+		needed := c.ListenSet.UDP || slices.ContainsFunc(c.Faces, func(ff scenario.FwFace) bool { return ff.Scheme == "udp4" })
+		if err := open("udp", needed, func() (err error) {
 			d.udp, err = face.ListenUDP(d, "udp4", c.UDP, c.MTU, d.log)
 			return err
 		}); err != nil {
