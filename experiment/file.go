@@ -465,7 +465,10 @@ type Figure struct {
 }
 
 // ParseFigure reads a paper figure: "23.8", "23.8–23.9" (an en dash or a
-// hyphen between two numbers) or any other text (not numeric).
+// hyphen between two numbers) or any other text (not numeric). A figure in
+// parentheses, "(22435)", is shown but not numeric, so not compared or
+// counted: a figure that is not in the paper's text, or one counted in
+// another row.
 func ParseFigure(text string) Figure {
 	f := Figure{Text: text}
 	t := strings.TrimSpace(text)
