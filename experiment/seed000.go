@@ -69,6 +69,7 @@ gives that floor. The paper's "timeout percentage" counts loss events found by t
 calls it the packet loss rate, loss bursts per packet). Every RTO expiry is in
 timeouts_per_segment_pct: with conservative adaptation one burst holds several.`,
 	}
+	e.Inputs = concat(linearInputs(), objectInputs(), nfdModelInputs(), seed000ProfileInputs(), seed000DesignInputs("32", ""))
 	for _, d := range seed000Designs("32") {
 		e.Variants = append(e.Variants, Variant{
 			Name: d.name, Description: d.desc, SeedFigures: seed[d.name],
@@ -100,6 +101,8 @@ Both take the same path through router1-router2, so they see the same drops. Fai
 near 1, as the paper observed ("the two consumers share the bottleneck evenly most of the
 time"). The RTO floor is seed000-linear's, the reference stack's 200 ms.`,
 	}
+	e.Inputs = concat(dumbbellInputs(), objectInputs(), nfdModelInputs(), seed000ProfileInputs(), seed000DesignInputs("16 per flow", ""),
+		[]Input{in("objects", "10 MiB per flow, /example/file1 and /example/file2", "seed 000, line 122: `consumer1 downloads file from producer1 and consumer2 downloads file from producer2`")})
 	for _, d := range seed000Designs("16") {
 		e.Variants = append(e.Variants, Variant{
 			Name: d.name, Description: d.desc, SeedFigures: seed[d.name],

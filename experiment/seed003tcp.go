@@ -126,6 +126,12 @@ and about 5000 kbit/s on the wire, so the paper's figure is probably payload cou
 of 1024 bits (4660). TCP frames take no forwarding time in the model (NDN packets take 0-200 us
 of jitter), so a TCP flow alone gives the same figures for every random seed.`,
 	}
+	e.Inputs = concat(linearInputs(), dumbbellInputs()[:3], objectInputs(), nfdModelInputs(), []Input{
+		in("FTP transfer", "10 MiB over TCP, producer1 -> consumer1, linear topology", "seed 003, lines 107 and 170-177: `FTP based on TCP/IP`"),
+		in("TCP model", "NewReno or CUBIC, RFC 6298 RTO, no SACK, MSS 1448, 68 bytes of headers", "chosen, because the simulator's TCP is this; the paper's was Linux's own (CUBIC by default, with SACK): the FTP row is compared with CUBIC and shown beside Reno"),
+		in("TCP initial window, ssthresh", "1, 200", "chosen, because these are the papers' NDN parameters; Linux starts at 10"),
+		in("NDN flow on the dumbbell", "paper 000's Design #3", "chosen, because the check is of the papers' own design against TCP; not a seed table"),
+	}, seed000ProfileInputs())
 	for _, alg := range scenario.TCPAlgorithms() {
 		name := "tcp-" + alg + "-linear"
 		e.Variants = append(e.Variants, Variant{

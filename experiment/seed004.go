@@ -125,6 +125,14 @@ shares converge shows a split short of the optimum: an earlier version fetched 1
 after PCON came out worst with 20 MiB; that size is gone and the finding below is what 20 MiB
 gives.`,
 	}
+	e.Inputs = concat([]Input{
+		in("topology", "consumer1 -(100 Mbit/s, 2 ms)- r1, two paths r1-a-producer1 and r1-b-producer1", "chosen, because the talk's topology figure is lost (lines 207-217 name the cases only); two paths from one branching router"),
+		in("paths", "10 Mbit/s and 5 ms per link; delay case: path b 15 ms; bandwidth case: path b 5 Mbit/s", "chosen, because the talk names the cases `Equal Split`, `Diff Delay`, `Diff BW` (lines 209-217) without numbers"),
+		in("queues", "100 packets (200 on the access link), CoDel marking", "chosen, because the talk gives no buffer sizes"),
+		in("strategies", "pcon (marks), pi (least pending Interests), cf (weighted round robin by pending Interests)", "seed 004, lines 201-205"),
+		in("object", "20 MiB", "chosen, because the talk gives no size; 20 MiB is the overlay's, set before any multipath run (100 MiB, chosen after PCON came out worst, is gone)"),
+		in("PCON forwarding", "2% of a face's share per mark, 0.1% probing, back to the shortest path after 2 s without marks", "chosen, because the talk gives the rule (lines 143-149: fwPerc -= CHANGE_PER_MARK) but not the constants"),
+	}, seed004Inputs(), seed000ProfileInputs())
 	for _, mc := range multipathCases() {
 		for _, st := range []string{"pcon", "pi", "cf"} {
 			name := mc.name + "-" + st
@@ -233,6 +241,16 @@ would need 77 Mbit/s of links). Our ICP keeps one RTT range per flow (route labe
 modelled), so RAAQM's decrease probability also follows the 20 ms between the paths; it runs
 with beta 0.8 and pmax 0.005, the best of beta {0.5, 0.8} x pmax {0.005, 0.01} in earlier runs:
 a choice made on results, kept and labelled as such in the inputs.`,
+		Inputs: concat([]Input{
+			in("consumers", "5, each fetching its own object for 60 s", "seed 004, lines 242-251: Table 1's C1-C5"),
+			in("base RTTs via r2", "128, 108, 88, 68, 48 ms", "seed 004, lines 244-248: ICP's mean RTTs (128.31 ... 48.21 ms) rounded, the only RTTs the paper gives; the topology figure is lost"),
+			in("paths", "r1 to the producer via r2 (30 Mbit/s, 20 ms per round trip) and via r3 (30 Mbit/s, 40 ms)", "chosen, because the figure is lost; line 234 (`Consumers start with path C-R1-R2-P1`) implies a second path"),
+			in("queues", "100 packets", "chosen, because the talk gives none"),
+			in("duration", "60 s, objects of 4 GiB", "chosen, because the talk gives no duration; the flows never finish"),
+			in("ICP", "RAAQM consumers (beta 0.8, pmax 0.005), CF at r1, drop-tail", "seed 004, line 230: `ICP with Route-labeling, RAAQM, and CF`; beta and pmax chosen, because they were the best of {0.5, 0.8} x {0.005, 0.01} in earlier runs (a choice made on results)"),
+			in("PCON consumer", "BIC, fixed RTO 1 s", "seed 004, line 125: `We use TCP BIC`"),
+			in("rate", "Data on the wire, kbit/s", "chosen, because the paper's totals (54.8 and 36.0 Mbit/s) fit wire bytes, not payload"),
+		}, seed004Inputs()[:1], seed004Inputs()[2:], seed000ProfileInputs()),
 		Variants: []Variant{
 			{Name: "icp", Description: "RAAQM consumers, CF forwarding, drop-tail", Scenario: icpVsPCON("icp", false), SeedFigures: seed004ICPFigures["icp"]},
 			{Name: "pcon", Description: "BIC consumers, PCON forwarding, CoDel marking", Scenario: icpVsPCON("pcon", true), SeedFigures: seed004ICPFigures["pcon"]},

@@ -83,6 +83,14 @@ func underlayExtra(net *sim.Network, r *sim.Result) map[string]float64 {
 // Shaper_Overlay at its local 20 Mbit/s, PCON shapes nothing.
 func seed004Overlay() *Experiment {
 	return &Experiment{
+		Inputs: concat([]Input{
+			in("tunnel's local link", "20 Mbit/s, 10 ms", "seed 004, line 262: `uses its local link bandwidth (20 Mbps)`"),
+			in("underlay bottleneck", "10 Mbit/s, 100-packet drop-tail", "seed 004, line 261: `the link capacity in the underlay network (10 Mbps)`; the buffer is chosen (the talk gives none)"),
+			in("access links", "100 Mbit/s, 2 ms", "chosen, because the topology figure is lost"),
+			in("shapers", "Shaper_Ideal 10 Mbit/s, Shaper_Overlay 20 Mbit/s, 100 Interests of queue", "seed 004, lines 259-262; the queue is chosen"),
+			in("PCON link-loss detection", "shim on the tunnel, unmarked Nacks", "seed 004, lines 167-177"),
+			in("object", "20 MiB", "chosen, because the talk gives no size"),
+		}, seed004Inputs(), seed000ProfileInputs()),
 		Name:             "seed004-overlay",
 		Seed:             "004",
 		NoProcessingTime: true, // PCON was evaluated in ndnSIM
