@@ -132,17 +132,13 @@ largest length in packets and its drops. Look for: Shaper_Overlay overloads the 
 		},
 		Notes: `PCON's talk shows this evaluation only as plots, with the claims that Shaper_Overlay overloads the
 hidden bottleneck, Shaper_Ideal does not, and "PCON doesn't drain queues, but still avoids
-timeouts". Measured (3 runs): shaper-overlay lets the underlay's queue stand at 63 packets on
-average, overflow (81 drops) and cost the consumer 81 timeouts; shaper-ideal keeps it at 7
-packets with no drop and no timeout, the waiting moved to its own Interest queue (mean RTT
-119 ms). Both take 23.9 s, the 10 Mbit/s underlay's rate. PCON has no timeouts: each of the 82
-underlay drops comes back as a marked Nack. But it takes 88 s: its shim reported 2347 losses, of
-which 2227 were acked later. An ack for a frame in one direction rides on the other direction's
-frames, which wait in the underlay's queue, so the ack timeout (RFC 6298 over the ack RTT, 20 ms
-floor) expires for frames that arrive; each false report is a marked Nack, and the consumer backs
-off for congestion that is not there (mean queue 0.7 packets: PCON drains this queue, where the
-talk says it does not). NFD's implementation of NDNLPv2's link reliability (LpReliability), the
-talk's reference [13], sends a frame again up to 3 times before reporting it lost; ours reports
-at once.`,
+timeouts". The findings section gives our figures for both claims, computed from the table
+above. Where PCON is slow, the mechanism is its link-loss shim: an ack for a frame in one
+direction rides on the other direction's frames, which wait in the underlay's queue, so the ack
+timeout (RFC 6298 over the ack RTT, 20 ms floor) expires for frames that arrive ("of them acked
+later"); each false report is a marked Nack, and the consumer backs off for congestion that is
+not there, which also drains the underlay's queue where the talk says PCON does not. NFD's
+implementation of NDNLPv2's link reliability (LpReliability), the talk's reference [13], sends a
+frame again up to 3 times before reporting it lost; ours reports at once.`,
 	}
 }
