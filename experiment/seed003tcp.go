@@ -94,7 +94,7 @@ RTT sample per RTT, min RTO 200 ms) and producer2->consumer2 a TCP flow, 10 MiB 
 through the same router2->router1 queue. "NDN share" and "TCP share" are each flow's wire bytes
 received until the first of the two finished, over capacity x that time ("both active"). Look
 for: TCP alone fills >= 90% of the bottleneck; against Design #3 each flow gets 35-65%. The NDN
-flow gets the larger wire share (about 55/44) but the same goodput, because an NDN Data carries
+flow gets the larger wire share but about the same goodput, because an NDN Data carries
 425 bytes of headers per 1024 of payload where a TCP segment carries 68 per 1448. TCP loses
 more per loss episode: NewReno without SACK repairs one hole per RTT, so a queue overflow that
 drops several of its segments ends in an RTO (window 1) and go-back-N resends segments the
