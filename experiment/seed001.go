@@ -130,7 +130,7 @@ reference stack's estimator, which ndncatchunks uses, does the same).
 The link model is a guess: the paper's VMs had no shaped link, and the bottleneck was their
 virtual NICs, socket buffers and NFD. docs/seed001-sweep (scripts/seed001-sweep.sh) runs this
 experiment at bottleneck rates of 10-200 Mbit/s and buffers of 0.1-10 bandwidth-delay products,
-one run per point (made with diff in segments, before this model).`,
+one run per point, and says which findings hold at each.`,
 	}
 	e.Findings = seed001Findings()
 	e.Inputs = seed001Inputs()

@@ -131,7 +131,7 @@ func seed001Inputs() []Input {
 	return []Input{
 		in("path", "one link consumer1--producer1", "seed 001, line 117: `Two ubuntu VMs ... They forward packets to each other through a UDP tunnel`"),
 		in("RTT", "50, 100, 200 ms (half each way)", "seed 001, lines 120 and 129-139: `netem delay`, scenarios of 50, 100 and 200 ms RTT"),
-		in("link rate", "20 Mbit/s", "chosen, because the paper gives none (its VMs had no shaped rate); docs/seed001-sweep runs 10-200 Mbit/s and no rate there changes the findings' verdicts enough to move it"),
+		in("link rate", "20 Mbit/s", "chosen, because the paper gives none (its VMs had no shaped rate); docs/seed001-sweep gives the findings at 10-200 Mbit/s and 0.1-10 bandwidth-delay products of buffer"),
 		in("queue", "1000 packets", "reference stack: netem's default limit for the `tc qdisc add dev eth1 root netem delay` of seed 001, line 120"),
 		in("object", "100 MB (10^8 bytes)", "seed 001, lines 129, 133, 136: `Transferring a 100MB file`"),
 		in("segment", "1024 bytes", "chosen, because paper 001 does not give it; papers 000 and 003, from the same lab, use 1024"),
