@@ -391,6 +391,7 @@ func vegasFields() []field[VegasConfig] {
 		floatField("vegas-alpha", "diff below it: cwnd+1 per RTT, segments", func(c *VegasConfig) *float64 { return &c.Alpha }, nonNegative()),
 		floatField("vegas-beta", "diff above it: cwnd-1 per RTT, segments", func(c *VegasConfig) *float64 { return &c.Beta }, positive()),
 		floatField("vegas-ss-gamma", "diff above it ends slow start, segments", func(c *VegasConfig) *float64 { return &c.SlowStartGamma }, nonNegative()),
+		boolField("vegas-diff-per-second", "compare vegas-alpha, -beta (and -gamma) with diff in segments per second, expected - actual, as paper 001 and its ndncatchunks pipeline do (false: segments, Brakmo and Peterson)", func(c *VegasConfig) *bool { return &c.DiffPerSecond }),
 	)
 }
 

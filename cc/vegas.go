@@ -24,6 +24,15 @@ type VegasConfig struct {
 	// SlowStartGamma: slow start ends when diff exceeds it. Default 1
 	// (Vegas' gamma, "one router buffer").
 	SlowStartGamma float64
+	// DiffPerSecond compares Alpha and Beta (and NDN-Vegas' Gamma) with
+	// diff in segments per second, expected - actual, as paper 001 writes
+	// it (expected = cwnd/baseRTT, actual = rttLen/avgRTT, diff = expected
+	// - actual) and as its ndncatchunks pipeline computes it; the queue a
+	// flow then aims for is Alpha to Beta times baseRTT in seconds, so the
+	// same pair keeps four times the queue at 200 ms as at 50 ms. False
+	// (the default) is Brakmo and Peterson's diff in segments, (expected -
+	// actual) * baseRTT. Slow start's SlowStartGamma stays in segments.
+	DiffPerSecond bool
 }
 
 // DefaultVegasConfig returns the documented defaults.
@@ -66,6 +75,8 @@ func (c VegasConfig) validate() error {
 //	actual   = rttLen / avgRTT           over the round that just ended
 //	diff     = (expected - actual) * baseRTT   (segments)
 //
+// (with DiffPerSecond, Alpha, Beta and Gamma are compared with
+// expected - actual itself, in segments per second, as paper 001 does)
 // where rttLen is the number of segments transmitted during the round (the
 // growth of HighInterest; seed 001's "segments transmitted during the last
 // RTT") and avgRTT the mean of the RTT samples that arrived in it. A round
@@ -127,6 +138,7 @@ type vegasCore struct {
 	alpha, beta, ssGamma float64
 	gamma                float64 // NDN-Vegas' baseRTT adaptation threshold
 	adapt                bool    // NDN-Vegas' rules are on
+	perSecond            bool    // compare alpha, beta, gamma with diff per second
 	ss                   SlowStart
 
 	cwnd, ssthresh   float64
@@ -144,7 +156,7 @@ type vegasCore struct {
 func newVegasCore(cfg VegasConfig, gamma float64, adapt bool, ss SlowStart) vegasCore {
 	return vegasCore{
 		alpha: cfg.Alpha, beta: cfg.Beta, ssGamma: cfg.SlowStartGamma,
-		gamma: gamma, adapt: adapt, ss: ss,
+		gamma: gamma, adapt: adapt, ss: ss, perSecond: cfg.DiffPerSecond,
 		cwnd: cfg.InitCwnd, ssthresh: cfg.InitSsthresh,
 		grow: true,
 	}
@@ -206,22 +218,26 @@ func (v *vegasCore) decide(sent float64) {
 		}
 		return
 	}
+	d := v.diff // what alpha, beta and gamma are compared with
+	if v.perSecond {
+		d = v.diff / v.baseRTT.Seconds()
+	}
 	if v.adapt {
 		switch {
-		case v.diff < 0:
+		case d < 0:
 			// A nearer source: baseRTT already follows the least
 			// sample, so it is the smaller RTT; start afresh from it.
 			return
-		case v.diff > v.gamma:
+		case d > v.gamma:
 			// A farther source: the least RTT is stale.
 			v.baseRTT = v.lastRTT
 			return
 		}
 	}
 	switch {
-	case v.diff < v.alpha:
+	case d < v.alpha:
 		v.cwnd++
-	case v.diff > v.beta:
+	case d > v.beta:
 		if v.cwnd-1 >= MinSsthresh {
 			v.cwnd--
 		}

@@ -115,3 +115,35 @@ func TestVegasConfigValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestVegasDiffPerSecond checks that DiffPerSecond compares alpha and beta
+// with expected - actual in segments per second (paper 001's diff): the
+// same one segment of queue is below alpha in segments, at beta per second
+// at 100 ms, above it at 50 ms, and within the pair at 200 ms.
+func TestVegasDiffPerSecond(t *testing.T) {
+	tests := []struct {
+		name      string
+		perSecond bool
+		rttMs     float64
+		cwnd      float64 // after the round: 10 +1, hold or -1
+	}{
+		{"segments: 1 < alpha 5", false, 100, 11},
+		{"per second at 100 ms: 10/s, at beta", true, 100, 10},
+		{"per second at 50 ms: 20/s > beta 10", true, 50, 9},
+		{"per second at 200 ms: 5/s, at alpha", true, 200, 10},
+		{"per second at 400 ms: 2.5/s < alpha", true, 400, 11},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := NewVegas(VegasConfig{InitCwnd: 10, InitSsthresh: 2, Alpha: 5, Beta: 10, SlowStartGamma: 1, DiffPerSecond: tt.perSecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// One round: 9 segments sent (0..8) at the base RTT, so
+			// diff = cwnd - 9 = 1 segment, 1/baseRTT per second.
+			replayVegas(t, v, []vegasStep{
+				{name: tt.name, seg: 0, rttMs: tt.rttMs, hi: 8, cwnd: tt.cwnd, ssthresh: 2, rounds: 1, diff: 1},
+			})
+		})
+	}
+}

@@ -49,6 +49,10 @@ type Experiment struct {
 	// Findings are the paper's qualitative claims, each checked against
 	// our runs (for a paper that reports findings, not numbers).
 	Findings []Finding
+	// Inputs are the experiment's inputs, each with its source: a line of
+	// the paper, the reference stack, or a stated choice (ndncc experiment
+	// NAME --explain, and docs/reproduction.md).
+	Inputs []Input
 	// NoProcessingTime runs the forwarders without per-packet processing
 	// time (sim.Options.ProcessingJitter off), for a paper whose evaluation
 	// ran in a simulator (ndnSIM) whose forwarders take none. With it on,
@@ -119,6 +123,7 @@ func Catalog() []*Experiment {
 			panic(fmt.Sprintf("experiment catalog: %v", err))
 		}
 		e.Source = "examples/" + f
+		e.Inputs = withProfileInputs(e.Profile, e.Inputs)
 		all = append(all, e)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })

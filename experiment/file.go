@@ -160,7 +160,7 @@ func parseFile(data []byte, file string, src fileSource) (*Experiment, error) {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	d := &fileDecoder{file: file, pos: scenario.Positions(data, file)}
-	d.known(m, "", "name", "title", "description", "paper", "runs", "profile", "processing-time", "notes", "scenario", "set", "column", "metrics", "variant")
+	d.known(m, "", "name", "title", "description", "paper", "runs", "profile", "processing-time", "notes", "scenario", "set", "column", "metrics", "variant", "input")
 	e := &Experiment{Name: strings.TrimSuffix(path.Base(filepath.ToSlash(file)), ".toml"), Runs: 1, Source: file}
 	d.str(m, "", "name", &e.Name)
 	d.str(m, "", "title", &e.Title)
@@ -186,6 +186,7 @@ func parseFile(data []byte, file string, src fileSource) (*Experiment, error) {
 	base := d.baseScenario(m, file, src)
 	common := d.assignments(m["set"], "set")
 	e.Columns = d.columns(m["column"])
+	e.Inputs = d.inputs(m["input"])
 	extras := d.metrics(m["metrics"])
 	d.variants(e, m["variant"], base, common, extras)
 	if len(d.errs) > 0 {
@@ -298,6 +299,44 @@ func (d *fileDecoder) columns(v any) []Column {
 			d.errorf(p+".format", "want a fmt verb such as %%.1f, got %q", c.Format)
 		}
 		out = append(out, c)
+	}
+	return out
+}
+
+// inputs reads [[input]]: name, value and source of each input.
+func (d *fileDecoder) inputs(v any) []Input {
+	if v == nil {
+		return nil
+	}
+	var arr []map[string]any
+	switch a := v.(type) {
+	case []map[string]any:
+		arr = a
+	case []any:
+		for _, el := range a {
+			t, ok := el.(map[string]any)
+			if !ok {
+				d.errorf("input", "expected [[input]] tables")
+				return nil
+			}
+			arr = append(arr, t)
+		}
+	default:
+		d.errorf("input", "expected [[input]] tables")
+		return nil
+	}
+	var out []Input
+	for i, t := range arr {
+		p := fmt.Sprintf("input[%d]", i)
+		d.known(t, p, "name", "value", "source")
+		var in Input
+		d.str(t, p, "name", &in.Name)
+		d.str(t, p, "value", &in.Value)
+		d.str(t, p, "source", &in.Source)
+		if in.Name == "" || in.Value == "" || in.Kind() == "" {
+			d.errorf(p, "needs a name, a value and a source starting with one of %q", SourceKinds)
+		}
+		out = append(out, in)
 	}
 	return out
 }
@@ -465,7 +504,10 @@ type Figure struct {
 }
 
 // ParseFigure reads a paper figure: "23.8", "23.8–23.9" (an en dash or a
-// hyphen between two numbers) or any other text (not numeric).
+// hyphen between two numbers) or any other text (not numeric). A figure in
+// parentheses, "(22435)", is shown but not numeric, so not compared or
+// counted: a figure that is not in the paper's text, or one counted in
+// another row.
 func ParseFigure(text string) Figure {
 	f := Figure{Text: text}
 	t := strings.TrimSpace(text)

@@ -42,7 +42,7 @@ func TestLoadExampleExperiment(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := sc.Consumers[0]
-	if c.Pipeline != "aimd" || c.Params["rtt-sampling"] != "once-per-rtt" || c.Params["min-rto"] != "50ms" || sc.Profile != "seed000" {
+	if c.Pipeline != "aimd" || c.Params["rtt-sampling"] != "once-per-rtt" || c.Params["min-rto"] != "200ms" || sc.Profile != "seed000" {
 		t.Errorf("design3's consumer %+v, profile %q", c, sc.Profile)
 	}
 	if l, ok := sc.Topology.Link("router1", "router2"); !ok || l.QueuePackets != 32 {

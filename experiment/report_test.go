@@ -216,7 +216,7 @@ func TestReportTable(t *testing.T) {
 	if len(row) != 7 || row[0] != "w4" || row[1] != "c1" || row[3] != OutOfRange || row[4] != "1.5" || row[6] != "-" {
 		t.Errorf("first row %q: want w4 c1 <time> ✗ 1.5 <jain> -", lines[3])
 	}
-	if !strings.Contains(b.String(), "0 of 2 cells within the seed's range (±10%).") {
+	if !strings.Contains(b.String(), "0 of 2 cells within the paper's range as printed (±10% for a single number); 0 of 2 within it widened by 10%.") {
 		t.Errorf("table lacks its fidelity line:\n%s", b.String())
 	}
 	for i, want := range []string{"w4 c2", "w16 c1", "w16 c2"} {

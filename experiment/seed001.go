@@ -91,7 +91,7 @@ func seed001VegasOn(l Seed001Link) *Experiment {
 		Title: "TCP Vegas and NDN-Vegas vs AIMD and CUBIC, 100 MB at 50/100/200 ms RTT",
 		Description: fmt.Sprintf(`One link consumer1--producer1 of %.0f Mbit/s with a %d-packet queue (netem's default) and the
 given RTT; 100 MB (10^8 bytes) in 1024-byte segments. Vegas variants are named by alpha/beta
-(segments of queue the flow aims for); NDN-Vegas adds gamma (infinite here, as in the paper) and
+(the paper's diff, expected - actual, in segments per second); NDN-Vegas adds gamma (infinite here, as in the paper) and
 postponed retransmission. The paper reports these runs as plots only (no table): its findings are
 that Vegas with suitable alpha/beta completes fastest with the fewest retransmissions, that
 alpha=5/beta=10 underuses a 50 ms path, and that AIMD degrades as the RTT grows.`, Seed001Bandwidth/1e6, Seed001Queue),
@@ -104,38 +104,40 @@ alpha=5/beta=10 underuses a 50 ms path, and that AIMD degrades as the RTT grows.
 		},
 		Runs: 1,
 		Notes: `Paper 001 reports plots, not tables, and does not give the tunnel's rate: we use 20 Mbit/s
-with netem's 1000-packet queue. The findings table above checks its seven findings against our runs;
-measured (3 runs), one holds: Vegas retransmits fewest Interests at every RTT (none, where AIMD
-retransmits 2-11 and CUBIC 176-590). The others do not:
-- AIMD is the fastest pipeline at every RTT (57.0, 57.4 and 87.9 s); the paper has Vegas fastest.
-- At 50 and 100 ms every Vegas variant takes the same time (58.1 and 63.6 s): at 20 Mbit/s each
-  is link-limited, so alpha/beta change only the queue it keeps (mean RTT 54.4, 57.2 and 62.7 ms
-  at 50 ms for 5/10, 10/20 and 20/30), not the completion time. Larger alpha/beta being more
-  aggressive, and good parameters scaling inversely with the RTT, cannot be seen.
-- At 200 ms RTT, Vegas leaves slow start early and grows by one segment per RTT towards a
-  345-packet window: 108.9-129.2 s against AIMD's 84.4-94.7 s, with 7-29 timeouts per run.
-- CUBIC is slower than AIMD at every RTT, most at 200 ms (179.5 s).
-All pipelines run with ndncatchunks' RTO settings (RTTVAR multiplier 8, 200 ms floor), which paper
-001 used. With RFC 6298's multiplier of 4, AIMD at 200 ms takes 103.7-108.6 s (random seeds 1-3) instead
-of 84.4-94.7 s.
+with netem's 1000-packet queue. The findings table above checks its seven findings against our
+runs, with the figures that decide each.
+
+Vegas compares alpha and beta with diff as paper 001 writes it, expected - actual, a rate in
+segments per second (its code, imsure/ndn-vegas' vegasUpdate, computes the same), not Brakmo
+and Peterson's diff in segments. The queue a flow aims for is then alpha to beta times baseRTT
+in seconds: 5/10 keeps a quarter to half a packet queued at 50 ms, 20/30 one to one and a half,
+and the same pairs keep four times as much at 200 ms. That is what makes alpha/beta matter, and
+the paper's three findings about them follow from it: 5/10 underuses the 50 ms path, larger pairs
+are more aggressive, and good pairs scale inversely with the RTT. With diff in segments (the model
+before), any alpha of 1 or more kept the 20 Mbit/s link full and every pair finished at the same
+time at each RTT.
+
+Where the findings do not hold, the measured reasons: at 200 ms every Vegas variant leaves slow
+start early (diff above one segment) and then grows by one segment per RTT towards a 345-packet
+window, so AIMD, which keeps halving and growing, is faster; and at every RTT AIMD and CUBIC fill
+the link's 1000-packet buffer, whose queueing does not slow a single transfer: with no competing
+flow, a full link finishes no later than Vegas' nearly empty queue. CUBIC's retransmissions are
+its overshoots of that buffer. The 200 ms runs also time out without loss: ndn-cxx's estimator
+sets RTO = SRTT + 8 RTTVAR above a 200 ms floor, and with a steady 201 ms RTT the RTTVAR decays
+until the RTO is barely above the RTT, so a few milliseconds of queueing fire a timeout (the
+reference stack's estimator, which ndncatchunks uses, does the same).
 
 The link model is a guess: the paper's VMs had no shaped link, and the bottleneck was their
 virtual NICs, socket buffers and NFD. docs/seed001-sweep (scripts/seed001-sweep.sh) runs this
-experiment at every bottleneck rate of 10, 20, 50, 100 and 200 Mbit/s and every buffer of 0.1,
-0.3, 1, 3 and 10 bandwidth-delay products, one run per point. In the plausible region (up to 100
-Mbit/s) at most 1 of the 7 findings holds at any point, and none does at 50 Mbit/s. Two findings
-fail everywhere for a reason the sweep makes plain: at every point all Vegas variants of one RTT
-finish at the same time (alpha/beta only set the few packets of queue Vegas keeps, and any alpha
-of 1 or more fills the link), so "larger alpha/beta is more aggressive" and "good alpha/beta
-scale inversely with the RTT" cannot appear; and Vegas at 200 ms grows by one segment per RTT
-after leaving slow start early, slower than AIMD at every rate up to 50 Mbit/s. No point the
-sweep covers supports moving the catalog's link model, so it stays at 20 Mbit/s.`,
+experiment at bottleneck rates of 10-200 Mbit/s and buffers of 0.1-10 bandwidth-delay products,
+one run per point, and says which findings hold at each.`,
 	}
 	e.Findings = seed001Findings()
+	e.Inputs = seed001Inputs()
 	for _, ms := range seed001RTTs {
 		rtt := time.Duration(ms) * time.Millisecond
 		for _, ab := range seed001Pairs[ms] {
-			p := map[string]string{"vegas-alpha": fmt.Sprint(ab[0]), "vegas-beta": fmt.Sprint(ab[1])}
+			p := map[string]string{"vegas-alpha": fmt.Sprint(ab[0]), "vegas-beta": fmt.Sprint(ab[1]), "vegas-diff-per-second": "true"}
 			name := fmt.Sprintf("vegas-a%d-b%d-rtt%dms", ab[0], ab[1], ms)
 			e.Variants = append(e.Variants, Variant{Name: name,
 				Description: fmt.Sprintf("Vegas alpha=%d beta=%d, RTT %d ms", ab[0], ab[1], ms),
@@ -144,7 +146,7 @@ sweep covers supports moving the catalog's link model, so it stays at 20 Mbit/s.
 		name := fmt.Sprintf("ndn-vegas-a10-b20-rtt%dms", ms)
 		e.Variants = append(e.Variants,
 			Variant{Name: name, Description: fmt.Sprintf("NDN-Vegas alpha=10 beta=20 gamma=inf, RTT %d ms", ms),
-				Scenario: twoNode(name, l, rtt, "ndn-vegas", map[string]string{"vegas-alpha": "10", "vegas-beta": "20"})},
+				Scenario: twoNode(name, l, rtt, "ndn-vegas", map[string]string{"vegas-alpha": "10", "vegas-beta": "20", "vegas-diff-per-second": "true"})},
 			Variant{Name: fmt.Sprintf("aimd-rtt%dms", ms), Description: fmt.Sprintf("AIMD (conservative), RTT %d ms", ms),
 				Scenario: twoNode(fmt.Sprintf("aimd-rtt%dms", ms), l, rtt, "aimd", seed001Window("aimd"))},
 			Variant{Name: fmt.Sprintf("cubic-rtt%dms", ms), Description: fmt.Sprintf("CUBIC, RTT %d ms", ms),

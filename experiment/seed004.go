@@ -49,17 +49,10 @@ func multipath(name string, mc multipathCase, strategy string) func() (*scenario
 		sc.Routers.Queue = "codel-mark"
 		sc.NodeRouters["r1"] = scenario.RouterSettings{Strategy: strategy, Set: scenario.SetStrategy}
 		addFlows(sc, flowSpec{id: "c1", consumer: "consumer1", producer: "producer1", prefix: "/example/file",
-			size: Seed004MultipathSize, pipeline: "aimd", params: pconConsumer()})
+			size: Seed004FileSize, pipeline: "aimd", params: pconConsumer()})
 		return sc, nil
 	}
 }
-
-// Seed004MultipathSize is the object each multipath run fetches. PCON
-// starts on the shortest path and moves 2% of a path's share per mark: a
-// 20 MiB transfer (about 9 s) ended before the shares had converged
-// (equal paths: split 0.556, capacity used 0.889 on random seed 1), where the
-// paper's split plots show the converged split.
-const Seed004MultipathSize = 100 * MiB
 
 // splitExtra measures how r1 split the Interests between the paths and
 // how much of the two paths' capacity the flow used.
@@ -101,7 +94,7 @@ func seed004Multipath() *Experiment {
 		Name:             "seed004-multipath",
 		Seed:             "004",
 		NoProcessingTime: true, // PCON was evaluated in ndnSIM
-		Title:            "multipath forwarding: PCON vs PI vs CF on two paths (100 MiB)",
+		Title:            "multipath forwarding: PCON vs PI vs CF on two paths (20 MiB)",
 		Description: `consumer1 --(100 Mbit/s)-- r1, then two paths r1--a--producer1 and r1--b--producer1; every
 router queue marks with CoDel; the consumer is PCON's AIMD. r1 runs the strategy under test.
 split_ratio is the share of r1's Interests sent on path a, optimal_split_ratio the share of
@@ -121,18 +114,25 @@ against the longer and the faster path.`,
 		// Paper 004 states no consumer parameters besides PCON's fixed
 		// RTO: the ones papers 000 and 003 state.
 		Profile: "seed000",
-		Notes: `PCON's talk gives split ratios as a plot: PCON at the optimal split, PI and CF biased against the
-higher-delay and the higher-bandwidth path. Measured (3 runs): PCON's split is within 1.4
-percentage points of the optimum in all three cases (0.510, 0.514, 0.667) and it uses 95-99% of
-the paths' capacity. PI is biased against the faster path (0.598 for 0.667) and sends too much on
-the short path (0.691 for 0.500); CF is biased against both, more than PI on the bandwidth case
-(0.558). On equal paths PI and CF split exactly evenly and use 99% of the capacity, PCON 97.5%.
-Our PCON shifts 2% of a face's share per mark, probes unused faces with 0.1%, drifts back to the
-shortest path after 2 s without marks, and splits by smooth weighted round robin. Before this
-version PCON was the worst strategy on equal paths (split 0.546, 87% of the capacity): it drew
-each Interest's path at random, and the 20 MiB transfer ended before its shares, starting on the
-shortest path, had converged; forwarders also took processing time, which ndnSIM's do not.`,
+		Notes: `PCON's talk gives split ratios as a plot only (the figure is lost): PCON at the optimal split, PI
+and CF biased against the higher-delay and the higher-bandwidth path; the talk gives neither the
+topology's rates and delays nor the object's size, so both are ours, chosen before any run: two
+paths of 10 Mbit/s and 5 ms per link (path b at three times the delay or half the rate) and a
+20 MiB object, the overlay's. Our PCON shifts 2% of a face's share per mark, probes unused faces
+with 0.1%, drifts back to the shortest path after 2 s without marks, and splits by smooth
+weighted round robin. PCON starts on the shortest path, so a transfer that ends before its
+shares converge shows a split short of the optimum: an earlier version fetched 100 MiB, chosen
+after PCON came out worst with 20 MiB; that size is gone and the finding below is what 20 MiB
+gives.`,
 	}
+	e.Inputs = concat([]Input{
+		in("topology", "consumer1 -(100 Mbit/s, 2 ms)- r1, two paths r1-a-producer1 and r1-b-producer1", "chosen, because the talk's topology figure is lost (lines 207-217 name the cases only); two paths from one branching router"),
+		in("paths", "10 Mbit/s and 5 ms per link; delay case: path b 15 ms; bandwidth case: path b 5 Mbit/s", "chosen, because the talk names the cases `Equal Split`, `Diff Delay`, `Diff BW` (lines 209-217) without numbers"),
+		in("queues", "100 packets (200 on the access link), CoDel marking", "chosen, because the talk gives no buffer sizes"),
+		in("strategies", "pcon (marks), pi (least pending Interests), cf (weighted round robin by pending Interests)", "seed 004, lines 201-205"),
+		in("object", "20 MiB", "chosen, because the talk gives no size; 20 MiB is the overlay's, set before any multipath run (100 MiB, chosen after PCON came out worst, is gone)"),
+		in("PCON forwarding", "2% of a face's share per mark, 0.1% probing, back to the shortest path after 2 s without marks", "chosen, because the talk gives the rule (lines 143-149: fwPerc -= CHANGE_PER_MARK) but not the constants"),
+	}, seed004Inputs(), seed000ProfileInputs())
 	for _, mc := range multipathCases() {
 		for _, st := range []string{"pcon", "pi", "cf"} {
 			name := mc.name + "-" + st
@@ -163,12 +163,20 @@ var seed004ICPFigures = map[string]map[string][]string{
 	},
 }
 
+// seed004ICPDelays are the one-way delays, in ms, of the five consumers'
+// links to r1: with r2's path (20 ms per round trip) the base RTTs are
+// 128, 108, 88, 68 and 48 ms, ICP's mean RTTs in Table 1 rounded, the
+// only RTTs the paper gives. (Base RTTs of 120..40 ms, set after a first
+// run overshot the table's mean RTTs, were chosen to land the cells and
+// are gone.)
+var seed004ICPDelays = []time.Duration{54, 44, 34, 24, 14}
+
 // Seed004ICPDuration is how long the five consumers run.
 const Seed004ICPDuration = 60 * time.Second
 
 func icpVsPCON(name string, pcon bool) func() (*scenario.Scenario, error) {
 	return func() (*scenario.Scenario, error) {
-		delays := []time.Duration{50, 40, 30, 20, 10} // ms, one way: base RTTs 120..40 ms via r2
+		delays := seed004ICPDelays // ms, one way: base RTTs 128..48 ms via r2
 		links := []topology.Link{
 			link("r1", "r2", 30, 5*time.Millisecond, 100, 0),
 			link("r2", "producer1", 100, 5*time.Millisecond, 100, 0),
@@ -203,7 +211,7 @@ func seed004ICP() *Experiment {
 		Seed:             "004",
 		NoProcessingTime: true, // PCON was evaluated in ndnSIM
 		Title:            "PCON vs ICP: mean RTT and rate of five consumers with different RTTs (Table 1)",
-		Description: `Five consumers whose base RTTs (via r2) are 120, 100, 80, 60 and 40 ms fetch their own objects
+		Description: `Five consumers whose base RTTs (via r2) are 128, 108, 88, 68 and 48 ms fetch their own objects
 for 60 s through r1, which reaches the producer over two 30 Mbit/s paths (via r2, shorter, and via
 r3, 20 ms longer per round trip). icp: RAAQM consumers (additive increase, decrease with a
 probability growing with the RTT between its recent minimum and maximum; route labels not
@@ -222,24 +230,27 @@ their objects are 4 GiB).`,
 		// RTO: the ones papers 000 and 003 state.
 		Profile: "seed000",
 		Notes: `The paper's topology figure is lost; ours has two 30 Mbit/s paths PCON can split over, and its
-consumers' base RTTs step by 20 ms as the table's RTTs do. Three changes since the first version,
-each measured (3 runs):
-- Base RTTs. We had set them to the table's mean RTTs (128..48 ms), which already include
-  queueing and the longer path: our means then sat 9-10 ms above the paper's for ICP and 35-37 ms
-  above for PCON. With base RTTs of 120..40 ms every mean RTT is within 3.5 ms of the paper's,
-  and PCON's exceed ICP's by 4.3-6.3 ms (paper: 3.8-4.5).
-- Processing time. With the simulator's default of 0-200 µs per packet, r1 is a single server of
-  about 10,000 packets/s; PCON's 9,400 packets/s through r1 queued there and added 50-60 ms to
-  its mean RTTs (random seed 1). PCON was evaluated in ndnSIM, whose forwarders take no time, and so are ours here.
-- Rate. The paper's totals, 54.8 Mbit/s for PCON and 36.0 for ICP, fit the Data on the wire: ours
-  are 54.2 and 35.0 Mbit/s (r2's path 98% busy under PCON on random seed 1). As payload, PCON's total would need
-  77 Mbit/s of links. Per consumer, ICP's five rates are within 10% of the paper's.
-The remaining differences: PCON shares the paths more evenly between consumers than the paper did
-(c1 6.8 and c2 7.9 Mbit/s against 5.5 and 6.8), and it overflows r2's 100-packet buffer in spite of
-CoDel (250 drops and 257 timeouts on random seed 1), which the paper's design says PCON avoids. Our ICP
-keeps one RTT range per flow (route labels are not modelled), so RAAQM's decrease probability also
-follows the 20 ms between the paths; it runs with beta 0.8 and pmax 0.005, the best of beta
-{0.5, 0.8} x pmax {0.005, 0.01} in earlier runs.`,
+consumers' base RTTs are ICP's mean RTTs in the table, rounded (128..48 ms): the only RTTs the
+paper gives. Mean RTTs include queueing and, for what goes via r3, the longer path, so ours
+should exceed the table's; a reset of the base RTTs to 120..40 ms, made after a first run
+overshot, brought them onto the table and is gone. Forwarders take no processing time (chosen,
+because PCON's published evaluation ran in ndnSIM, whose forwarders take none; with the default
+0-200 µs per packet r1 is a single server of about 10,000 packets/s, which PCON's rate loads).
+"rate" counts the Data on the wire, which is what the paper's totals fit (as payload PCON's total
+would need 77 Mbit/s of links). Our ICP keeps one RTT range per flow (route labels are not
+modelled), so RAAQM's decrease probability also follows the 20 ms between the paths; it runs
+with beta 0.8 and pmax 0.005, the best of beta {0.5, 0.8} x pmax {0.005, 0.01} in earlier runs:
+a choice made on results, kept and labelled as such in the inputs.`,
+		Inputs: concat([]Input{
+			in("consumers", "5, each fetching its own object for 60 s", "seed 004, lines 242-251: Table 1's C1-C5"),
+			in("base RTTs via r2", "128, 108, 88, 68, 48 ms", "seed 004, lines 244-248: ICP's mean RTTs (128.31 ... 48.21 ms) rounded, the only RTTs the paper gives; the topology figure is lost"),
+			in("paths", "r1 to the producer via r2 (30 Mbit/s, 20 ms per round trip) and via r3 (30 Mbit/s, 40 ms)", "chosen, because the figure is lost; line 234 (`Consumers start with path C-R1-R2-P1`) implies a second path"),
+			in("queues", "100 packets", "chosen, because the talk gives none"),
+			in("duration", "60 s, objects of 4 GiB", "chosen, because the talk gives no duration; the flows never finish"),
+			in("ICP", "RAAQM consumers (beta 0.8, pmax 0.005), CF at r1, drop-tail", "seed 004, line 230: `ICP with Route-labeling, RAAQM, and CF`; beta and pmax chosen, because they were the best of {0.5, 0.8} x {0.005, 0.01} in earlier runs (a choice made on results)"),
+			in("PCON consumer", "BIC, fixed RTO 1 s", "seed 004, line 125: `We use TCP BIC`"),
+			in("rate", "Data on the wire, kbit/s", "chosen, because the paper's totals (54.8 and 36.0 Mbit/s) fit wire bytes, not payload"),
+		}, seed004Inputs()[:1], seed004Inputs()[2:], seed000ProfileInputs()),
 		Variants: []Variant{
 			{Name: "icp", Description: "RAAQM consumers, CF forwarding, drop-tail", Scenario: icpVsPCON("icp", false), SeedFigures: seed004ICPFigures["icp"]},
 			{Name: "pcon", Description: "BIC consumers, PCON forwarding, CoDel marking", Scenario: icpVsPCON("pcon", true), SeedFigures: seed004ICPFigures["pcon"]},

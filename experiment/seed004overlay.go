@@ -83,6 +83,14 @@ func underlayExtra(net *sim.Network, r *sim.Result) map[string]float64 {
 // Shaper_Overlay at its local 20 Mbit/s, PCON shapes nothing.
 func seed004Overlay() *Experiment {
 	return &Experiment{
+		Inputs: concat([]Input{
+			in("tunnel's local link", "20 Mbit/s, 10 ms", "seed 004, line 262: `uses its local link bandwidth (20 Mbps)`"),
+			in("underlay bottleneck", "10 Mbit/s, 100-packet drop-tail", "seed 004, line 261: `the link capacity in the underlay network (10 Mbps)`; the buffer is chosen (the talk gives none)"),
+			in("access links", "100 Mbit/s, 2 ms", "chosen, because the topology figure is lost"),
+			in("shapers", "Shaper_Ideal 10 Mbit/s, Shaper_Overlay 20 Mbit/s, 100 Interests of queue", "seed 004, lines 259-262; the queue is chosen"),
+			in("PCON link-loss detection", "shim on the tunnel, unmarked Nacks", "seed 004, lines 167-177"),
+			in("object", "20 MiB", "chosen, because the talk gives no size"),
+		}, seed004Inputs(), seed000ProfileInputs()),
 		Name:             "seed004-overlay",
 		Seed:             "004",
 		NoProcessingTime: true, // PCON was evaluated in ndnSIM
@@ -124,17 +132,13 @@ largest length in packets and its drops. Look for: Shaper_Overlay overloads the 
 		},
 		Notes: `PCON's talk shows this evaluation only as plots, with the claims that Shaper_Overlay overloads the
 hidden bottleneck, Shaper_Ideal does not, and "PCON doesn't drain queues, but still avoids
-timeouts". Measured (3 runs): shaper-overlay lets the underlay's queue stand at 63 packets on
-average, overflow (81 drops) and cost the consumer 81 timeouts; shaper-ideal keeps it at 7
-packets with no drop and no timeout, the waiting moved to its own Interest queue (mean RTT
-119 ms). Both take 23.9 s, the 10 Mbit/s underlay's rate. PCON has no timeouts: each of the 82
-underlay drops comes back as a marked Nack. But it takes 88 s: its shim reported 2347 losses, of
-which 2227 were acked later. An ack for a frame in one direction rides on the other direction's
-frames, which wait in the underlay's queue, so the ack timeout (RFC 6298 over the ack RTT, 20 ms
-floor) expires for frames that arrive; each false report is a marked Nack, and the consumer backs
-off for congestion that is not there (mean queue 0.7 packets: PCON drains this queue, where the
-talk says it does not). NFD's implementation of NDNLPv2's link reliability (LpReliability), the
-talk's reference [13], sends a frame again up to 3 times before reporting it lost; ours reports
-at once.`,
+timeouts". The findings section gives our figures for both claims, computed from the table
+above. Where PCON is slow, the mechanism is its link-loss shim: an ack for a frame in one
+direction rides on the other direction's frames, which wait in the underlay's queue, so the ack
+timeout (RFC 6298 over the ack RTT, 20 ms floor) expires for frames that arrive ("of them acked
+later"); each false report is a marked Nack, and the consumer backs off for congestion that is
+not there, which also drains the underlay's queue where the talk says PCON does not. NFD's
+implementation of NDNLPv2's link reliability (LpReliability), the talk's reference [13], sends a
+frame again up to 3 times before reporting it lost; ours reports at once.`,
 	}
 }

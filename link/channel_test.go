@@ -654,7 +654,9 @@ func TestChannelSendsAMarkWithItsHeader(t *testing.T) {
 		second int               // the second packet's wire size
 	}{
 		{"drop-tail marks nothing", nil, plain},
-		{"threshold-mark, NFD's spacing: the first mark", map[string]string{"threshold-bytes": "0"}, marked},
+		// NFD's rule marks only a backlog that has lasted the interval:
+		// this one lasts one packet time.
+		{"threshold-mark, NFD's spacing: too short to mark", map[string]string{"threshold-bytes": "0"}, plain},
 		{"threshold-mark, every packet", map[string]string{"threshold-bytes": "0", "marking": "every"}, marked},
 	}
 	for _, tt := range tests {

@@ -62,7 +62,7 @@ func TestWriteHTML(t *testing.T) {
 		`<a href="summary-fairness.svg">SVG</a>`,
 		// aimd c2's 12 retransmissions lie outside the seed's 250.
 		`<td class="out" title="outside the paper's range">12 ✗</td><td class="paper">250</td>`,
-		`<p class="fidelity" id="fidelity">2 of 3 cells within the seed&#39;s range (±10%).</p>`,
+		`<p class="fidelity" id="fidelity">2 of 3 cells within the paper&#39;s range as printed (±10% for a single number); 2 of 3 within it widened by 10%.</p>`,
 	} {
 		if !strings.Contains(html, s) {
 			t.Errorf("index.html lacks %q", s)

@@ -36,6 +36,7 @@ func newExperimentCmd() *cobra.Command {
 		jobs     int
 		shard    string
 		live     bool
+		explain  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "experiment [--list] NAME|FILE.toml",
@@ -55,7 +56,12 @@ CPU would measure the machine). Every table (terminal, --json's "live" report,
 --out's index.html) then shows the simulated and the live figures side by side,
 with how late the emulated links ran; a variant the emulator cannot run (TCP
 flows or tunnels, underlays, Interest shapers) is listed with the reason. With
---out, the live runs' traces go to DIR/live/VARIANT.`,
+--out, the live runs' traces go to DIR/live/VARIANT.
+
+--explain runs nothing: it prints every input of the experiment (rates,
+delays, queues, sizes, the consumer's parameters) with its source: a line of
+the paper, the reference stack (NFD, ndn-cxx, ndn-tools), or "chosen,
+because ...".`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if list {
 				return cobra.NoArgs(cmd, args)
@@ -81,6 +87,10 @@ flows or tunnels, underlays, Interest shapers) is listed with the reason. With
 			e, err := loadExperiment(args[0])
 			if err != nil {
 				return &exitError{2, err}
+			}
+			if explain {
+				e.WriteInputs(w, false)
+				return nil
 			}
 			if runs < 0 {
 				return &exitError{2, fmt.Errorf("--runs must be positive")}
@@ -154,6 +164,7 @@ flows or tunnels, underlays, Interest shapers) is listed with the reason. With
 	}
 	cmd.AddCommand(newMergeCmd(), newScaleCmd(), newTournamentCmd())
 	cmd.Flags().BoolVar(&list, "list", false, "list the experiments")
+	cmd.Flags().BoolVar(&explain, "explain", false, "print the experiment's inputs and the source of each, and run nothing")
 	cmd.Flags().IntVar(&runs, "runs", 0, "runs per variant (default: the experiment's own)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document instead of the table")
 	cmd.Flags().StringVar(&out, "out", "", "write report.json, summary charts, per-variant traces and plots, and index.html into this directory")

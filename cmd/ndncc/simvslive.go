@@ -240,7 +240,10 @@ paper's; "live lateness" says how late the emulated links' timers ran: a frame t
 serialisation time after its turn means the machine kept the forwarder from the CPU, and a live
 figure from such a run says more about the machine than about the protocol. Below each table:
 per variant, the live and simulated timeouts and the lateness; then issue 12's checks, and what
-explains each difference.
+explains each difference. The stored runs are as old as their machine files say: the seed000
+runs predate the reference stack's 200 ms RTO floor (they ran with a 50 ms floor, since removed)
+and the seed004-multipath runs fetched 100 MiB (now 20 MiB), so their simulated columns are not
+the tables' above until scripts/sim-vs-live.sh runs them again.
 `
 
 // simVsLiveNotes explain, per experiment, where the live figures differ

@@ -34,8 +34,9 @@ type BacklogParams struct {
 	// paper 002's TCP tunnels mark above 10 packets in NFD's send queue
 	// or 50 KB in the socket. 0 (the default) leaves packets alone.
 	SocketThresholdBytes int
-	// Interval is the base spacing of marks in a congestion period
-	// (MarkSpaced only).
+	// Interval is how long the backlog stays above the threshold before
+	// the first mark of a congestion period, and the base of the spacing
+	// of the next ones (MarkSpaced only).
 	Interval time.Duration
 	// Marking says which packets are marked while the backlog stays above
 	// the threshold: NFD's spaced marks (the default) or every packet.
@@ -47,9 +48,9 @@ type BacklogParams struct {
 type Marking int
 
 const (
-	// MarkSpaced is NFD's scheme, the default: the first packet of a
-	// congestion period is marked, then one packet per Interval/sqrt(k)
-	// (see BacklogMarker).
+	// MarkSpaced is NFD's scheme, the default: the first mark falls once
+	// the backlog has stayed above the threshold for Interval, the next
+	// ones Interval/sqrt(k+1) apart (see BacklogMarker).
 	MarkSpaced Marking = iota
 	// MarkEvery marks every packet dequeued while the backlog exceeds
 	// the threshold, with no spacing: the scheme of the 5th NDN
@@ -119,18 +120,29 @@ func (p BacklogParams) Validate() error {
 // the other unit (or none) leaves the threshold as configured. Without the
 // cap a queue whose limit is at most the threshold could never mark.
 //
-// At each Dequeue, if the backlog exceeds the threshold in effect:
-//   - outside a congestion period, the packet is marked at once, a period
-//     begins with one mark, and the next mark is due at now + Interval;
+// The marking follows NFD 24.07's rule for its UDP, TCP and Unix faces
+// (GenericLinkService::checkCongestionLevel), a CoDel-like schedule. At
+// each Dequeue of a packet, if the backlog exceeds the threshold in effect:
+//   - outside a congestion period, a period begins and its first mark is
+//     due at now + Interval; this packet is not marked;
 //   - inside one, the packet is marked if now has reached the due time;
 //     with k the number of marks in the period including this one, the
-//     next mark is then due Interval/sqrt(k) after the previous due time
-//     (not after now), so the gaps run 100 ms, 70.7 ms, 57.7 ms, 50 ms, ...
-//     for the default interval.
+//     next mark is then due Interval/sqrt(k+1) after the previous due time
+//     (not after now), so marks fall 100, 170.7, 228.4, 278.4, 323.2 ms
+//     after the period began for the default interval, and a backlog that
+//     drains within Interval is never marked.
 //
-// A Dequeue that leaves the backlog at or below the threshold (or finds the
-// queue empty) ends the period and resets the count. Every packet type is
-// marked, as NFD marks every packet it sends on a congested face.
+// A Dequeue of a packet that leaves the backlog at or below the threshold
+// ends the period and resets the count. A Dequeue that finds the queue
+// empty changes nothing, as NFD checks only when it sends a packet. Every
+// packet type is marked, as NFD marks every packet it sends on a congested
+// face.
+//
+// Where NFD samples the backlog differs in one respect: NFD reads its
+// send-queue length as it hands the packet to the transport, so it counts
+// the bytes queued ahead of the packet; this queue decides as the packet
+// leaves it, counting the bytes queued behind it plus those a runtime
+// reports beyond it (SetExternalBacklog). The schedule is the same.
 //
 // With Marking set to MarkEvery there is no spacing: every packet dequeued
 // while the backlog exceeds the threshold is marked, and Interval is
@@ -211,30 +223,31 @@ func (q *BacklogMarker) Enqueue(it Item, now time.Duration) bool { return q.enqu
 // the backlog behind it calls for a mark.
 func (q *BacklogMarker) Dequeue(now time.Duration) (it Item, ok bool) {
 	it, ok = q.pop()
-	if !ok || !q.congested() {
+	if !ok {
+		return it, false // no packet sent: NFD checks nothing
+	}
+	q.stats.Dequeued++
+	if !q.congested() {
 		q.marking = false
 		q.marks = 0
-	} else { // the backlog is behind the popped packet
-		switch {
-		case q.p.Marking == MarkEvery:
-			q.marking = true
-			q.marks++
-			q.mark(&it)
-		case !q.marking:
-			q.marking = true
-			q.marks = 1
-			q.nextMark = now + q.p.Interval
-			q.mark(&it)
-		case now >= q.nextMark:
-			q.marks++
-			q.nextMark += time.Duration(float64(q.p.Interval) / math.Sqrt(float64(q.marks)))
-			q.mark(&it)
-		}
+		return it, true
 	}
-	if ok {
-		q.stats.Dequeued++
+	// The backlog behind the popped packet is above the threshold.
+	switch {
+	case q.p.Marking == MarkEvery:
+		q.marking = true
+		q.marks++
+		q.mark(&it)
+	case !q.marking:
+		q.marking = true
+		q.marks = 0
+		q.nextMark = now + q.p.Interval
+	case now >= q.nextMark:
+		q.marks++
+		q.nextMark += time.Duration(float64(q.p.Interval) / math.Sqrt(float64(q.marks+1)))
+		q.mark(&it)
 	}
-	return it, ok
+	return it, true
 }
 
 // congested reports whether the current backlog exceeds the threshold in

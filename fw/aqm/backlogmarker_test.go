@@ -51,48 +51,50 @@ func TestBacklogMarker(t *testing.T) {
 		p    BacklogParams
 		ops  []markOp
 	}{
-		{"byte backlog: immediate first mark, then 100, 70.7, 57.7, 50 ms", DefaultBacklogParams(), []markOp{
+		{"byte backlog: first mark after 100 ms above, then 70.7, 57.7, 50 ms", DefaultBacklogParams(), []markOp{
 			{at: 0, enq: 100},
-			// 99000 bytes stay queued: above 64 KiB, mark at once.
-			{at: 0, want: 1, marked: true, marks: 1},
-			{at: ms(50), want: 2, marks: 1},
-			{at: ms(100) - 1, want: 3, marks: 1},
-			{at: ms(100), want: 4, marked: true, marks: 2},
-			{at: 170710678 - 1, want: 5, marks: 2},
-			{at: 170710678, want: 6, marked: true, marks: 3},
-			{at: 228445704, want: 7, marked: true, marks: 4},
-			{at: 278445704, want: 8, marked: true, marks: 5},
+			// 99000 bytes stay queued: above 64 KiB, a period begins.
+			{at: 0, want: 1, marks: 0},
+			{at: ms(50), want: 2, marks: 0},
+			{at: ms(100) - 1, want: 3, marks: 0},
+			{at: ms(100), want: 4, marked: true, marks: 1},
+			{at: 170710678 - 1, want: 5, marks: 1},
+			{at: 170710678, want: 6, marked: true, marks: 2},
+			{at: 228445704, want: 7, marked: true, marks: 3},
+			{at: 278445704, want: 8, marked: true, marks: 4},
 			// Next due at 323.167063 ms.
-			{at: ms(300), times: 26, want: 9, marks: 5},
+			{at: ms(300), times: 26, want: 9, marks: 4},
 			// 65000 bytes stay: at or below 64 KiB, the period ends.
-			{at: ms(320), want: 35, marks: 5},
-			{at: ms(330), want: 36, marks: 5},
+			{at: ms(320), want: 35, marks: 4},
+			{at: ms(330), want: 36, marks: 4},
 			{at: ms(400), enq: 2},
 			// 65000 bytes again after the arrivals.
-			{at: ms(400), want: 37, marks: 5},
+			{at: ms(400), want: 37, marks: 4},
 			{at: ms(401), enq: 5},
-			// 69000 bytes: a new period marks at once, spacing restarts.
-			{at: ms(401), want: 38, marked: true, marks: 6},
-			{at: ms(501) - 1, times: 2, want: 39, marks: 6},
-			{at: ms(501), want: 41, marked: true, marks: 7},
+			// 69000 bytes: a new period begins, its first mark due at 501 ms.
+			{at: ms(401), want: 38, marks: 4},
+			{at: ms(501) - 1, times: 2, want: 39, marks: 4},
+			{at: ms(501), want: 41, marked: true, marks: 5},
 		}},
 		{"marks fall due from the schedule, not from the last dequeue", DefaultBacklogParams(), []markOp{
 			{at: 0, enq: 100},
-			{at: 0, want: 1, marked: true, marks: 1},
-			// Due at 100 ms, then 170.7 ms: a dequeue at 1 s catches up.
-			{at: ms(1000), want: 2, marked: true, marks: 2},
-			{at: ms(1000), want: 3, marked: true, marks: 3},
+			{at: 0, want: 1, marks: 0},
+			// Due at 100 ms, 170.7 ms, 228.4 ms: dequeues at 1 s catch up.
+			{at: ms(1000), want: 2, marked: true, marks: 1},
+			{at: ms(1000), want: 3, marked: true, marks: 2},
+			{at: ms(1000), want: 4, marked: true, marks: 3},
 		}},
 		{"packet backlog (TCP mode), threshold exclusive", BacklogParams{ThresholdPackets: 10, Interval: ms(100)}, []markOp{
 			{at: 0, enq: 12},
-			// 11 packets stay.
-			{at: 0, want: 1, marked: true, marks: 1},
+			// 11 packets stay: a period begins.
+			{at: 0, want: 1, marks: 0},
 			// 10 packets stay: not above, the period ends.
-			{at: ms(1), want: 2, marks: 1},
+			{at: ms(1), want: 2, marks: 0},
 			{at: ms(2), enq: 2},
-			// 11 stay: a new period, marked at once.
-			{at: ms(3), want: 3, marked: true, marks: 2},
-			{at: ms(4), want: 4, marks: 2},
+			// 11 stay: a new period, its first mark due at 103 ms.
+			{at: ms(3), want: 3, marks: 0},
+			{at: ms(50), enq: 1},
+			{at: ms(103), want: 4, marked: true, marks: 1},
 		}},
 		{"every: each packet above the byte threshold, no spacing", BacklogParams{ThresholdBytes: 3000, Interval: ms(100), Marking: MarkEvery}, []markOp{
 			{at: 0, enq: 8},
@@ -119,10 +121,12 @@ func TestBacklogMarker(t *testing.T) {
 		}},
 		{"byte threshold exclusive", BacklogParams{ThresholdBytes: 3000, Interval: ms(100)}, []markOp{
 			{at: 0, enq: 5},
-			{at: 0, want: 1, marked: true, marks: 1},
-			{at: ms(200), want: 2, marks: 1},
-			{at: ms(200), times: 3, want: 3, marks: 1},
-			{at: ms(200), want: 0, marks: 1},
+			// 4000 bytes stay: a period begins.
+			{at: 0, want: 1, marks: 0},
+			// 3000 bytes stay: the period ends before its first mark.
+			{at: ms(200), want: 2, marks: 0},
+			{at: ms(200), times: 3, want: 3, marks: 0},
+			{at: ms(200), want: 0, marks: 0},
 		}},
 	}
 	for _, tt := range tests {
@@ -162,7 +166,7 @@ func TestBacklogMarkerMarksEveryPacketType(t *testing.T) {
 		"nack":     {Pkt: ndnNack(), Size: 1000},
 		"data":     {Pkt: ndnData(), Size: 1000},
 	} {
-		q, err := NewBacklogMarker(BacklogParams{ThresholdPackets: 1, Interval: ms(100)}, Limits{})
+		q, err := NewBacklogMarker(BacklogParams{ThresholdPackets: 1, Interval: ms(100), Marking: MarkEvery}, Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,8 +256,8 @@ func TestBacklogMarkerThresholdCappedAtHalfTheLimit(t *testing.T) {
 // TestBacklogMarkerMarksAFullSmallQueue keeps a queue full for 300 ms: every
 // millisecond one packet is dequeued and one arrives. A queue whose limit
 // is at most the configured threshold must still mark, at the schedule's
-// instants 0, 100, 170.7, 228.4 and 278.4 ms (dequeues at 0, 100, 171, 229
-// and 279 ms).
+// instants 100, 170.7, 228.4 and 278.4 ms (dequeues at 100, 171, 229 and
+// 279 ms).
 func TestBacklogMarkerMarksAFullSmallQueue(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -265,9 +269,9 @@ func TestBacklogMarkerMarksAFullSmallQueue(t *testing.T) {
 	}{
 		// 32 x 1449 B = 46,368 B: 44,919 B stay behind each dequeue,
 		// below 64 KiB but above the 23,184 B cap.
-		{"byte limit below the byte threshold", DefaultBacklogParams(), Limits{Bytes: 32 * 1449}, 1449, 32, 5},
+		{"byte limit below the byte threshold", DefaultBacklogParams(), Limits{Bytes: 32 * 1449}, 1449, 32, 4},
 		// 9 packets stay: not above 10, above the cap of 5.
-		{"packet limit at the packet threshold", BacklogParams{ThresholdPackets: 10, Interval: ms(100)}, Limits{Packets: 10}, 1000, 10, 5},
+		{"packet limit at the packet threshold", BacklogParams{ThresholdPackets: 10, Interval: ms(100)}, Limits{Packets: 10}, 1000, 10, 4},
 		// A packet limit does not cap a byte threshold: 31 x 1449 B stay.
 		{"packet limit with a byte threshold", DefaultBacklogParams(), Limits{Packets: 32}, 1449, 32, 0},
 	}
@@ -303,7 +307,8 @@ func TestBacklogMarkerMarksAFullSmallQueue(t *testing.T) {
 // TestBacklogMarkerExternalBacklog checks that bytes queued beyond the
 // marker (a socket's send buffer, as a live runtime reports them) count in
 // the backlog, and that CapThreshold caps the threshold at half a send
-// buffer, as NFD does.
+// buffer, as NFD does. The marker marks every packet above the threshold
+// (MarkEvery), so one dequeue shows the threshold's verdict.
 func TestBacklogMarkerExternalBacklog(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -323,7 +328,9 @@ func TestBacklogMarkerExternalBacklog(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			q, err := NewBacklogMarker(DefaultBacklogParams(), Limits{})
+			p := DefaultBacklogParams()
+			p.Marking = MarkEvery
+			q, err := NewBacklogMarker(p, Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -366,7 +373,7 @@ func TestBacklogMarkerSocketThreshold(t *testing.T) {
 		socket int
 		want   bool
 	}{{50000, false}, {50001, true}} {
-		q, err := NewBacklogMarker(BacklogParams{ThresholdPackets: 10, SocketThresholdBytes: 50000, Interval: DefaultMarkInterval}, Limits{})
+		q, err := NewBacklogMarker(BacklogParams{ThresholdPackets: 10, SocketThresholdBytes: 50000, Interval: DefaultMarkInterval, Marking: MarkEvery}, Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -430,19 +437,114 @@ func TestBacklogMarkerEveryWithSocketBacklog(t *testing.T) {
 }
 
 // TestBacklogMarkerEmptyQueueWithExternalBacklog checks that a Dequeue
-// that finds the queue empty marks nothing and counts no mark, however
-// large the backlog beyond the queue.
+// that finds the queue empty marks nothing, counts no mark and leaves the
+// congestion period as it was, however large the backlog beyond the queue:
+// NFD checks the backlog only when it sends a packet.
 func TestBacklogMarkerEmptyQueueWithExternalBacklog(t *testing.T) {
 	q, err := NewBacklogMarker(DefaultBacklogParams(), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	q.SetExternalBacklog(1 << 20)
-	if _, ok := q.Dequeue(0); ok || q.Stats().Marks != 0 {
+	enqueueN(t, q, 1, 1, 0)
+	if it, ok := q.Dequeue(0); !ok || it.Pkt.CongestionMark != 0 {
+		t.Errorf("the first packet: ok %v, marked %v; want it unmarked, the start of a period", ok, it.Pkt.CongestionMark > 0)
+	}
+	q.SetExternalBacklog(0)
+	if _, ok := q.Dequeue(ms(50)); ok || q.Stats().Marks != 0 {
 		t.Errorf("empty dequeue: ok %v, marks %d", ok, q.Stats().Marks)
 	}
-	enqueueN(t, q, 1, 1, 0)
-	if it, ok := q.Dequeue(ms(1)); !ok || it.Pkt.CongestionMark == 0 || q.Stats().Marks != 1 {
-		t.Errorf("the next packet: ok %v, marked %v, marks %d; want it marked, the first of a period", ok, it.Pkt.CongestionMark > 0, q.Stats().Marks)
+	q.SetExternalBacklog(1 << 20)
+	enqueueN(t, q, 2, 1, ms(100))
+	if it, ok := q.Dequeue(ms(100)); !ok || it.Pkt.CongestionMark == 0 || q.Stats().Marks != 1 {
+		t.Errorf("the packet at 100 ms: ok %v, marked %v, marks %d; want the period's first mark", ok, it.Pkt.CongestionMark > 0, q.Stats().Marks)
+	}
+}
+
+// backlogStep is one packet of a backlog trace: sent at time at with
+// backlog bytes queued behind it (or, with empty, a Dequeue that finds no
+// packet).
+type backlogStep struct {
+	at      time.Duration
+	backlog int
+	empty   bool
+}
+
+// every returns one step per gap from first to last (inclusive), each with
+// the given backlog.
+func every(first, last, gap time.Duration, backlog int) []backlogStep {
+	var out []backlogStep
+	for at := first; at <= last; at += gap {
+		out = append(out, backlogStep{at: at, backlog: backlog})
+	}
+	return out
+}
+
+// TestBacklogMarkerFollowsNFDSchedule replays backlog traces through the
+// marker and checks the exact times of the marks against NFD 24.07's rule
+// (GenericLinkService::checkCongestionLevel, threshold 64 KiB, base
+// interval 100 ms): a period begins with the first packet sent above the
+// threshold, its first mark is due one interval later, the k-th mark is
+// followed by one due interval/sqrt(k+1) after the previous due time, and
+// a packet sent at or below the threshold ends the period. Due times from
+// the start of a period: 100, 170.710678, 228.445704, 278.445704,
+// 323.167063, 363.991892, 401.788339 ms.
+func TestBacklogMarkerFollowsNFDSchedule(t *testing.T) {
+	const above, at = DefaultThresholdBytes + 1, DefaultThresholdBytes
+	cat := func(parts ...[]backlogStep) []backlogStep { return slices.Concat(parts...) }
+	tests := []struct {
+		name  string
+		trace []backlogStep
+		marks []time.Duration
+	}{
+		{"sustained backlog, a packet every 10 ms",
+			every(0, ms(420), ms(10), above),
+			[]time.Duration{ms(100), ms(180), ms(230), ms(280), ms(330), ms(370), ms(410)}},
+		{"a packet at the threshold ends the period; the next starts over",
+			cat(every(0, ms(90), ms(10), above), []backlogStep{{at: ms(95), backlog: at}}, every(ms(100), ms(300), ms(10), above)),
+			[]time.Duration{ms(200), ms(280)}},
+		{"backlogs that drain within 100 ms are never marked",
+			cat(every(0, ms(90), ms(10), above), []backlogStep{{at: ms(95)}},
+				every(ms(100), ms(190), ms(10), above), []backlogStep{{at: ms(195)}},
+				every(ms(200), ms(299), ms(11), above), []backlogStep{{at: ms(300)}}),
+			nil},
+		{"sparse sends catch up with the schedule",
+			[]backlogStep{{at: 0, backlog: above}, {at: ms(1000), backlog: above}, {at: ms(1000), backlog: above}, {at: ms(1000), backlog: above}, {at: ms(1000), backlog: 0}, {at: ms(1001), backlog: above}},
+			[]time.Duration{ms(1000), ms(1000), ms(1000)}},
+		{"an empty dequeue neither ends nor starts a period",
+			[]backlogStep{{at: 0, backlog: above}, {at: ms(60), empty: true}, {at: ms(99), backlog: above}, {at: ms(100), backlog: above}, {at: ms(150), empty: true}, {at: ms(171), backlog: above}},
+			[]time.Duration{ms(100), ms(171)}},
+		{"the first due time counts from the first packet above, not from the first after it",
+			[]backlogStep{{at: ms(5), backlog: above}, {at: ms(104), backlog: above}, {at: ms(105), backlog: above}, {at: ms(175), backlog: above}, {at: ms(176), backlog: above}},
+			[]time.Duration{ms(105), ms(176)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := NewBacklogMarker(DefaultBacklogParams(), Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []time.Duration
+			id := uint64(1)
+			for _, s := range tt.trace {
+				if !s.empty {
+					id = enqueueN(t, q, id, 1, s.at) // the packet sent; nothing stays behind it
+				}
+				q.SetExternalBacklog(s.backlog)
+				it, ok := q.Dequeue(s.at)
+				if ok == s.empty {
+					t.Fatalf("dequeue at %v: ok %v, want %v", s.at, ok, !s.empty)
+				}
+				if it.Pkt.CongestionMark > 0 {
+					got = append(got, s.at)
+				}
+			}
+			if !slices.Equal(got, tt.marks) {
+				t.Errorf("marks at %v, want %v", got, tt.marks)
+			}
+			if q.Stats().Marks != uint64(len(tt.marks)) {
+				t.Errorf("Stats().Marks %d, want %d", q.Stats().Marks, len(tt.marks))
+			}
+		})
 	}
 }

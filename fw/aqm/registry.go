@@ -56,9 +56,9 @@ func catalog() []discipline {
 	paramSocketThreshold := Param{"socket-threshold-bytes", "0",
 		"with threshold-packets: also mark while more than this many bytes wait in the socket below the queue (TCP tunnels, paper 002; 0 = off)"}
 	paramMarkInterval := Param{"interval", DefaultMarkInterval.String(),
-		"gap between the first two marks of a congestion period; the k-th gap is interval/sqrt(k) (marking = spaced)"}
+		"how long the backlog stays above the threshold before the first mark; the k-th mark follows the previous one after interval/sqrt(k+1) (marking = spaced)"}
 	paramMarking := Param{"marking", MarkSpaced.String(),
-		"spaced: NFD's marks, spaced by interval; every: mark every packet sent while above the threshold (paper 002's hackathon NFD)"}
+		"spaced: NFD's marks, the first after interval above the threshold; every: mark every packet sent while above the threshold (paper 002's hackathon NFD)"}
 	codel := func(mode Mode) func(v paramValues, lim Limits) (Queue, error) {
 		return func(v paramValues, lim Limits) (Queue, error) {
 			p := DefaultCoDelParams()

@@ -161,8 +161,8 @@ func TestDescribe(t *testing.T) {
 		{"threshold-bytes", "65536", "mark while more than this many bytes stay queued behind the sent packet (at most half the byte limit, if any)"},
 		{"threshold-packets", "0", "if positive, measure the backlog in packets instead, at most half the packet limit if any (0 = use threshold-bytes)"},
 		{"socket-threshold-bytes", "0", "with threshold-packets: also mark while more than this many bytes wait in the socket below the queue (TCP tunnels, paper 002; 0 = off)"},
-		{"interval", "100ms", "gap between the first two marks of a congestion period; the k-th gap is interval/sqrt(k) (marking = spaced)"},
-		{"marking", "spaced", "spaced: NFD's marks, spaced by interval; every: mark every packet sent while above the threshold (paper 002's hackathon NFD)"},
+		{"interval", "100ms", "how long the backlog stays above the threshold before the first mark; the k-th mark follows the previous one after interval/sqrt(k+1) (marking = spaced)"},
+		{"marking", "spaced", "spaced: NFD's marks, the first after interval above the threshold; every: mark every packet sent while above the threshold (paper 002's hackathon NFD)"},
 	}
 	if !slices.Equal(info.Params, wantParams) {
 		t.Errorf("Describe(threshold-mark).Params = %+v, want %+v", info.Params, wantParams)

@@ -182,7 +182,8 @@ func TestSlowPeerNeverStallsTheLoop(t *testing.T) {
 // TestBacklogMarkingCountsTheSocket checks NFD's rule on a stream face:
 // packets leave the face's queue at once, 16 KB at a time, so that the
 // queue and the writer never hold 64 KiB; with the peer not reading, the
-// kernel's send queue grows past the threshold and the face marks. With
+// kernel's send queue grows past the threshold and, as it stays there for
+// NFD's 100 ms interval, the face marks (the 10 rounds span 250 ms). With
 // the peer reading, the same sending sets no mark.
 func TestBacklogMarkingCountsTheSocket(t *testing.T) {
 	for _, tc := range []struct {
@@ -210,7 +211,7 @@ func TestBacklogMarkingCountsTheSocket(t *testing.T) {
 					f.Send(dataPacket(t, "/backlog/x", 8000))
 					f.Send(dataPacket(t, "/backlog/x", 8000))
 				})
-				time.Sleep(10 * time.Millisecond)
+				time.Sleep(25 * time.Millisecond)
 			}
 			var st face.Counters
 			h.do(func() { st = f.Stats() })
