@@ -21,8 +21,10 @@ func TestNewAlgorithmDefaults(t *testing.T) {
 		{"ndn-vegas", 1, 200},
 		{"raaqm", 1, 1},
 		{"paced-delay", 10, math.Inf(1)},
+		{"bbr", 10, 10},
+		{"copa", 10, 10},
 	}
-	if got := Pipelines(); !slices.Equal(got, []string{"fixed", "aimd", "cubic", "bic", "vegas", "ndn-vegas", "raaqm", "paced-delay"}) {
+	if got := Pipelines(); !slices.Equal(got, []string{"fixed", "aimd", "cubic", "bic", "vegas", "ndn-vegas", "raaqm", "paced-delay", "bbr", "copa"}) {
 		t.Errorf("Pipelines() = %v", got)
 	}
 	for _, c := range cases {
