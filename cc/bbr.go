@@ -303,7 +303,7 @@ func (b *BBR) updateRound(a Ack) {
 	b.roundMark = a.HighInterest + 1
 	b.lastMaxRTT, b.roundMaxRTT = b.roundMaxRTT, a.RTT
 	if b.cfg.LossResponse {
-		b.endLossRound()
+		b.endLossRound(a.Now)
 	}
 	b.lossInRound = false
 }
@@ -558,7 +558,7 @@ func (b *BBR) inflightCap() float64 {
 // Startup ends on 6 losses or any mark-rate breach, and ProbeBW stops
 // probing up. A round without congestion while probing up raises
 // inflight_hi by 1, 2, 4, ... segments.
-func (b *BBR) endLossRound() {
+func (b *BBR) endLossRound(now time.Duration) {
 	lost, marked, delivered, latestBw := b.roundLost, b.roundMarked, b.roundDelivered, b.roundMaxBw
 	b.roundLost, b.roundMarked, b.roundDelivered, b.roundMaxBw = 0, 0, 0, 0
 	lossHigh := float64(lost) > b.cfg.LossThresh*float64(lost+delivered)
@@ -584,7 +584,7 @@ func (b *BBR) endLossRound() {
 	case b.state == BBRStartup && (lost >= bbrStartupLosses || markHigh):
 		b.filledPipe = true
 	case b.state == BBRProbeBW && b.pacingGain > 1:
-		b.advanceCycle(b.cycleStamp) // stop probing up
+		b.advanceCycle(now) // stop probing up
 	}
 }
 

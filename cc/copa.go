@@ -178,7 +178,7 @@ func (c *Copa) sample(a Ack) {
 	rmax := time.Duration(c.maxFilter.update(float64(r), t, uint64(copaMaxRTTs*c.srtt)))
 	dq := rs - rmin
 	if c.cfg.Competitive {
-		c.checkMode(now, dq, rmax-rmin)
+		c.checkMode(now, dq, max(copaEmptyFrac*float64(rmax-rmin), float64(rs)/c.cwnd))
 	}
 	// λ <= λt  ⟺  cwnd/rs <= 1/(δ·dq)  ⟺  cwnd·dq <= rs/δ = rs·invDelta.
 	up := c.cwnd*float64(dq) <= float64(rs)*c.invDelta
@@ -210,9 +210,10 @@ func sign(up bool) int {
 }
 
 // checkMode enters competitive mode when the queue was not nearly empty
-// for 5 srtt, and leaves it (δ back to Delta) once it is.
-func (c *Copa) checkMode(now, dq, span time.Duration) {
-	if c.lastEmpty == 0 || float64(dq) < copaEmptyFrac*float64(span) {
+// (dq below empty, ns) for 5 srtt, and leaves it (δ back to Delta) once
+// it is.
+func (c *Copa) checkMode(now, dq time.Duration, empty float64) {
+	if c.lastEmpty == 0 || float64(dq) < empty {
 		c.lastEmpty = now
 	}
 	competing := now-c.lastEmpty > copaEmptyRTTs*c.srtt
