@@ -158,8 +158,8 @@ func TestCopaCompetitive(t *testing.T) {
 	replayCopa(t, c, steps)
 }
 
-// TestRTTWindow: RTTstanding is the least sample of the last span.
-func TestRTTWindow(t *testing.T) {
+// TestCopaStandingRTT: RTTstanding is the least sample of the last span.
+func TestCopaStandingRTT(t *testing.T) {
 	w := newRTTWindow()
 	steps := []struct {
 		at, rtt, span, want float64

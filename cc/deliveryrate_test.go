@@ -6,12 +6,12 @@ import (
 	"time"
 )
 
-// TestDeliveryRateStream replays a receiver that sends an Interest every
+// TestBBRDeliveryRateStream replays a receiver that sends an Interest every
 // 10 ms over a 100 ms path: Data i arrives at 100+10i ms. Before the
 // first Data nothing was delivered, so Data i < 10 measures i+1 Data
 // over its own RTT; from Data 10 on, the last Data delivered at its send
 // time is Data i-10, and every sample is 10 Data per 100 ms.
-func TestDeliveryRateStream(t *testing.T) {
+func TestBBRDeliveryRateStream(t *testing.T) {
 	r := newDeliveryRate()
 	for i := range 40 {
 		want := 100.0
@@ -23,9 +23,9 @@ func TestDeliveryRateStream(t *testing.T) {
 	}
 }
 
-// TestDeliveryRate replays irregular Data and checks each sample against
+// TestBBRDeliveryRate replays irregular Data and checks each sample against
 // (delivered - d_P) / max(now - t_P, s - f_P).
-func TestDeliveryRate(t *testing.T) {
+func TestBBRDeliveryRate(t *testing.T) {
 	r := newDeliveryRate()
 	steps := []struct {
 		name    string
@@ -59,10 +59,10 @@ func TestDeliveryRate(t *testing.T) {
 	}
 }
 
-// TestDeliveryRateHistory: the history forgets what is older than the
+// TestBBRDeliveryRateHistory: the history forgets what is older than the
 // horizon only when it is full, grows otherwise, and a Data sent before
 // what it kept gives no sample.
-func TestDeliveryRateHistory(t *testing.T) {
+func TestBBRDeliveryRateHistory(t *testing.T) {
 	r := newDeliveryRate()
 	for i := range initialDeliveries {
 		r.onData(ms(float64(100+i)), 100*time.Millisecond, 10*time.Second)

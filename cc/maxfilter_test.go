@@ -2,9 +2,9 @@ package cc
 
 import "testing"
 
-// TestMaxFilter replays samples into a 10-tick window and checks the
+// TestBBRMaxFilter replays samples into a 10-tick window and checks the
 // maximum and the three samples kept after each.
-func TestMaxFilter(t *testing.T) {
+func TestBBRMaxFilter(t *testing.T) {
 	var f maxFilter
 	steps := []struct {
 		name string
