@@ -44,6 +44,12 @@
 //
 // Every decrease floors ssthresh at MinSsthresh (2) and never raises cwnd.
 //
+// Optional interfaces say what else an algorithm needs from the pipeline:
+// Paced (an Interest rate: paced-delay, bbr, copa), TimeoutObserver (every
+// timeout check that found Interests lost) and SignalCounter (every Data,
+// marked ones included, and every lost Interest, to count congestion
+// signals per round itself: bbr).
+//
 // The pipeline's helpers: RTTEstimator (RFC 6298: alpha 1/8, beta 1/4,
 // K 4, initial RTO 1 s, min 200 ms, max 10 s, backoff x2), RTTSampler
 // (every Data or once per RTT, Karn's rule), Conservative (seed 000's
