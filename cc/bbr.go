@@ -9,7 +9,8 @@ import (
 // BBRConfig parameterises the bbr pipeline (docs/algorithms.md, "bbr").
 type BBRConfig struct {
 	// InitCwnd is the initial window, segments. Default 10 (RFC 6928,
-	// as BBR's initial window).
+	// as BBR's initial window). From the first Data on the window is at
+	// least 4 (BBR's minimum), whatever this is.
 	InitCwnd float64
 	// StartupGain is the pacing and window gain of Startup and the
 	// inverse of Drain's pacing gain. Default 2/ln 2 ≈ 2.885, the least
@@ -63,8 +64,8 @@ func (c BBRConfig) Validate() error {
 
 func (c BBRConfig) validate() error {
 	switch {
-	case !(c.InitCwnd >= bbrMinPipeCwnd && c.InitCwnd <= MaxWindow):
-		return fmt.Errorf("init-cwnd %v must be a number of segments from %v to %d", c.InitCwnd, bbrMinPipeCwnd, MaxWindow)
+	case !(c.InitCwnd >= 1 && c.InitCwnd <= MaxWindow):
+		return fmt.Errorf("init-cwnd %v must be a number of segments from 1 to %d", c.InitCwnd, MaxWindow)
 	case !(c.StartupGain > 1) || math.IsInf(c.StartupGain, 0):
 		return fmt.Errorf("bbr-startup-gain %v must be a number above 1", c.StartupGain)
 	case !(c.CwndGain >= 1) || math.IsInf(c.CwndGain, 0):

@@ -385,7 +385,7 @@ func specs() []pipelineSpec {
 
 		spec("bbr", "BBRv1's model (bottleneck bandwidth and min RTT, pacing-gain cycle, ProbeRTT) pacing Interests; BBRv3's loss and mark response as an option", DefaultBBRConfig,
 			[]field[BBRConfig]{
-				floatField("init-cwnd", "initial congestion window, segments (at least 4)", func(c *BBRConfig) *float64 { return &c.InitCwnd }, windowSize()),
+				floatField("init-cwnd", "initial congestion window, segments (the window is at least 4 from the first Data on)", func(c *BBRConfig) *float64 { return &c.InitCwnd }, windowSize()),
 				floatField("bbr-startup-gain", "pacing and window gain of Startup (2/ln 2); Drain paces at its inverse", func(c *BBRConfig) *float64 { return &c.StartupGain }, atLeast1()),
 				floatField("bbr-cwnd-gain", "window = gain * BDP in ProbeBW", func(c *BBRConfig) *float64 { return &c.CwndGain }, atLeast1()),
 				intField("bbr-bw-rounds", "rounds of the bottleneck bandwidth's max filter", func(c *BBRConfig) *int { return &c.BwRounds }),

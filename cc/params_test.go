@@ -98,7 +98,7 @@ func TestNewAlgorithmErrors(t *testing.T) {
 		{"vegas", Params{"vegas-alpha": "5", "vegas-beta": "3"}, ErrBadParam, []string{"vegas-beta 3", "vegas-alpha 5"}},
 		{"vegas", Params{"vegas-gamma": "5"}, ErrUnknownParam, []string{"vegas-ss-gamma"}},
 		{"ndn-vegas", Params{"slow-start": "fast"}, ErrBadParam, []string{"slow-start", "vegas, reno or hole"}},
-		{"bbr", Params{"init-cwnd": "2"}, ErrBadParam, []string{"bbr: init-cwnd 2", "from 4 to 65536"}},
+		{"bbr", Params{"init-cwnd": "0.5"}, ErrBadParam, []string{"init-cwnd", "from 1 to 65536"}},
 		{"bbr", Params{"bbr-bw-rounds": "0"}, ErrBadParam, []string{"bbr-bw-rounds 0", "at least 1"}},
 		{"bbr", Params{"bbr-startup-gain": "1"}, ErrBadParam, []string{"bbr-startup-gain 1", "above 1"}},
 		{"bbr", Params{"bbr-loss-thresh": "2"}, ErrBadParam, []string{"bbr-loss-thresh", "(0,1)"}},
