@@ -69,11 +69,14 @@ const (
 // never falls below MinSsthresh.
 //
 // Competitive mode (Competitive): the queue is nearly empty when dq <
-// 0.1·(RTTmax - RTTmin), RTTmax the largest RTT of the last 4 srtt; if
-// it was not for 5 srtt, 1/δ grows by 1 per round and halves on a loss
-// event (not below 1/Delta); once it is nearly empty again δ returns to
-// Delta. In default mode losses and marks do not change the window: the
-// delay does.
+// 0.1·(RTTmax - RTTmin), RTTmax the largest RTT of the last 4 srtt, or
+// when dq is below one segment's time at the flow's rate,
+// RTTstanding/cwnd (the least queue a busy bottleneck shows; the paper
+// has the 10% alone, see docs/algorithms.md). If it was not nearly empty
+// for 5 srtt, 1/δ grows by 1 per round and halves on a loss event (not
+// below 1/Delta); once it is nearly empty again δ returns to Delta. In
+// default mode losses and marks do not change the window: the delay
+// does.
 type Copa struct {
 	cfg CopaConfig
 
