@@ -588,14 +588,3 @@ func (b *BBR) endLossRound(now time.Duration) {
 		b.advanceCycle(now) // stop probing up
 	}
 }
-
-// SignalCounter is implemented by an algorithm that counts congestion
-// signals itself, per Data and per lost Interest, rather than taking
-// them as loss events: the pipeline passes it every Data through OnData,
-// marked (Ack.Marked) or out of order, and never decreases on a mark for
-// it; it calls OnLost for every Interest it declares lost to congestion
-// (a timeout or a congestion Nack), whether or not the conservative
-// filter makes that a loss event (OnDecrease, called before it).
-type SignalCounter interface {
-	OnLost(now time.Duration, seg uint64)
-}
