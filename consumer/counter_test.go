@@ -12,6 +12,7 @@ import (
 // counting is a window of 4 that counts signals itself (cc.SignalCounter)
 // and records what the pipeline told it.
 type counting struct {
+	srtt         []time.Duration
 	data, marked []uint64
 	lost         []uint64
 	decreases    []cc.Cause
@@ -22,6 +23,7 @@ func (*counting) Cwnd() float64     { return 4 }
 func (*counting) Ssthresh() float64 { return 4 }
 func (c *counting) OnData(a cc.Ack) {
 	c.data = append(c.data, a.Seg)
+	c.srtt = append(c.srtt, a.SRTT)
 	if a.Marked {
 		c.marked = append(c.marked, a.Seg)
 	}
@@ -57,6 +59,12 @@ func TestSignalCounter(t *testing.T) {
 	}
 	if len(alg.data) != 12 || !slices.Equal(alg.marked, []uint64{3, 4}) {
 		t.Errorf("OnData for %v (marked %v), want all 12 segments, 3 and 4 marked", alg.data, alg.marked)
+	}
+	// Every answer takes 10 ms: the smoothed RTT is 10 ms from the first.
+	for i, srtt := range alg.srtt {
+		if srtt != ms(10) {
+			t.Errorf("Data %d: Ack.SRTT %v, want 10ms", alg.data[i], srtt)
+		}
 	}
 	slices.Sort(alg.lost)
 	if !slices.Equal(alg.lost, []uint64{5, 6, 8}) {
