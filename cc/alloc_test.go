@@ -43,3 +43,38 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		t.Errorf("pipeline helpers: %v allocations per Data", n)
 	}
 }
+
+// BBR's and Copa's per-Data paths must not allocate once their
+// histories (the delivery history, the standing-RTT window) have grown to
+// the flight: marked Data, lost Interests and varying RTTs included.
+func TestBBRCopaDoNotAllocate(t *testing.T) {
+	cfg := DefaultBBRConfig()
+	cfg.LossResponse = true
+	b, err := NewBBR(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCopa(DefaultCopaConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var i uint64
+	step := func() {
+		i++
+		rtt := time.Duration(70+i%13) * time.Millisecond
+		a := Ack{Now: time.Duration(i) * 100 * time.Microsecond, Seg: i, RTT: rtt, SRTT: 75 * time.Millisecond, HighInterest: i + 700, InFlight: 700, Marked: i%7 == 0}
+		if i%50 == 0 {
+			b.OnLost(a.Now, i)
+			b.OnDecrease(a.Now, CauseTimeout)
+			c.OnDecrease(a.Now, CauseTimeout)
+		}
+		b.OnData(a)
+		c.OnData(a)
+	}
+	for range 5000 {
+		step() // the histories grow to the flight
+	}
+	if n := testing.AllocsPerRun(5000, step); n != 0 {
+		t.Errorf("%v allocations per Data", n)
+	}
+}

@@ -33,8 +33,22 @@
 //	raaqm      init-cwnd 1, raaqm-step 1, raaqm-beta 0.5, raaqm-pmin 1e-5,
 //	           raaqm-pmax 0.01, raaqm-samples 30 (ICP's RAAQM, seed 004's
 //	           baseline).
+//	paced-delay  see PacedDelayConfig (the default of ndncc fetch).
+//	bbr        init-cwnd 10, bbr-startup-gain 2/ln 2, bbr-cwnd-gain 2,
+//	           bbr-bw-rounds 10, min-rtt-window 10s, bbr-probe-rtt-time
+//	           200ms, bbr-loss-response false (bbr-loss-thresh 0.02,
+//	           bbr-ecn-thresh 0.5, bbr-beta 0.7): BBRv1 pacing Interests,
+//	           BBRv3's loss and mark response as an option.
+//	copa       init-cwnd 10, copa-delta 0.5, min-rtt-window 10s,
+//	           competitive true (Copa, NSDI 2018).
 //
 // Every decrease floors ssthresh at MinSsthresh (2) and never raises cwnd.
+//
+// Optional interfaces say what else an algorithm needs from the pipeline:
+// Paced (an Interest rate: paced-delay, bbr, copa), TimeoutObserver (every
+// timeout check that found Interests lost) and SignalCounter (every Data,
+// marked ones included, and every lost Interest, to count congestion
+// signals per round itself: bbr).
 //
 // The pipeline's helpers: RTTEstimator (RFC 6298: alpha 1/8, beta 1/4,
 // K 4, initial RTO 1 s, min 200 ms, max 10 s, backoff x2), RTTSampler
@@ -84,6 +98,9 @@ type Ack struct {
 	// RTT is the sample this Data gave, or 0 when it gave none (Karn's
 	// rule: a retransmitted segment's RTT is ambiguous).
 	RTT time.Duration
+	// SRTT is the pipeline's smoothed RTT after this Data (0: no sample
+	// yet).
+	SRTT time.Duration
 	// HighInterest is the highest segment number sent so far.
 	HighInterest uint64
 	// InFlight is the number of Interests outstanding after this Data.
@@ -101,7 +118,9 @@ type Algorithm interface {
 	// OnDecrease instead (the window never grows on a mark, as in
 	// ndncatchunks), and with hole detection an out-of-order Data only
 	// counts towards the hole; neither reaches OnData, so delay-based
-	// algorithms (vegas, raaqm) take no RTT sample from them.
+	// algorithms (vegas, raaqm) take no RTT sample from them. An
+	// algorithm that counts signals itself (SignalCounter) gets every
+	// Data here, marked or out of order.
 	OnData(a Ack)
 	// OnDecrease is called when the pipeline has decided that a
 	// congestion event happened (after conservative filtering).
@@ -111,4 +130,15 @@ type Algorithm interface {
 	Cwnd() float64
 	// Ssthresh is the slow-start threshold in segments.
 	Ssthresh() float64
+}
+
+// SignalCounter is implemented by an algorithm that counts congestion
+// signals itself, per Data and per lost Interest, rather than taking
+// them as loss events: the pipeline passes it every Data through OnData,
+// marked (Ack.Marked) or out of order, and never decreases on a mark for
+// it; it calls OnLost for every Interest it declares lost to congestion
+// (a timeout or a congestion Nack), whether or not the conservative
+// filter makes that a loss event (OnDecrease, called before it).
+type SignalCounter interface {
+	OnLost(now time.Duration, seg uint64)
 }

@@ -42,8 +42,7 @@ func Pipelines() []string {
 	return names
 }
 
-// NewAlgorithm builds the named algorithm (fixed, aimd, cubic, bic, vegas,
-// ndn-vegas) from its defaults and the given parameters. An unknown
+// NewAlgorithm builds the named algorithm (Pipelines lists them) from its defaults and the given parameters. An unknown
 // pipeline, an unknown parameter or a bad value is an error that names it
 // and lists what is accepted.
 func NewAlgorithm(pipeline string, p Params) (Algorithm, error) {
@@ -383,6 +382,30 @@ func specs() []pipelineSpec {
 				floatField("max-velocity", "largest window change per round, segments (Copa's velocity)", func(c *PacedDelayConfig) *float64 { return &c.MaxVelocity }, atLeast1()),
 			),
 			func(c PacedDelayConfig) (Algorithm, error) { return algorithm(NewPacedDelay(c)) }),
+
+		spec("bbr", "BBRv1's model (bottleneck bandwidth and min RTT, pacing-gain cycle, ProbeRTT) pacing Interests; BBRv3's loss and mark response as an option", DefaultBBRConfig,
+			[]field[BBRConfig]{
+				floatField("init-cwnd", "initial congestion window, segments (the window is at least 4 from the first Data on)", func(c *BBRConfig) *float64 { return &c.InitCwnd }, windowSize()),
+				floatField("bbr-startup-gain", "pacing and window gain of Startup (2/ln 2); Drain paces at its inverse", func(c *BBRConfig) *float64 { return &c.StartupGain }, atLeast1()),
+				floatField("bbr-cwnd-gain", "window = gain * BDP in ProbeBW", func(c *BBRConfig) *float64 { return &c.CwndGain }, atLeast1()),
+				intField("bbr-bw-rounds", "rounds of the bottleneck bandwidth's max filter", func(c *BBRConfig) *int { return &c.BwRounds }),
+				durationField("min-rtt-window", "ProbeRTT begins when the min RTT was not renewed for this long", func(c *BBRConfig) *time.Duration { return &c.MinRTTWindow }, false),
+				durationField("bbr-probe-rtt-time", "how long ProbeRTT holds the window at 4 segments", func(c *BBRConfig) *time.Duration { return &c.ProbeRTTTime }, false),
+				boolField("bbr-loss-response", "BBRv3's response: a round over bbr-loss-thresh losses or bbr-ecn-thresh marks bounds the flight and bandwidth by bbr-beta (BBRv1 ignores marks)", func(c *BBRConfig) *bool { return &c.LossResponse }),
+				floatField("bbr-loss-thresh", "loss rate of a round above which it is congestion (with bbr-loss-response)", func(c *BBRConfig) *float64 { return &c.LossThresh }, fraction()),
+				floatField("bbr-ecn-thresh", "mark rate of a round above which it is congestion (with bbr-loss-response)", func(c *BBRConfig) *float64 { return &c.ECNThresh }, fraction()),
+				floatField("bbr-beta", "multiplicative decrease of the bounds (with bbr-loss-response)", func(c *BBRConfig) *float64 { return &c.Beta }, fraction()),
+			},
+			func(c BBRConfig) (Algorithm, error) { return algorithm(NewBBR(c)) }),
+
+		spec("copa", "Copa: target rate 1/(delta*dq), velocity, competitive mode (Arun and Balakrishnan, NSDI 2018)", DefaultCopaConfig,
+			[]field[CopaConfig]{
+				floatField("init-cwnd", "initial congestion window, segments", func(c *CopaConfig) *float64 { return &c.InitCwnd }, windowSize()),
+				floatField("copa-delta", "delta of default mode: each flow keeps about 1/delta segments queued", func(c *CopaConfig) *float64 { return &c.Delta }, fractionOrOne()),
+				durationField("min-rtt-window", "window of the least RTT (RTTmin)", func(c *CopaConfig) *time.Duration { return &c.MinRTTWindow }, false),
+				boolField("competitive", "when the queue was not nearly empty for 5 RTTs, AIMD on 1/delta (+1 per RTT, halved on a loss) until it is", func(c *CopaConfig) *bool { return &c.Competitive }),
+			},
+			func(c CopaConfig) (Algorithm, error) { return algorithm(NewCopa(c)) }),
 	}
 }
 

@@ -21,8 +21,10 @@ func TestNewAlgorithmDefaults(t *testing.T) {
 		{"ndn-vegas", 1, 200},
 		{"raaqm", 1, 1},
 		{"paced-delay", 10, math.Inf(1)},
+		{"bbr", 10, 10},
+		{"copa", 10, 10},
 	}
-	if got := Pipelines(); !slices.Equal(got, []string{"fixed", "aimd", "cubic", "bic", "vegas", "ndn-vegas", "raaqm", "paced-delay"}) {
+	if got := Pipelines(); !slices.Equal(got, []string{"fixed", "aimd", "cubic", "bic", "vegas", "ndn-vegas", "raaqm", "paced-delay", "bbr", "copa"}) {
 		t.Errorf("Pipelines() = %v", got)
 	}
 	for _, c := range cases {
@@ -96,6 +98,12 @@ func TestNewAlgorithmErrors(t *testing.T) {
 		{"vegas", Params{"vegas-alpha": "5", "vegas-beta": "3"}, ErrBadParam, []string{"vegas-beta 3", "vegas-alpha 5"}},
 		{"vegas", Params{"vegas-gamma": "5"}, ErrUnknownParam, []string{"vegas-ss-gamma"}},
 		{"ndn-vegas", Params{"slow-start": "fast"}, ErrBadParam, []string{"slow-start", "vegas, reno or hole"}},
+		{"bbr", Params{"init-cwnd": "0.5"}, ErrBadParam, []string{"init-cwnd", "from 1 to 65536"}},
+		{"bbr", Params{"bbr-bw-rounds": "0"}, ErrBadParam, []string{"bbr-bw-rounds 0", "at least 1"}},
+		{"bbr", Params{"bbr-startup-gain": "1"}, ErrBadParam, []string{"bbr-startup-gain 1", "above 1"}},
+		{"bbr", Params{"bbr-loss-thresh": "2"}, ErrBadParam, []string{"bbr-loss-thresh", "(0,1)"}},
+		{"copa", Params{"copa-delta": "0"}, ErrBadParam, []string{"copa-delta", "(0,1]"}},
+		{"copa", Params{"delay-alpha": "1"}, ErrUnknownParam, []string{"copa", "init-cwnd, copa-delta, min-rtt-window, competitive"}},
 		{"ndn-vegas", Params{"vegas-gamma": "nan"}, ErrBadParam, []string{"vegas-gamma", "inf"}},
 		{"ndn-vegas", Params{"vegas-beta": "9", "vegas-gamma": "5"}, ErrBadParam, []string{"ndn-vegas", "vegas-gamma 5", "vegas-beta 9"}},
 		{"bic", Params{"bic-min-increment": "32"}, ErrBadParam, []string{"bic-min-increment 32"}},

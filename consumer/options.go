@@ -99,13 +99,25 @@ func DefaultRTT() cc.RTTConfig {
 	return r
 }
 
-// PacedVarFloor is paced-delay's default rto-var-floor.
+// PacedVarFloor is the default rto-var-floor of the pipelines that pace
+// their Interests (paced-delay, bbr, copa).
 const PacedVarFloor = 200 * time.Millisecond
+
+// paced reports whether a pipeline paces its Interests (its algorithm is
+// a cc.Paced).
+func paced(pipeline string) bool {
+	a, err := cc.NewAlgorithm(pipeline, nil)
+	if err != nil {
+		return false
+	}
+	_, ok := a.(cc.Paced)
+	return ok
+}
 
 // DefaultOptions returns the documented defaults for a pipeline.
 func DefaultOptions(pipeline string) Options {
 	rtt := DefaultRTT()
-	if pipeline == "paced-delay" {
+	if paced(pipeline) {
 		// A paced flow's RTT samples barely vary: without a floor under
 		// the variance term its RTO falls to SRTT and the first queue
 		// that builds times it out spuriously (Linux's rto_min).
@@ -195,7 +207,7 @@ func pipelineParams() []param {
 		floatParam("rto-alpha", "0.125", "RFC 6298 SRTT gain", func(o *Options) *float64 { return &o.RTT.Alpha }),
 		floatParam("rto-beta", "0.25", "RFC 6298 RTTVAR gain", func(o *Options) *float64 { return &o.RTT.Beta }),
 		floatParam("rto-k", "8", "RTTVAR multiplier (RFC 6298: 4)", func(o *Options) *float64 { return &o.RTT.K }),
-		durationParam("rto-var-floor", "0s (200ms for paced-delay)", "least variance term: RTO = SRTT + max(floor, rto-k*RTTVAR), as Linux TCP's minimum RTO", func(o *Options) *time.Duration { return &o.RTT.VarFloor }),
+		durationParam("rto-var-floor", "0s (200ms for paced-delay, bbr, copa)", "least variance term: RTO = SRTT + max(floor, rto-k*RTTVAR), as Linux TCP's minimum RTO", func(o *Options) *time.Duration { return &o.RTT.VarFloor }),
 		floatParam("rto-backoff", "2", "RTO multiplier at each backoff (a round of unanswered retransmissions, or a timeout loss event)", func(o *Options) *float64 { return &o.RTT.BackoffMultiplier }),
 		durationParam("initial-rto", "1s", "RTO before the first sample", func(o *Options) *time.Duration { return &o.RTT.InitialRTO }),
 		durationParam("min-rto", "200ms", "lower bound of the RTO", func(o *Options) *time.Duration { return &o.RTT.MinRTO }),

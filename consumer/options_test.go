@@ -3,6 +3,9 @@ package consumer
 import (
 	"errors"
 	"testing"
+	"time"
+
+	"github.com/ndncc/ndncc/cc"
 )
 
 func TestParseParamsRejects(t *testing.T) {
@@ -27,6 +30,21 @@ func TestParseParamsRejects(t *testing.T) {
 	for _, ok := range []map[string]string{{"retries": "-1"}, {"span-windows": "2"}, {"rtt-sampling": "once-per-rtt"}} {
 		if _, err := ParseParams("aimd", ok); err != nil {
 			t.Errorf("ParseParams(aimd, %v): %v", ok, err)
+		}
+	}
+}
+
+// TestPacedVarFloor: every pipeline that paces its Interests (its
+// algorithm is a cc.Paced) gets the RTO variance floor by default; the
+// others none.
+func TestPacedVarFloor(t *testing.T) {
+	for _, p := range cc.Pipelines() {
+		want := time.Duration(0)
+		if p == "paced-delay" || p == "bbr" || p == "copa" {
+			want = PacedVarFloor
+		}
+		if got := DefaultOptions(p).RTT.VarFloor; got != want {
+			t.Errorf("%s: rto-var-floor %v, want %v", p, got, want)
 		}
 	}
 }

@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// TestPacedPipelineSpacesInterests: with paced-delay the pipeline sends
+// TestPacedPipelineSpacesInterests: with a paced pipeline (paced-delay,
+// bbr, copa) the pipeline sends
 // no two Interests closer than the algorithm's pacing interval (one of
 // credit aside), where an unpaced window sends its Interests back to back.
 func TestPacedPipelineSpacesInterests(t *testing.T) {
@@ -17,6 +18,8 @@ func TestPacedPipelineSpacesInterests(t *testing.T) {
 	}{
 		{"paced-delay", "paced-delay", nil, true},
 		{"paced-delay, window 2", "paced-delay", map[string]string{"init-cwnd": "2"}, true},
+		{"bbr", "bbr", nil, true},
+		{"copa", "copa", nil, true},
 		{"fixed", "fixed", map[string]string{"window": "10"}, false},
 	}
 	for _, c := range cases {

@@ -118,10 +118,13 @@ type Pipeline struct {
 	alg cc.Algorithm
 	// ooo is the algorithm's out-of-order hook, if it has one (NDN-Vegas's
 	// hole slow start).
-	ooo  interface{ OnOutOfOrder() }
-	cwa  *cc.Conservative
-	hole *cc.HoleDetector
-	rto  retxTimer
+	ooo interface{ OnOutOfOrder() }
+	// counter is the algorithm's own count of signals, if it keeps one
+	// (cc.SignalCounter): it sees every Data and every lost Interest.
+	counter cc.SignalCounter
+	cwa     *cc.Conservative
+	hole    *cc.HoleDetector
+	rto     retxTimer
 
 	final      uint64
 	finalKnown bool
@@ -176,6 +179,7 @@ func New(cfg Config, s sched.Scheduler, face ndn.Face) (*Pipeline, error) {
 		p.hole = cc.NewHoleDetector(o.HoleThreshold)
 	}
 	p.ooo, _ = alg.(interface{ OnOutOfOrder() })
+	p.counter, _ = alg.(cc.SignalCounter)
 	if pa, ok := alg.(cc.Paced); ok {
 		p.pace = newPacer(pa, s, p.schedule)
 	}
@@ -455,8 +459,11 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	if marked {
 		p.stats.Marks++
 	}
-	ack := cc.Ack{Now: now, Seg: seg, RTT: sample, HighInterest: p.cwa.HighInterest(), InFlight: p.inFlight, Marked: marked}
+	ack := cc.Ack{Now: now, Seg: seg, RTT: sample, SRTT: p.rto.est.SRTT(), HighInterest: p.cwa.HighInterest(), InFlight: p.inFlight, Marked: marked}
 	switch {
+	case p.counter != nil:
+		// It counts marks and deliveries itself.
+		p.alg.OnData(ack)
 	case marked && !p.opt.IgnoreMarks:
 		p.decrease(now, cc.CauseMark)
 	case p.hole != nil && outOfOrder:
@@ -576,6 +583,9 @@ func (p *Pipeline) onNack(pkt ndn.Packet) {
 	case ndn.NackCongestion:
 		if pkt.CongestionMark > 0 || !p.opt.LinkLossNacks {
 			p.decrease(now, cc.CauseNack)
+			if p.counter != nil {
+				p.counter.OnLost(now, seg)
+			}
 		} else {
 			p.stats.LinkLossNacks++
 		}
@@ -652,6 +662,9 @@ func (p *Pipeline) checkTimeouts() {
 		lossEvent := p.decrease(now, cc.CauseTimeout)
 		if lossEvent || p.rto.unanswered(st.retries, st.rto) {
 			backOff = true
+		}
+		if p.counter != nil {
+			p.counter.OnLost(now, seg)
 		}
 		p.lose(seg, st, true)
 	}

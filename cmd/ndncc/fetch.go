@@ -276,7 +276,7 @@ func flagType(param, def string) string {
 	switch {
 	case slices.Contains(durationParams(), param):
 		return "ms"
-	case slices.Contains([]string{"retries", "hole-threshold", "span-windows", "raaqm-samples"}, param):
+	case slices.Contains([]string{"retries", "hole-threshold", "span-windows", "raaqm-samples", "bbr-bw-rounds"}, param):
 		return "int"
 	}
 	if _, err := strconv.ParseFloat(def, 64); err == nil || def == "" {
