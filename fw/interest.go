@@ -6,7 +6,8 @@ import (
 	"github.com/ndncc/ndncc/ndn"
 )
 
-// onInterest is the incoming-Interest pipeline: HopLimit, loop detection
+// onInterest is the incoming-Interest pipeline: HopLimit, scope control
+// (a /localhost Interest from a network face is dropped), loop detection
 // (dead-nonce list, then the PIT entry's nonces), Content Store lookup for
 // an Interest that is not already pending, PIT in-record, strategy.
 func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
@@ -22,6 +23,11 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 		cp := *it // Interests are shared and immutable: decrement a copy
 		cp.HopLimit--
 		it, p.Interest = &cp, &cp
+	}
+	sc := scopeOf(it.Name)
+	if sc == scopeLocalhost && fc.kind != FaceLocal {
+		f.counters.ScopeInterestDrops++
+		return
 	}
 	now := f.now()
 	hs := f.prefixHashes(it.Name)
@@ -50,6 +56,7 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 			e.timerBound = true
 		}
 		e.strategy = f.choice.find(it.Name, hs).s
+		e.scope = sc
 	}
 	e.insertInRecord(in, it, p.CongestionMark, p.PitToken, now)
 	e.timer.Set(e.expiry)
@@ -80,6 +87,10 @@ func (f *Forwarder) onInterestLoop(in FaceID, p *ndn.Packet) {
 // a marked reply. A face with local fields learns the downstream face.
 func (f *Forwarder) sendInterest(e *PitEntry, out FaceID, it *ndn.Interest) bool {
 	if !e.live || !f.faceUp(out) {
+		return false
+	}
+	if e.scope != scopeNone && f.violatesScope(e, e.downstreamOf(it), out) {
+		f.counters.ScopeDeniedNexthops++ // a strategy that did not ask eligible
 		return false
 	}
 	fc := &f.faces[out]

@@ -73,6 +73,7 @@ type PitEntry struct {
 
 	canBePrefix bool
 	mustBeFresh bool
+	scope       scope // the name's scope class (scope.go)
 	live        bool
 	timerBound  bool
 }
@@ -347,7 +348,7 @@ func (t *pit) remove(e *PitEntry) {
 	}
 	e.name, e.next, e.strategy = nil, nil, nil
 	e.in, e.out = e.in[:0], e.out[:0]
-	e.canBePrefix, e.mustBeFresh, e.hash, e.live = false, false, 0, false
+	e.canBePrefix, e.mustBeFresh, e.hash, e.live, e.scope = false, false, 0, false, scopeNone
 	e.expiry, e.retxInterval = 0, 0
 	if len(t.free) < maxFreePIT {
 		t.free = append(t.free, e)
