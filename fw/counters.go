@@ -62,6 +62,16 @@ type Counters struct {
 	// once per such nexthop and per forwarding decision.
 	ScopeDeniedNexthops uint64
 
+	// Limits (limits.go).
+	//
+	// PITLimitNacks counts Interests refused for want of PIT room (the
+	// PIT's capacity, or their face's fair share), each answered with Nack
+	// Congestion (also counted in OutNacks).
+	PITLimitNacks uint64
+	// NameTooLongDrops counts Interests, Data and Nacks dropped on arrival
+	// for a name over the component limit.
+	NameTooLongDrops uint64
+
 	// Send failures reported with OnSendFailure (lossnack.go).
 	//
 	// LostInterests counts Interests reported lost while still awaited

@@ -21,6 +21,9 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 	f.counters.InData++
 	f.faces[in].counters.InData++
 	d := p.Data
+	if f.nameTooLong(d.Name) {
+		return
+	}
 	if scopeOf(d.Name) == scopeLocalhost && f.faces[in].kind != FaceLocal {
 		f.counters.ScopeDataDrops++ // /localhost Data from the network
 		return

@@ -15,6 +15,9 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 	fc := &f.faces[in]
 	fc.counters.InInterests++
 	it := p.Interest
+	if f.nameTooLong(it.Name) {
+		return
+	}
 	if fc.kind == FaceNetwork && it.HasHopLimit {
 		if it.HopLimit == 0 {
 			f.counters.HopLimitDrops++
@@ -50,6 +53,11 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 			}
 			f.counters.CSMisses++
 		}
+	}
+	if (f.faces[in].inRecords >= f.limits.pitFaceLimit || f.pit.size >= f.limits.pitCapacity) && f.pitFull(in, p, e) {
+		return
+	}
+	if e == nil {
 		e = f.pit.insert(it, h)
 		if !e.timerBound {
 			e.timer.Init(f.sched, func() { f.onExpiryTimer(e) })
@@ -58,7 +66,9 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 		e.strategy = f.choice.find(it.Name, hs).s
 		e.scope = sc
 	}
-	e.insertInRecord(in, it, p.CongestionMark, p.PitToken, now)
+	if e.insertInRecord(in, it, p.CongestionMark, p.PitToken, now, f.lifetime(it)) {
+		f.faces[in].inRecords++
+	}
 	e.timer.Set(e.expiry)
 	nexthops := f.fib.lookup(it.Name, hs)
 	// Best-route, the default and by far the most common strategy, is
@@ -101,7 +111,7 @@ func (f *Forwarder) sendInterest(e *PitEntry, out FaceID, it *ndn.Interest) bool
 	if o := e.OutRecord(out); o == nil || o.Nack != ndn.NackNone {
 		fc.pending++ // a new outstanding Interest (see PendingInterests)
 	}
-	e.insertOutRecord(out, it, f.now())
+	e.insertOutRecord(out, it, f.now(), f.lifetime(it))
 	f.counters.OutInterests++
 	fc.counters.OutInterests++
 	p := ndn.Packet{Interest: it}
@@ -144,6 +154,9 @@ func (f *Forwarder) onExpiryTimer(e *PitEntry) {
 // Set); a wake-up that finds the timer disarmed does nothing.
 func (f *Forwarder) finalize(e *PitEntry, satisfied bool, freshness time.Duration) {
 	e.timer.Stop()
+	for i := range e.in {
+		f.faces[e.in[i].Face].inRecords--
+	}
 	for i := range e.out { // their Interests are no longer outstanding (see PendingInterests)
 		if e.out[i].Nack == ndn.NackNone {
 			f.faces[e.out[i].Face].pending--

@@ -157,27 +157,31 @@ func (e *PitEntry) duplicateNonce(nonce uint32, face FaceID) bool {
 }
 
 // insertInRecord adds or renews the in-record of face for Interest it,
-// which arrived with mark and token, and recomputes the entry's expiry.
-func (e *PitEntry) insertInRecord(face FaceID, it *ndn.Interest, mark uint64, token []byte, now time.Duration) {
+// which arrived with mark and token and lives for life (its lifetime,
+// capped), and recomputes the entry's expiry. It reports whether the
+// record is new.
+func (e *PitEntry) insertInRecord(face FaceID, it *ndn.Interest, mark uint64, token []byte, now, life time.Duration) (added bool) {
 	if len(e.in) == 0 && cap(e.in) > 0 { // a new entry's first record (most entries' only one)
 		e.in = e.in[:1]
 		r := &e.in[0]
-		*r = InRecord{Face: face, Nonce: it.Nonce, Expiry: now + it.LifetimeOrDefault(), LastRenewed: now, Interest: it, Mark: mark, PitToken: token}
+		*r = InRecord{Face: face, Nonce: it.Nonce, Expiry: now + life, LastRenewed: now, Interest: it, Mark: mark, PitToken: token}
 		e.expiry = r.Expiry
-		return
+		return true
 	}
 	r := e.InRecord(face)
 	if r == nil {
 		e.in = append(e.in, InRecord{Face: face})
 		r = &e.in[len(e.in)-1]
+		added = true
 	}
 	r.Nonce = it.Nonce
 	r.LastRenewed = now
-	r.Expiry = now + it.LifetimeOrDefault()
+	r.Expiry = now + life
 	r.Interest = it
 	r.Mark = mark
 	r.PitToken = token
 	e.updateExpiry()
+	return added
 }
 
 // downstreamOf returns the face whose in-record holds Interest it (the
@@ -191,15 +195,18 @@ func (e *PitEntry) downstreamOf(it *ndn.Interest) FaceID {
 	return 0
 }
 
-// removeInRecord removes the in-record of face and recomputes the expiry.
-func (e *PitEntry) removeInRecord(face FaceID) {
+// removeInRecord removes the in-record of face, recomputes the expiry,
+// and reports whether there was one.
+func (e *PitEntry) removeInRecord(face FaceID) (removed bool) {
 	for i := range e.in {
 		if e.in[i].Face == face {
 			e.in = slices.Delete(e.in, i, i+1)
+			removed = true
 			break
 		}
 	}
 	e.updateExpiry()
+	return removed
 }
 
 func (e *PitEntry) updateExpiry() {
@@ -217,12 +224,13 @@ func (e *PitEntry) dropFace(face FaceID) (orphaned bool) {
 	return len(e.in) == 0
 }
 
-// insertOutRecord adds or renews the out-record of face for Interest it.
-func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now time.Duration) *OutRecord {
+// insertOutRecord adds or renews the out-record of face for Interest it,
+// which lives for life (its lifetime, capped).
+func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now, life time.Duration) *OutRecord {
 	if len(e.out) == 0 && cap(e.out) > 0 { // the first upstream (most entries' only one)
 		e.out = e.out[:1]
 		o := &e.out[0]
-		*o = OutRecord{Face: face, Nonce: it.Nonce, LastSent: now, Expiry: now + it.LifetimeOrDefault()}
+		*o = OutRecord{Face: face, Nonce: it.Nonce, LastSent: now, Expiry: now + life}
 		return o
 	}
 	o := e.OutRecord(face)
@@ -232,7 +240,7 @@ func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now time.Durat
 	}
 	o.Nonce = it.Nonce
 	o.LastSent = now
-	o.Expiry = now + it.LifetimeOrDefault()
+	o.Expiry = now + life
 	o.Nack, o.NackMark = ndn.NackNone, 0
 	return o
 }
