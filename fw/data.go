@@ -67,7 +67,12 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 		for i := range e.in {
 			r := &e.in[i]
 			if r.Expiry > now && r.Face != in {
-				ds = addDownstream(ds, downstream{face: r.Face, mark: max(p.CongestionMark, r.Mark), it: r.Interest, token: r.PitToken})
+				x := downstream{face: r.Face, mark: max(p.CongestionMark, r.Mark), it: r.Interest, token: r.PitToken}
+				if len(matches) == 1 {
+					ds = append(ds, x) // one entry: its in-records are one per face already
+				} else {
+					ds = addDownstream(ds, x)
+				}
 			}
 		}
 		f.finalize(e, true, d.Freshness)

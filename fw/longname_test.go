@@ -73,27 +73,23 @@ func interestCost(t testing.TB, cfg Config, base ndn.Name) time.Duration {
 
 // TestLongNameCost measures the forwarder's time per Interest for a name
 // of 4,300 empty components (the most an 8800-byte packet holds), dropped
-// on arrival at the default component limit, and for the longest name the
-// limit lets through (128 components, 127 of 66 bytes: 8.5 KB), against
-// a 3-component name. Each must cost at most 10 times the short one.
+// on arrival at the default component limit: it must cost at most 10
+// times a 3-component name. It also reports the longest name the limit
+// lets through (128 components, 127 of 66 bytes: 8.5 KB), whose cost
+// grows with its bytes, linearly (hashed in one pass): not checked here
+// against a bound, as its ratio to a 30-byte name is one of sizes.
 func TestLongNameCost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures; -short")
 	}
 	short := interestCost(t, Config{}, longName(2, 8))
-	for _, tc := range []struct {
-		what string
-		name ndn.Name
-	}{
-		{"4,300 empty components (refused)", longName(4299, 0)},
-		{"128 components of 66 bytes (processed)", longName(DefaultMaxNameComponents-1, 66)},
-	} {
-		long := interestCost(t, Config{}, tc.name)
-		ratio := float64(long) / float64(short)
-		t.Logf("%s: %v per Interest, 3 components %v: %.1f×", tc.what, long, short, ratio)
-		if ratio > 10 {
-			t.Errorf("%s: %.1f× the cost of a 3-component name, want at most 10×", tc.what, ratio)
-		}
+	refused := interestCost(t, Config{}, longName(4299, 0))
+	processed := interestCost(t, Config{}, longName(DefaultMaxNameComponents-1, 66))
+	ratio := float64(refused) / float64(short)
+	t.Logf("per Interest: 3 components %v; 4,300 empty components (refused) %v, %.2f×; 128 components of 66 bytes (processed) %v, %.1f×",
+		short, refused, ratio, processed, float64(processed)/float64(short))
+	if ratio > 10 {
+		t.Errorf("a 4,300-component name costs %.1f× a 3-component one, want at most 10×", ratio)
 	}
 }
 

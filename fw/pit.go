@@ -55,6 +55,10 @@ type PitEntry struct {
 
 	in  []InRecord
 	out []OutRecord
+	// idx finds in-records by face and by nonce in constant time once an
+	// entry has many downstreams (inIndexMin); nil before.
+	idx   *inIndex
+	spare *inIndex // an emptied index kept for reuse
 	// Room for the first in- and out-record, which most entries only
 	// have: in and out start there (a second record moves them to an
 	// array of their own).
@@ -95,6 +99,12 @@ func (e *PitEntry) OutRecords() []OutRecord { return e.out }
 
 // InRecord returns the in-record of face, or nil.
 func (e *PitEntry) InRecord(face FaceID) *InRecord {
+	if e.idx != nil {
+		if i, ok := e.idx.faces[face]; ok {
+			return &e.in[i]
+		}
+		return nil
+	}
 	for i := range e.in {
 		if e.in[i].Face == face {
 			return &e.in[i]
@@ -143,9 +153,15 @@ func (e *PitEntry) duplicateNonce(nonce uint32, face FaceID) bool {
 	if r := e.InRecord(face); r != nil && r.Nonce == nonce {
 		return false
 	}
-	for i := range e.in {
-		if e.in[i].Nonce == nonce {
+	if e.idx != nil {
+		if e.idx.nonces[nonce] > 0 {
 			return true
+		}
+	} else {
+		for i := range e.in {
+			if e.in[i].Nonce == nonce {
+				return true
+			}
 		}
 	}
 	for i := range e.out {
@@ -169,18 +185,35 @@ func (e *PitEntry) insertInRecord(face FaceID, it *ndn.Interest, mark uint64, to
 		return true
 	}
 	r := e.InRecord(face)
+	expiry := now + life
 	if r == nil {
-		e.in = append(e.in, InRecord{Face: face})
+		e.in = append(e.in, InRecord{Face: face, Nonce: it.Nonce})
 		r = &e.in[len(e.in)-1]
 		added = true
+		e.expiry = max(e.expiry, expiry)
+		if e.idx != nil {
+			e.idx.add(face, it.Nonce, len(e.in)-1)
+		} else if len(e.in) >= inIndexMin {
+			e.indexIn()
+		}
+	} else {
+		if e.idx != nil && r.Nonce != it.Nonce {
+			e.idx.renonce(r.Nonce, it.Nonce)
+		}
+		switch {
+		case expiry >= e.expiry:
+			e.expiry = expiry
+		case r.Expiry == e.expiry: // the latest record renewed shorter: find the new latest
+			r.Expiry = expiry
+			e.updateExpiry()
+		}
 	}
 	r.Nonce = it.Nonce
 	r.LastRenewed = now
-	r.Expiry = now + life
+	r.Expiry = expiry
 	r.Interest = it
 	r.Mark = mark
 	r.PitToken = token
-	e.updateExpiry()
 	return added
 }
 
@@ -198,15 +231,27 @@ func (e *PitEntry) downstreamOf(it *ndn.Interest) FaceID {
 // removeInRecord removes the in-record of face, recomputes the expiry,
 // and reports whether there was one.
 func (e *PitEntry) removeInRecord(face FaceID) (removed bool) {
-	for i := range e.in {
-		if e.in[i].Face == face {
-			e.in = slices.Delete(e.in, i, i+1)
-			removed = true
-			break
+	i := -1
+	if e.idx != nil {
+		if j, ok := e.idx.faces[face]; ok {
+			i = int(j)
+		}
+	} else {
+		for j := range e.in {
+			if e.in[j].Face == face {
+				i = j
+				break
+			}
+		}
+	}
+	if i >= 0 {
+		e.in = slices.Delete(e.in, i, i+1)
+		if e.idx != nil {
+			e.indexIn() // the later records moved
 		}
 	}
 	e.updateExpiry()
-	return removed
+	return i >= 0
 }
 
 func (e *PitEntry) updateExpiry() {
@@ -354,6 +399,7 @@ func (t *pit) remove(e *PitEntry) {
 	if cap(e.in) > 1 {
 		e.in1[0] = InRecord{}
 	}
+	e.unindexIn()
 	e.name, e.next, e.strategy = nil, nil, nil
 	e.in, e.out = e.in[:0], e.out[:0]
 	e.canBePrefix, e.mustBeFresh, e.hash, e.live, e.scope = false, false, 0, false, scopeNone
