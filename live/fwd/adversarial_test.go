@@ -380,3 +380,27 @@ func TestLimitDefaultsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestAdversarialFaceTable: a remote sending from many UDP addresses (here
+// ports) makes no more than max-faces faces; the rest are closed at once
+// and counted.
+func TestAdversarialFaceTable(t *testing.T) {
+	d := startFwConfig(t, "udp = \"127.0.0.1:0\"\ntcp = \"\"\nmax-faces = 3\n")
+	for i := range 8 {
+		p := newCountingPeer(t)
+		p.send(d.UDPAddr(), ndn.Packet{Interest: &ndn.Interest{Name: mustName(t, "/many/addresses"), Nonce: uint32(i)}})
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	var faces int
+	var refused uint64
+	for {
+		d.Do(func() { faces, refused = len(d.faces), d.refusedFaces })
+		if faces+int(refused) >= 8 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if faces != 3 || refused != 5 {
+		t.Errorf("%d faces, %d refused; want 3 and 5", faces, refused)
+	}
+}
