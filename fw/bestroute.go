@@ -41,7 +41,7 @@ func (s *bestRoute) afterReceiveInterest(e *PitEntry, in FaceID, it *ndn.Interes
 		s.a.Suppressed(e)
 	case RetxNew:
 		for _, nh := range nexthops {
-			if s.a.eligible(e, nh.Face, in) {
+			if s.a.eligible(nh.Face, in) {
 				s.a.SendInterest(e, nh.Face, it)
 				return
 			}
@@ -51,7 +51,7 @@ func (s *bestRoute) afterReceiveInterest(e *PitEntry, in FaceID, it *ndn.Interes
 		var earliest FaceID
 		var earliestAt time.Duration
 		for _, nh := range nexthops {
-			if !s.a.eligible(e, nh.Face, in) {
+			if !s.a.eligible(nh.Face, in) {
 				continue
 			}
 			o := e.OutRecord(nh.Face)

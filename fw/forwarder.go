@@ -92,6 +92,7 @@ type Forwarder struct {
 
 	// per-packet scratch space
 	downstreams []downstream
+	scoped      []NextHop // the nexthops scope control leaves (scope.go)
 }
 
 // work is what the forwarder's guard runs: a packet received on face, a

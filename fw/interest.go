@@ -54,7 +54,7 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 			f.counters.CSMisses++
 		}
 	}
-	if (f.faces[in].inRecords >= f.limits.pitFaceLimit || f.pit.size >= f.limits.pitCapacity) && f.pitFull(in, p, e) {
+	if (fc.inRecords >= f.limits.pitFaceLimit || f.pit.size >= f.limits.pitCapacity) && f.pitFull(in, p, e) {
 		return
 	}
 	if e == nil {
@@ -67,10 +67,13 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 		e.scope = sc
 	}
 	if e.insertInRecord(in, it, p.CongestionMark, p.PitToken, now, f.lifetime(it)) {
-		f.faces[in].inRecords++
+		fc.inRecords++
 	}
 	e.timer.Set(e.expiry)
 	nexthops := f.fib.lookup(it.Name, hs)
+	if e.scope != scopeNone {
+		nexthops = f.scopeNexthops(e, in, nexthops)
+	}
 	// Best-route, the default and by far the most common strategy, is
 	// called directly: no interface call, and no copy of the packet (eight
 	// words) for it.
@@ -154,8 +157,12 @@ func (f *Forwarder) onExpiryTimer(e *PitEntry) {
 // Set); a wake-up that finds the timer disarmed does nothing.
 func (f *Forwarder) finalize(e *PitEntry, satisfied bool, freshness time.Duration) {
 	e.timer.Stop()
-	for i := range e.in {
-		f.faces[e.in[i].Face].inRecords--
+	if len(e.in) == 1 { // the common case, without a loop
+		f.faces[e.in[0].Face].inRecords--
+	} else {
+		for i := range e.in {
+			f.faces[e.in[i].Face].inRecords--
+		}
 	}
 	for i := range e.out { // their Interests are no longer outstanding (see PendingInterests)
 		if e.out[i].Nack == ndn.NackNone {

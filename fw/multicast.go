@@ -24,7 +24,7 @@ func (s *multicast) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, n
 	now := s.a.Now()
 	var sent, suppressed bool
 	for _, nh := range nexthops {
-		if !s.a.eligible(e, nh.Face, in) {
+		if !s.a.eligible(nh.Face, in) {
 			continue
 		}
 		d := s.retx.DecidePerUpstream(e, nh.Face, now)

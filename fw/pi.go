@@ -82,7 +82,7 @@ func forwardMultipath(a Actions, retx RetxSuppression, e *PitEntry, in FaceID, p
 		a.Suppressed(e)
 	case RetxNew:
 		for _, nh := range nexthops {
-			if a.eligible(e, nh.Face, in) {
+			if a.eligible(nh.Face, in) {
 				cands = append(cands, nh)
 			}
 		}
@@ -95,7 +95,7 @@ func forwardMultipath(a Actions, retx RetxSuppression, e *PitEntry, in FaceID, p
 		var oldest FaceID
 		var oldestAt time.Duration
 		for _, nh := range nexthops {
-			if !a.eligible(e, nh.Face, in) {
+			if !a.eligible(nh.Face, in) {
 				continue
 			}
 			o := e.OutRecord(nh.Face)

@@ -64,3 +64,19 @@ func (f *Forwarder) violatesScope(e *PitEntry, in, out FaceID) bool {
 		return !f.isLocal(out) && !f.isLocal(in)
 	}
 }
+
+// scopeNexthops returns the nexthops an Interest of e (a scoped name)
+// that arrived on face in may use, counting those it may not. The slice
+// is the forwarder's scratch space, valid until the next Interest.
+func (f *Forwarder) scopeNexthops(e *PitEntry, in FaceID, nexthops []NextHop) []NextHop {
+	out := f.scoped[:0]
+	for _, nh := range nexthops {
+		if f.violatesScope(e, in, nh.Face) {
+			f.counters.ScopeDeniedNexthops++
+			continue
+		}
+		out = append(out, nh)
+	}
+	f.scoped = out
+	return out
+}

@@ -132,19 +132,12 @@ func (a Actions) fibEntry(name ndn.Name) (prefix ndn.Name, h uint64, nexthops []
 	return n.name, hs[len(n.name)], n.val, true
 }
 
-// eligible reports whether nexthop face may be used for an Interest of e
-// that arrived on face in: it is up, is not the downstream itself, and
-// scope control allows it (scope.go; a nexthop refused for scope is
-// counted in Counters.ScopeDeniedNexthops).
-func (a Actions) eligible(e *PitEntry, face, in FaceID) bool {
-	if face == in || !a.f.faceUp(face) {
-		return false
-	}
-	if e.scope != scopeNone && a.f.violatesScope(e, in, face) {
-		a.f.counters.ScopeDeniedNexthops++
-		return false
-	}
-	return true
+// eligible reports whether nexthop face may be used for an Interest that
+// arrived on face in: it is up and is not the downstream itself. (Scope
+// control has already removed the nexthops a scoped name may not use:
+// Forwarder.scopeNexthops.)
+func (a Actions) eligible(face, in FaceID) bool {
+	return face != in && a.f.faceUp(face)
 }
 
 // nackIfAllUpstreamsNacked implements the Nack processing that NFD's
