@@ -278,7 +278,7 @@ func TestAdversarialLifetimeFlood(t *testing.T) {
 	for i := range floods {
 		it := &ndn.Interest{Name: mustName(t, "/flood/"+strconv.Itoa(i)), Nonce: uint32(i), Lifetime: huge}
 		attacker.send(d.UDPAddr(), ndn.Packet{Interest: it})
-		if i%500 == 499 {
+		if i%100 == 99 {
 			time.Sleep(time.Millisecond) // do not just overflow the socket buffer
 		}
 		if i%10_000 == 9_999 {
@@ -299,13 +299,16 @@ func TestAdversarialLifetimeFlood(t *testing.T) {
 	maxPIT, maxRSS = max(maxPIT, c.PITSize), max(maxRSS, rssBytes(t))
 	t.Logf("%d Interests sent in %v; forwarder: %d in, PIT now %d (max seen %d), %d refused with Nack Congestion; RSS max %.1f MB",
 		floods, sent.Round(time.Millisecond), c.InInterests, c.PITSize, maxPIT, c.PITLimitNacks, float64(maxRSS)/1e6)
+	if c.InInterests < floods*95/100 {
+		t.Errorf("the forwarder received %d Interests of the %d sent: the flood did not arrive", c.InInterests, floods)
+	}
 	if limit := scenario.DefaultFwPITFaceLimit + 64; maxPIT > limit {
 		t.Errorf("PIT reached %d entries, want at most the face's share plus the fetch's (%d)", maxPIT, limit)
 	}
 	if c.InInterests > scenario.DefaultFwPITFaceLimit+1000 && c.PITLimitNacks == 0 {
 		t.Error("no Interest was refused")
 	}
-	if maxRSS >= 100e6 {
+	if maxRSS >= 100e6 && !raceDetector {
 		t.Errorf("RSS reached %.1f MB, want under 100 MB", float64(maxRSS)/1e6)
 	}
 }
