@@ -54,7 +54,7 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 			f.counters.CSMisses++
 		}
 	}
-	if (fc.inRecords >= f.limits.pitFaceLimit || f.pit.size >= f.limits.pitCapacity) && f.pitFull(in, p, e) {
+	if f.pit.size >= f.limits.pitCheck && (fc.inRecords >= f.limits.pitFaceLimit || f.pit.size >= f.limits.pitCapacity) && f.pitFull(in, p, e) {
 		return
 	}
 	if e == nil {

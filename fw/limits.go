@@ -43,6 +43,10 @@ type limits struct {
 	pitCapacity  int
 	pitFaceLimit int
 	maxNameComps int
+	// pitCheck is min(pitCapacity, pitFaceLimit): below that many PIT
+	// entries neither limit can be reached (a face holds at most one
+	// in-record per entry), so an Interest needs no check.
+	pitCheck int
 }
 
 // newLimits applies the defaults to cfg's limits and checks them.
@@ -68,6 +72,7 @@ func newLimits(cfg Config) (limits, error) {
 	if l.maxNameComps == 0 {
 		l.maxNameComps = DefaultMaxNameComponents
 	}
+	l.pitCheck = min(l.pitCapacity, l.pitFaceLimit)
 	return l, nil
 }
 
