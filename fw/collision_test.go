@@ -177,8 +177,8 @@ func TestPITRecycledEntryIsClean(t *testing.T) {
 	p := newPIT()
 	it := interest("/a/b", 1, canBePrefix, mustBeFresh).Interest
 	e := p.insert(it, 5)
-	e.insertInRecord(3, it, 1, []byte{1}, 10)
-	e.insertOutRecord(4, it, 10)
+	e.insertInRecord(3, it, 1, []byte{1}, 10, it.LifetimeOrDefault())
+	e.insertOutRecord(4, it, 10, it.LifetimeOrDefault())
 	e.out[0].Nack, e.out[0].NackMark, e.out[0].retxInterval = ndn.NackCongestion, 2, 7
 	e.strategy, e.expiry, e.retxInterval = &bestRoute{}, 99, 7
 	in := e.in[:1]
@@ -208,8 +208,8 @@ func TestPITRecycledEntryIsClean(t *testing.T) {
 	q := newPIT()
 	fresh := q.insert(it2, 6)
 	for _, x := range []*PitEntry{again, fresh} {
-		x.insertInRecord(5, it2, 0, nil, 20)
-		x.insertOutRecord(6, it2, 20)
+		x.insertInRecord(5, it2, 0, nil, 20, it2.LifetimeOrDefault())
+		x.insertOutRecord(6, it2, 20, it2.LifetimeOrDefault())
 	}
 	if !reflect.DeepEqual(again.in, fresh.in) || !reflect.DeepEqual(again.out, fresh.out) {
 		t.Errorf("recycled entry's records %+v %+v, a new one's %+v %+v", again.in, again.out, fresh.in, fresh.out)

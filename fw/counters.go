@@ -48,6 +48,30 @@ type Counters struct {
 	// from or before sending to a network face.
 	HopLimitDrops uint64
 
+	// Scope control (scope.go).
+	//
+	// ScopeInterestDrops counts /localhost Interests that arrived on a
+	// network face (dropped).
+	ScopeInterestDrops uint64
+	// ScopeDataDrops counts /localhost Data that arrived on a network
+	// face (dropped), or that would have been sent on one (not sent).
+	ScopeDataDrops uint64
+	// ScopeDeniedNexthops counts nexthops an Interest was not sent to for
+	// scope: a network face for a /localhost Interest, or for a /localhop
+	// Interest that arrived on a network face. One Interest may count
+	// once per such nexthop and per forwarding decision.
+	ScopeDeniedNexthops uint64
+
+	// Limits (limits.go).
+	//
+	// PITLimitNacks counts Interests refused for want of PIT room (the
+	// PIT's capacity, or their face's fair share), each answered with Nack
+	// Congestion (also counted in OutNacks).
+	PITLimitNacks uint64
+	// NameTooLongDrops counts Interests, Data and Nacks dropped on arrival
+	// for a name over the component limit.
+	NameTooLongDrops uint64
+
 	// Send failures reported with OnSendFailure (lossnack.go).
 	//
 	// LostInterests counts Interests reported lost while still awaited

@@ -12,7 +12,8 @@ type downstream struct {
 	token []byte
 }
 
-// onData is the incoming-Data pipeline: PIT matching (unsolicited Data is
+// onData is the incoming-Data pipeline: scope control (a /localhost Data
+// from a network face is dropped), PIT matching (unsolicited Data is
 // dropped), caching, strategy notification, then one copy of the Data to
 // each pending downstream of the matched entries. A downstream gets the
 // Data's CongestionMark, or its own Interest's mark if that is larger.
@@ -20,6 +21,13 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 	f.counters.InData++
 	f.faces[in].counters.InData++
 	d := p.Data
+	if f.nameTooLong(d.Name) {
+		return
+	}
+	if scopeOf(d.Name) == scopeLocalhost && f.faces[in].kind != FaceLocal {
+		f.counters.ScopeDataDrops++ // /localhost Data from the network
+		return
+	}
 	now := f.now()
 	hs := f.prefixHashes(d.Name)
 	// the matches in an array on the stack: no stores through the write
@@ -59,7 +67,12 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 		for i := range e.in {
 			r := &e.in[i]
 			if r.Expiry > now && r.Face != in {
-				ds = addDownstream(ds, downstream{face: r.Face, mark: max(p.CongestionMark, r.Mark), it: r.Interest, token: r.PitToken})
+				x := downstream{face: r.Face, mark: max(p.CongestionMark, r.Mark), it: r.Interest, token: r.PitToken}
+				if len(matches) == 1 {
+					ds = append(ds, x) // one entry: its in-records are one per face already
+				} else {
+					ds = addDownstream(ds, x)
+				}
 			}
 		}
 		f.finalize(e, true, d.Freshness)
@@ -97,6 +110,10 @@ func (f *Forwarder) sendData(x downstream, d *ndn.Data, from FaceID) {
 		return
 	}
 	fc := &f.faces[x.face]
+	if fc.kind != FaceLocal && scopeOf(d.Name) == scopeLocalhost {
+		f.counters.ScopeDataDrops++ // /localhost Data never leaves the node
+		return
+	}
 	p := ndn.Packet{Data: d, CongestionMark: x.mark, PitToken: x.token}
 	if fc.localFields {
 		p.IncomingFaceID = uint64(from)

@@ -43,6 +43,9 @@ type face struct {
 	// pending counts the out-records on this face still awaiting a reply
 	// (added for the pi and cf strategies; see PendingInterests).
 	pending int
+	// inRecords counts the PIT in-records of this face (its share of the
+	// PIT, bounded by Config.PITFaceLimit).
+	inRecords int
 	// sent remembers which downstream Interest each recent Data sent on
 	// this face answered, so that a reported Data loss can be Nacked (nil
 	// unless EnableLossNacks was called; see lossnack.go).

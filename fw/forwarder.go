@@ -31,6 +31,21 @@ type Config struct {
 	// DeadNonceCapacity bounds the dead-nonce list; 0 means
 	// DefaultDeadNonceCapacity.
 	DeadNonceCapacity int
+	// MaxInterestLifetime caps how long a PIT record is kept, whatever
+	// the Interest's lifetime; 0 means DefaultMaxInterestLifetime.
+	MaxInterestLifetime time.Duration
+	// PITCapacity bounds the PIT's entries; 0 means DefaultPITCapacity.
+	// An Interest that would need a new entry beyond it is answered with
+	// Nack Congestion.
+	PITCapacity int
+	// PITFaceLimit bounds the in-records one incoming face holds (its
+	// fair share of the PIT); 0 means DefaultPITFaceLimit. An Interest
+	// that would need one more is answered with Nack Congestion.
+	PITFaceLimit int
+	// MaxNameComponents bounds the components of the names of Interests,
+	// Data and Nacks; longer ones are dropped on arrival. 0 means
+	// DefaultMaxNameComponents.
+	MaxNameComponents int
 	// NameHashes, if set, is a cache of name hashes this forwarder shares
 	// with others that see the very same packet objects (a simulation's):
 	// see NameHashCache for when that is safe. The forwarder then also
@@ -62,6 +77,7 @@ type Forwarder struct {
 	choice        strategyChoice
 
 	counters Counters
+	limits   limits
 	hasher   nameHasher
 	names    *NameHashCache // shared with other forwarders, or nil
 	// auxHasher serves strategies' own FIB lookups (Actions.fibEntry), so
@@ -76,6 +92,7 @@ type Forwarder struct {
 
 	// per-packet scratch space
 	downstreams []downstream
+	scoped      []NextHop // the nexthops scope control leaves (scope.go)
 }
 
 // work is what the forwarder's guard runs: a packet received on face, a
@@ -104,6 +121,10 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 	if capacity == 0 {
 		capacity = DefaultDeadNonceCapacity
 	}
+	lim, err := newLimits(cfg)
+	if err != nil {
+		return nil, err
+	}
 	f := &Forwarder{
 		name:       cfg.Name,
 		sched:      s,
@@ -119,6 +140,7 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 		hasher:     newNameHasher(),
 		names:      cfg.NameHashes,
 		auxHasher:  newNameHasher(),
+		limits:     lim,
 	}
 	f.guard.Init(f.handle)
 	// names shared through a cache never change: the tables may take

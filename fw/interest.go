@@ -6,7 +6,8 @@ import (
 	"github.com/ndncc/ndncc/ndn"
 )
 
-// onInterest is the incoming-Interest pipeline: HopLimit, loop detection
+// onInterest is the incoming-Interest pipeline: HopLimit, scope control
+// (a /localhost Interest from a network face is dropped), loop detection
 // (dead-nonce list, then the PIT entry's nonces), Content Store lookup for
 // an Interest that is not already pending, PIT in-record, strategy.
 func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
@@ -14,6 +15,9 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 	fc := &f.faces[in]
 	fc.counters.InInterests++
 	it := p.Interest
+	if f.nameTooLong(it.Name) {
+		return
+	}
 	if fc.kind == FaceNetwork && it.HasHopLimit {
 		if it.HopLimit == 0 {
 			f.counters.HopLimitDrops++
@@ -22,6 +26,11 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 		cp := *it // Interests are shared and immutable: decrement a copy
 		cp.HopLimit--
 		it, p.Interest = &cp, &cp
+	}
+	sc := scopeOf(it.Name)
+	if sc == scopeLocalhost && fc.kind != FaceLocal {
+		f.counters.ScopeInterestDrops++
+		return
 	}
 	now := f.now()
 	hs := f.prefixHashes(it.Name)
@@ -44,16 +53,27 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 			}
 			f.counters.CSMisses++
 		}
+	}
+	if f.pit.size >= f.limits.pitCheck && (fc.inRecords >= f.limits.pitFaceLimit || f.pit.size >= f.limits.pitCapacity) && f.pitFull(in, p, e) {
+		return
+	}
+	if e == nil {
 		e = f.pit.insert(it, h)
 		if !e.timerBound {
 			e.timer.Init(f.sched, func() { f.onExpiryTimer(e) })
 			e.timerBound = true
 		}
 		e.strategy = f.choice.find(it.Name, hs).s
+		e.scope = sc
 	}
-	e.insertInRecord(in, it, p.CongestionMark, p.PitToken, now)
+	if e.insertInRecord(in, it, p.CongestionMark, p.PitToken, now, f.lifetime(it)) {
+		fc.inRecords++
+	}
 	e.timer.Set(e.expiry)
 	nexthops := f.fib.lookup(it.Name, hs)
+	if e.scope != scopeNone {
+		nexthops = f.scopeNexthops(e, in, nexthops)
+	}
 	// Best-route, the default and by far the most common strategy, is
 	// called directly: no interface call, and no copy of the packet (eight
 	// words) for it.
@@ -82,6 +102,10 @@ func (f *Forwarder) sendInterest(e *PitEntry, out FaceID, it *ndn.Interest) bool
 	if !e.live || !f.faceUp(out) {
 		return false
 	}
+	if e.scope != scopeNone && f.violatesScope(e, e.downstreamOf(it), out) {
+		f.counters.ScopeDeniedNexthops++ // a strategy that did not ask eligible
+		return false
+	}
 	fc := &f.faces[out]
 	if fc.kind == FaceNetwork && it.HasHopLimit && it.HopLimit == 0 {
 		f.counters.HopLimitDrops++
@@ -90,7 +114,7 @@ func (f *Forwarder) sendInterest(e *PitEntry, out FaceID, it *ndn.Interest) bool
 	if o := e.OutRecord(out); o == nil || o.Nack != ndn.NackNone {
 		fc.pending++ // a new outstanding Interest (see PendingInterests)
 	}
-	e.insertOutRecord(out, it, f.now())
+	e.insertOutRecord(out, it, f.now(), f.lifetime(it))
 	f.counters.OutInterests++
 	fc.counters.OutInterests++
 	p := ndn.Packet{Interest: it}
@@ -133,6 +157,13 @@ func (f *Forwarder) onExpiryTimer(e *PitEntry) {
 // Set); a wake-up that finds the timer disarmed does nothing.
 func (f *Forwarder) finalize(e *PitEntry, satisfied bool, freshness time.Duration) {
 	e.timer.Stop()
+	if len(e.in) == 1 { // the common case, without a loop
+		f.faces[e.in[0].Face].inRecords--
+	} else {
+		for i := range e.in {
+			f.faces[e.in[i].Face].inRecords--
+		}
+	}
 	for i := range e.out { // their Interests are no longer outstanding (see PendingInterests)
 		if e.out[i].Nack == ndn.NackNone {
 			f.faces[e.out[i].Face].pending--

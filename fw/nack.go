@@ -10,6 +10,9 @@ func (f *Forwarder) onNack(in FaceID, p ndn.Packet) {
 	f.counters.InNacks++
 	f.faces[in].counters.InNacks++
 	it := p.Interest
+	if f.nameTooLong(it.Name) {
+		return
+	}
 	var o *OutRecord
 	e := f.pit.find(it, f.hasher.full(it.Name))
 	if e != nil {
@@ -44,7 +47,9 @@ func (f *Forwarder) sendNack(e *PitEntry, out FaceID, reason ndn.NackReason, mar
 		return
 	}
 	f.nackDownstream(r, reason, mark)
-	e.removeInRecord(out)
+	if e.removeInRecord(out) {
+		f.faces[out].inRecords--
+	}
 	if len(e.in) == 0 {
 		f.finalize(e, false, 0)
 		return

@@ -2,6 +2,7 @@ package fw
 
 import (
 	"bytes"
+	"hash"
 	"slices"
 
 	"github.com/cespare/xxhash"
@@ -32,6 +33,8 @@ type nameHasher struct {
 	// (with the same promise) whose value is the very same slice as
 	// prev's is equal to it without comparing bytes.
 	prev ndn.Name
+	// digest hashes the prefixes of a long name in one pass.
+	digest hash.Hash64
 }
 
 // hashedComp is one component of the previous name: its type, and where
@@ -43,9 +46,10 @@ type hashedComp struct {
 
 func newNameHasher() nameHasher {
 	return nameHasher{
-		buf:   make([]byte, 0, 128),
-		comps: make([]hashedComp, 0, 16),
-		hs:    append(make([]uint64, 0, 17), xxhash.Sum64(nil)),
+		buf:    make([]byte, 0, 128),
+		comps:  make([]hashedComp, 0, 16),
+		hs:     append(make([]uint64, 0, 17), xxhash.Sum64(nil)),
+		digest: xxhash.New(),
 	}
 }
 
@@ -98,6 +102,7 @@ func (h *nameHasher) hash(name ndn.Name, same bool) []uint64 {
 	} else {
 		buf = buf[:0]
 	}
+	work := 0 // bytes hashed prefix by prefix: the sum of their lengths
 	for i := k; i < len(name); i++ {
 		c := &name[i]
 		n := c.EncodingLength()
@@ -105,11 +110,43 @@ func (h *nameHasher) hash(name ndn.Name, same bool) []uint64 {
 		buf = slices.Grow(buf, n)[:at+n]
 		c.EncodeInto(buf[at:])
 		comps = append(comps, hashedComp{typ: uint64(c.Typ), val: len(buf) - len(c.Val), end: len(buf)})
-		hs = append(hs, xxhash.Sum64(buf))
+		work += len(buf)
 	}
-	h.buf, h.comps, h.hs = buf, comps, hs
+	h.buf, h.comps = buf, comps
+	if work <= streamHashWork {
+		// short names, the common case: each prefix hashed whole
+		for i := k; i < len(name); i++ {
+			hs = append(hs, xxhash.Sum64(buf[:comps[i].end]))
+		}
+	} else {
+		// a long name: one pass over the encoding, each prefix's hash
+		// read from the running digest, so the work is linear in the
+		// name's size instead of quadratic
+		if h.digest == nil {
+			h.digest = xxhash.New()
+		}
+		d := h.digest
+		d.Reset()
+		at := 0
+		if k > 0 {
+			at = comps[k-1].end
+		}
+		d.Write(buf[:at])
+		for i := k; i < len(name); i++ {
+			d.Write(buf[at:comps[i].end])
+			at = comps[i].end
+			hs = append(hs, d.Sum64())
+		}
+	}
+	h.hs = hs
 	return hs
 }
+
+// streamHashWork is the most bytes a name's new prefixes may add up to
+// before they are hashed in one pass (nameHasher.hash): hashing each
+// prefix whole is quicker for the short names of nearly every packet,
+// one pass bounds the work of a long one.
+const streamHashWork = 4096
 
 // full returns the hash of the whole name.
 func (h *nameHasher) full(name ndn.Name) uint64 {

@@ -289,20 +289,22 @@ func (s *pcon) AfterReceiveNack(e *PitEntry, in FaceID, p ndn.Packet) {
 	if ent != nil && p.CongestionMark > 0 && s.admitLimited(ent, now) {
 		s.signal(ent, in, now)
 	}
+	// the retry carries the latest downstream Interest
+	var latest *InRecord
+	for i := range e.in {
+		if latest == nil || e.in[i].LastRenewed > latest.LastRenewed {
+			latest = &e.in[i]
+		}
+	}
 	cands := s.cands[:0]
 	for _, nh := range nexthops {
-		if s.a.f.faceUp(nh.Face) && e.OutRecord(nh.Face) == nil && e.InRecord(nh.Face) == nil {
+		if latest != nil && s.a.f.faceUp(nh.Face) && e.OutRecord(nh.Face) == nil && e.InRecord(nh.Face) == nil &&
+			(e.scope == scopeNone || !s.a.f.violatesScope(e, latest.Face, nh.Face)) {
 			cands = append(cands, nh)
 		}
 	}
 	s.cands = cands[:0]
-	if len(cands) > 0 && len(e.in) > 0 {
-		latest := &e.in[0]
-		for i := range e.in {
-			if e.in[i].LastRenewed > latest.LastRenewed {
-				latest = &e.in[i]
-			}
-		}
+	if len(cands) > 0 {
 		s.cur = ent
 		out := s.choose(cands)
 		s.cur = nil

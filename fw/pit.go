@@ -55,6 +55,10 @@ type PitEntry struct {
 
 	in  []InRecord
 	out []OutRecord
+	// idx finds in-records by face and by nonce in constant time once an
+	// entry has many downstreams (inIndexMin); nil before.
+	idx   *inIndex
+	spare *inIndex // an emptied index kept for reuse
 	// Room for the first in- and out-record, which most entries only
 	// have: in and out start there (a second record moves them to an
 	// array of their own).
@@ -73,6 +77,7 @@ type PitEntry struct {
 
 	canBePrefix bool
 	mustBeFresh bool
+	scope       scope // the name's scope class (scope.go)
 	live        bool
 	timerBound  bool
 }
@@ -94,6 +99,12 @@ func (e *PitEntry) OutRecords() []OutRecord { return e.out }
 
 // InRecord returns the in-record of face, or nil.
 func (e *PitEntry) InRecord(face FaceID) *InRecord {
+	if e.idx != nil {
+		if i, ok := e.idx.faces[face]; ok {
+			return &e.in[i]
+		}
+		return nil
+	}
 	for i := range e.in {
 		if e.in[i].Face == face {
 			return &e.in[i]
@@ -142,9 +153,15 @@ func (e *PitEntry) duplicateNonce(nonce uint32, face FaceID) bool {
 	if r := e.InRecord(face); r != nil && r.Nonce == nonce {
 		return false
 	}
-	for i := range e.in {
-		if e.in[i].Nonce == nonce {
+	if e.idx != nil {
+		if e.idx.nonces[nonce] > 0 {
 			return true
+		}
+	} else {
+		for i := range e.in {
+			if e.in[i].Nonce == nonce {
+				return true
+			}
 		}
 	}
 	for i := range e.out {
@@ -156,27 +173,48 @@ func (e *PitEntry) duplicateNonce(nonce uint32, face FaceID) bool {
 }
 
 // insertInRecord adds or renews the in-record of face for Interest it,
-// which arrived with mark and token, and recomputes the entry's expiry.
-func (e *PitEntry) insertInRecord(face FaceID, it *ndn.Interest, mark uint64, token []byte, now time.Duration) {
+// which arrived with mark and token and lives for life (its lifetime,
+// capped), and recomputes the entry's expiry. It reports whether the
+// record is new.
+func (e *PitEntry) insertInRecord(face FaceID, it *ndn.Interest, mark uint64, token []byte, now, life time.Duration) (added bool) {
 	if len(e.in) == 0 && cap(e.in) > 0 { // a new entry's first record (most entries' only one)
 		e.in = e.in[:1]
 		r := &e.in[0]
-		*r = InRecord{Face: face, Nonce: it.Nonce, Expiry: now + it.LifetimeOrDefault(), LastRenewed: now, Interest: it, Mark: mark, PitToken: token}
+		*r = InRecord{Face: face, Nonce: it.Nonce, Expiry: now + life, LastRenewed: now, Interest: it, Mark: mark, PitToken: token}
 		e.expiry = r.Expiry
-		return
+		return true
 	}
 	r := e.InRecord(face)
+	expiry := now + life
 	if r == nil {
-		e.in = append(e.in, InRecord{Face: face})
+		e.in = append(e.in, InRecord{Face: face, Nonce: it.Nonce})
 		r = &e.in[len(e.in)-1]
+		added = true
+		e.expiry = max(e.expiry, expiry)
+		if e.idx != nil {
+			e.idx.add(face, it.Nonce, len(e.in)-1)
+		} else if len(e.in) >= inIndexMin {
+			e.indexIn()
+		}
+	} else {
+		if e.idx != nil && r.Nonce != it.Nonce {
+			e.idx.renonce(r.Nonce, it.Nonce)
+		}
+		switch {
+		case expiry >= e.expiry:
+			e.expiry = expiry
+		case r.Expiry == e.expiry: // the latest record renewed shorter: find the new latest
+			r.Expiry = expiry
+			e.updateExpiry()
+		}
 	}
 	r.Nonce = it.Nonce
 	r.LastRenewed = now
-	r.Expiry = now + it.LifetimeOrDefault()
+	r.Expiry = expiry
 	r.Interest = it
 	r.Mark = mark
 	r.PitToken = token
-	e.updateExpiry()
+	return added
 }
 
 // downstreamOf returns the face whose in-record holds Interest it (the
@@ -190,15 +228,30 @@ func (e *PitEntry) downstreamOf(it *ndn.Interest) FaceID {
 	return 0
 }
 
-// removeInRecord removes the in-record of face and recomputes the expiry.
-func (e *PitEntry) removeInRecord(face FaceID) {
-	for i := range e.in {
-		if e.in[i].Face == face {
-			e.in = slices.Delete(e.in, i, i+1)
-			break
+// removeInRecord removes the in-record of face, recomputes the expiry,
+// and reports whether there was one.
+func (e *PitEntry) removeInRecord(face FaceID) (removed bool) {
+	i := -1
+	if e.idx != nil {
+		if j, ok := e.idx.faces[face]; ok {
+			i = int(j)
+		}
+	} else {
+		for j := range e.in {
+			if e.in[j].Face == face {
+				i = j
+				break
+			}
+		}
+	}
+	if i >= 0 {
+		e.in = slices.Delete(e.in, i, i+1)
+		if e.idx != nil {
+			e.indexIn() // the later records moved
 		}
 	}
 	e.updateExpiry()
+	return i >= 0
 }
 
 func (e *PitEntry) updateExpiry() {
@@ -216,12 +269,13 @@ func (e *PitEntry) dropFace(face FaceID) (orphaned bool) {
 	return len(e.in) == 0
 }
 
-// insertOutRecord adds or renews the out-record of face for Interest it.
-func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now time.Duration) *OutRecord {
+// insertOutRecord adds or renews the out-record of face for Interest it,
+// which lives for life (its lifetime, capped).
+func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now, life time.Duration) *OutRecord {
 	if len(e.out) == 0 && cap(e.out) > 0 { // the first upstream (most entries' only one)
 		e.out = e.out[:1]
 		o := &e.out[0]
-		*o = OutRecord{Face: face, Nonce: it.Nonce, LastSent: now, Expiry: now + it.LifetimeOrDefault()}
+		*o = OutRecord{Face: face, Nonce: it.Nonce, LastSent: now, Expiry: now + life}
 		return o
 	}
 	o := e.OutRecord(face)
@@ -231,7 +285,7 @@ func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now time.Durat
 	}
 	o.Nonce = it.Nonce
 	o.LastSent = now
-	o.Expiry = now + it.LifetimeOrDefault()
+	o.Expiry = now + life
 	o.Nack, o.NackMark = ndn.NackNone, 0
 	return o
 }
@@ -345,9 +399,10 @@ func (t *pit) remove(e *PitEntry) {
 	if cap(e.in) > 1 {
 		e.in1[0] = InRecord{}
 	}
+	e.unindexIn()
 	e.name, e.next, e.strategy = nil, nil, nil
 	e.in, e.out = e.in[:0], e.out[:0]
-	e.canBePrefix, e.mustBeFresh, e.hash, e.live = false, false, 0, false
+	e.canBePrefix, e.mustBeFresh, e.hash, e.live, e.scope = false, false, 0, false, scopeNone
 	e.expiry, e.retxInterval = 0, 0
 	if len(t.free) < maxFreePIT {
 		t.free = append(t.free, e)

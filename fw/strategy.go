@@ -133,7 +133,9 @@ func (a Actions) fibEntry(name ndn.Name) (prefix ndn.Name, h uint64, nexthops []
 }
 
 // eligible reports whether nexthop face may be used for an Interest that
-// arrived on face in: it is up and is not the downstream itself.
+// arrived on face in: it is up and is not the downstream itself. (Scope
+// control has already removed the nexthops a scoped name may not use:
+// Forwarder.scopeNexthops.)
 func (a Actions) eligible(face, in FaceID) bool {
 	return face != in && a.f.faceUp(face)
 }

@@ -186,9 +186,14 @@ func TestDatasets(t *testing.T) {
 		}
 	})
 	t.Run("from a network face", func(t *testing.T) {
-		got := h.send(h.net, &ndn.Interest{Name: name(t, "/localhost/nfd/fib/list"), Nonce: 77, CanBePrefix: true})
+		// under /localhost: dropped by the forwarder's scope control
+		if got := h.send(h.net, &ndn.Interest{Name: name(t, "/localhost/nfd/fib/list"), Nonce: 77, CanBePrefix: true}); len(got) != 0 {
+			t.Errorf("a /localhost dataset request from a network face got %v, want nothing", got)
+		}
+		// under /localhop: refused by the manager
+		got := h.send(h.net, &ndn.Interest{Name: name(t, "/localhop/nfd/rib/list"), Nonce: 78, CanBePrefix: true})
 		if len(got) != 1 || controlResponse(t, got[0].Data).StatusCode != 403 {
-			t.Errorf("a dataset request from a network face got %v", got)
+			t.Errorf("a /localhop dataset request from a network face got %v, want 403", got)
 		}
 	})
 }

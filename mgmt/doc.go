@@ -49,8 +49,12 @@
 //  2. the Interest came from a local face: the forwarder's FaceLocal kind
 //     of the face in IncomingFaceID (403 "authorization rejected"
 //     otherwise). Whether a face is local is the runtime's decision when
-//     it adds the face to the forwarder (applications on the Unix socket;
-//     NFD also counts loopback TCP and UDP faces as local);
+//     it adds the face to the forwarder: `ndncc fw` counts only the faces
+//     of its Unix socket (and this manager's own) as local, never a UDP or
+//     TCP face, loopback address or not (NFD never counts UDP as local;
+//     it does count loopback TCP). The forwarder's scope control (package
+//     fw) drops a /localhost Interest from a network face before it gets
+//     here;
 //  3. the module and verb exist, and only rib is served under
 //     /localhop/nfd (501 "Unknown module" / "Unknown verb");
 //  4. for a command, the ControlParameters name component decodes (400

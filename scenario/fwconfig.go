@@ -29,6 +29,23 @@ const (
 	// kernel send queue, as NFD does on its UDP, TCP and Unix faces.
 	// (A scenario's simulated links default to droptail.)
 	DefaultFwQueue = "threshold-mark"
+
+	// The forwarder's limits (docs/security.md), package fw's defaults:
+	// live/fwd's tests check that they agree.
+	//
+	// DefaultFwMaxInterestLifetime caps how long a PIT record is kept.
+	DefaultFwMaxInterestLifetime = 2 * time.Minute
+	// DefaultFwPITCapacity bounds the PIT's entries.
+	DefaultFwPITCapacity = 1 << 18
+	// DefaultFwPITFaceLimit bounds the in-records of one incoming face.
+	DefaultFwPITFaceLimit = DefaultFwPITCapacity / 16
+	// DefaultFwMaxNameComponents bounds a name's components.
+	DefaultFwMaxNameComponents = 128
+	// DefaultFwDeadNonceCapacity bounds the dead-nonce list.
+	DefaultFwDeadNonceCapacity = 1 << 16
+	// DefaultFwMaxFaces bounds the face table: a listener's new face
+	// beyond it is closed at once (configured faces always open).
+	DefaultFwMaxFaces = 4096
 )
 
 // FwConfig is an `ndncc fw` configuration. Its forwarding keys are a
@@ -61,6 +78,17 @@ type FwConfig struct {
 	// LossDetection runs the link-loss shim on every UDP face unless the
 	// face says otherwise.
 	LossDetection bool
+	// Limits of the forwarder's state and work (docs/security.md):
+	// MaxInterestLifetime caps a PIT record's lifetime; PITCapacity
+	// bounds the PIT's entries and PITFaceLimit one incoming face's
+	// in-records; MaxNameComponents a name's components;
+	// DeadNonceCapacity the dead-nonce list; MaxFaces the face table.
+	MaxInterestLifetime time.Duration
+	PITCapacity         int
+	PITFaceLimit        int
+	MaxNameComponents   int
+	DeadNonceCapacity   int
+	MaxFaces            int
 	// HeaderOverhead is the bytes an emulated link adds to every frame
 	// (IP, UDP and link headers), as a scenario's header-overhead.
 	HeaderOverhead int
@@ -145,6 +173,11 @@ func DefaultFwConfig() *FwConfig {
 		Strategy: DefaultStrategy, CSCapacity: DefaultCSCapacity,
 		Queue: DefaultFwQueue, QueueParams: map[string]string{},
 		HeaderOverhead: DefaultHeaderOverhead,
+
+		MaxInterestLifetime: DefaultFwMaxInterestLifetime,
+		PITCapacity:         DefaultFwPITCapacity, PITFaceLimit: DefaultFwPITFaceLimit,
+		MaxNameComponents: DefaultFwMaxNameComponents, DeadNonceCapacity: DefaultFwDeadNonceCapacity,
+		MaxFaces: DefaultFwMaxFaces,
 	}
 }
 
@@ -192,7 +225,8 @@ func (d *decoder) fwConfig(m map[string]any) *FwConfig {
 	c := DefaultFwConfig()
 	c.File, c.Pos = d.file, topology.Pos{File: d.file}
 	d.known(m, "", "socket", "udp", "tcp", "mtu", "idle-timeout", "strategy", "cs-capacity",
-		"queue", "queue-params", "loss-detection", "header-overhead", "strategy-choice", "face", "route")
+		"queue", "queue-params", "loss-detection", "header-overhead", "strategy-choice", "face", "route",
+		"max-interest-lifetime", "pit-capacity", "pit-face-limit", "max-name-components", "dead-nonce-capacity", "max-faces")
 	c.ListenSet.Socket = d.str(m, "", "socket", &c.Socket)
 	c.ListenSet.UDP = d.str(m, "", "udp", &c.UDP)
 	c.ListenSet.TCP = d.str(m, "", "tcp", &c.TCP)
@@ -227,6 +261,20 @@ func (d *decoder) fwConfig(m map[string]any) *FwConfig {
 	d.boolean(m, "", "loss-detection", &c.LossDetection)
 	if d.integerInt(m, "", "header-overhead", &c.HeaderOverhead) && c.HeaderOverhead < 0 {
 		d.errorf("header-overhead", "must not be negative, got %d", c.HeaderOverhead)
+	}
+	if d.duration(m, "", "max-interest-lifetime", &c.MaxInterestLifetime) && c.MaxInterestLifetime <= 0 {
+		d.errorf("max-interest-lifetime", "must be positive, got %v", c.MaxInterestLifetime)
+	}
+	for _, k := range []struct {
+		key string
+		dst *int
+	}{
+		{"pit-capacity", &c.PITCapacity}, {"pit-face-limit", &c.PITFaceLimit}, {"max-name-components", &c.MaxNameComponents},
+		{"dead-nonce-capacity", &c.DeadNonceCapacity}, {"max-faces", &c.MaxFaces},
+	} {
+		if d.integerInt(m, "", k.key, k.dst) && *k.dst <= 0 {
+			d.errorf(k.key, "must be positive, got %d", *k.dst)
+		}
 	}
 	for i, t := range d.tables(m, "", "strategy-choice") {
 		path := joinIndex("strategy-choice", i)

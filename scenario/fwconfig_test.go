@@ -15,6 +15,9 @@ cs-capacity = 100
 queue = "codel-mark"
 queue-params = { target = "5ms" }
 loss-detection = true
+max-interest-lifetime = "30s"
+pit-capacity = 5000
+pit-face-limit = 500
 
 [[strategy-choice]]
 prefix = "/multi"
@@ -44,6 +47,11 @@ cost = 3
 	}
 	if c.CSCapacity != 100 || c.Strategy != "best-route" || c.MTU != DefaultFwMTU || c.IdleTimeout != DefaultFwIdleTimeout {
 		t.Errorf("defaults or values wrong: %+v", c)
+	}
+	if c.MaxInterestLifetime != 30*time.Second || c.PITCapacity != 5000 || c.PITFaceLimit != 500 ||
+		c.MaxNameComponents != DefaultFwMaxNameComponents || c.DeadNonceCapacity != DefaultFwDeadNonceCapacity ||
+		c.MaxFaces != DefaultFwMaxFaces {
+		t.Errorf("limits: %+v", c)
 	}
 	up := &c.Faces[0]
 	if up.ID != "up" || up.Scheme != "udp4" || up.Address != "127.0.0.1:7001" {
@@ -92,6 +100,11 @@ func TestParseFwConfigErrors(t *testing.T) {
 		{"bad prefix", "[[route]]\nprefix = \"a b\"\nface = \"x\"", "route[0].prefix"},
 		{"choice without strategy", "[[strategy-choice]]\nprefix = \"/a\"", "fw.toml:1: strategy-choice[0].strategy: required"},
 		{"syntax", "udp = ", "fw.toml:1"},
+		{"zero pit capacity", "pit-capacity = 0", "fw.toml:1: pit-capacity: must be positive"},
+		{"negative face limit", "\n\npit-face-limit = -3", "fw.toml:3: pit-face-limit: must be positive"},
+		{"lifetime cap", "max-interest-lifetime = \"0s\"", "fw.toml:1: max-interest-lifetime: must be positive"},
+		{"name limit", "max-name-components = 0", "fw.toml:1: max-name-components: must be positive"},
+		{"face table", "max-faces = 0", "fw.toml:1: max-faces: must be positive"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

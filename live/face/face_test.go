@@ -282,7 +282,7 @@ func TestUDPListenerDemultiplexes(t *testing.T) {
 		t.Errorf("received %d and %d bytes of content", len(got[0].Data.Content), len(got[1].Data.Content))
 	}
 	c := f2.Config()
-	if c.Persistency != face.OnDemand || c.Remote != "udp4://"+netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), l1.Addr().Port()).String() || c.Scope != face.Local {
+	if c.Persistency != face.OnDemand || c.Remote != "udp4://"+netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), l1.Addr().Port()).String() || c.Scope != face.NonLocal { // UDP is never local, loopback or not
 		t.Errorf("on-demand face config %+v", c)
 	}
 	if f2.Stats().FragmentsIn < 6 {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/netip"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -124,21 +123,12 @@ func NewTCP(host Host, conn net.Conn, network string, p Persistency, log *slog.L
 	return NewStream(host, conn, cfg)
 }
 
-// scopeOf is NFD's rule: a TCP or UDP face is local when the peer is on
-// a loopback address.
-func scopeOf(a net.Addr) Scope {
-	var ap netip.AddrPort
-	switch a := a.(type) {
-	case *net.TCPAddr:
-		ap = a.AddrPort()
-	case *net.UDPAddr:
-		ap = a.AddrPort()
-	}
-	if ap.Addr().Unmap().IsLoopback() {
-		return Local
-	}
-	return NonLocal
-}
+// scopeOf is the scope of a TCP or UDP face: always non-local, loopback
+// peer or not. Anything on the host may send from a loopback address (a
+// UDP source address is not even authenticated), so only the Unix
+// socket's faces are local: they alone reach /localhost and management.
+// (NFD counts loopback TCP as local, never UDP; ndncc counts neither.)
+func scopeOf(net.Addr) Scope { return NonLocal }
 
 // fdOf returns the file descriptor number of conn, for NFD's fd:// URI
 // of a Unix stream face.

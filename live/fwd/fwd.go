@@ -63,6 +63,9 @@ type Forwarder struct {
 	seed      uint64     // emulated links' loss
 	// adopted are the connections Adopt gave, opened by Run.
 	adopted []adoption
+	// refusedFaces counts the listeners' new faces closed at once because
+	// the face table held MaxFaces.
+	refusedFaces uint64
 }
 
 // adoption is a configured face over a connection made elsewhere (Adopt).
@@ -104,7 +107,9 @@ func New(cfg *scenario.FwConfig, log *slog.Logger) (*Forwarder, error) {
 	}
 	loop := live.NewLoop()
 	seed := rand.Uint64()
-	core, err := fw.New(fw.Config{Name: "ndncc-fw", CSCapacity: cfg.CSCapacity, DefaultStrategy: cfg.Strategy},
+	core, err := fw.New(fw.Config{Name: "ndncc-fw", CSCapacity: cfg.CSCapacity, DefaultStrategy: cfg.Strategy,
+		MaxInterestLifetime: cfg.MaxInterestLifetime, PITCapacity: cfg.PITCapacity, PITFaceLimit: cfg.PITFaceLimit,
+		MaxNameComponents: cfg.MaxNameComponents, DeadNonceCapacity: cfg.DeadNonceCapacity},
 		loop, rand.New(rand.NewPCG(seed, seed^0x5eed)))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Pos, err)
@@ -387,6 +392,14 @@ func (d *Forwarder) add(f *face.Face, ff *scenario.FwFace) *entry {
 		f.Close()
 		return nil
 	}
+	if ff == nil && d.cfg.MaxFaces > 0 && len(d.faces) >= d.cfg.MaxFaces {
+		// a listener's new face, the table full: a peer that sends from
+		// many addresses makes no more state than max-faces faces
+		d.refusedFaces++
+		d.log.Debug("face refused: the face table is full", "remote", f.Config().Remote, "max-faces", d.cfg.MaxFaces)
+		f.Close()
+		return nil
+	}
 	var out scenario.LinkEmulation
 	if ff != nil {
 		out = ff.Out
@@ -396,9 +409,9 @@ func (d *Forwarder) add(f *face.Face, ff *scenario.FwFace) *entry {
 		panic(fmt.Sprintf("fwd: queue of %s: %v", f.Config().Remote, err))
 	}
 	f.SetQueue(q)
-	kind := fw.FaceNetwork // HopLimit counts down on it
+	kind := fw.FaceNetwork // HopLimit counts down on it; never /localhost
 	if f.Config().Scope == face.Local {
-		kind = fw.FaceLocal // it may use /localhost management, as in NFD
+		kind = fw.FaceLocal // the Unix socket's: /localhost and management
 	}
 	id := d.fw.AddFace(f, kind)
 	f.SetTag(id)

@@ -1,0 +1,6 @@
+//go:build !race
+
+package fwd
+
+// raceDetector: see race_test.go.
+const raceDetector = false
