@@ -84,10 +84,11 @@ func randomFrames(t *testing.T, n int, r *rand.Rand) [][]byte {
 }
 
 // TestRandomFramesKeepForwarding sends 10,000 random and broken frames to
-// a running forwarder, over UDP (from several source ports: several
-// on-demand faces), over Unix and TCP stream connections (each ends at its
-// first undelimitable frame, as it must), then fetches an object through
-// it: every byte arrives, and the forwarder counted the malformed frames.
+// a running forwarder over each face type: UDP (from several source ports:
+// several on-demand faces), Unix and TCP stream connections (each ends at
+// its first undelimitable frame, as it must, and the next frame opens a
+// new one); then it fetches an object through the forwarder: every byte
+// arrives, and the forwarder counted the malformed frames.
 func TestRandomFramesKeepForwarding(t *testing.T) {
 	d := startFwConfig(t, "udp = \"127.0.0.1:0\"\ntcp = \"127.0.0.1:0\"\n")
 	content := ndntest.RandomBytes(1<<20+3, 11)
@@ -104,21 +105,21 @@ func TestRandomFramesKeepForwarding(t *testing.T) {
 		defer c.Close()
 		udp[i] = c
 	}
+	for i, b := range frames { // every frame over UDP
+		udp[i%len(udp)].Write(b)
+		if i%200 == 0 {
+			time.Sleep(time.Millisecond) // do not just overflow the socket buffer
+		}
+	}
 	streams := 0
-	var conn net.Conn
-	for i, b := range frames {
-		switch i % 3 {
-		case 0, 1:
-			udp[i%len(udp)].Write(b)
-			if i%200 == 0 {
-				time.Sleep(time.Millisecond) // do not just overflow the socket buffer
-			}
-		case 2:
+	for _, network := range []string{"unix", "tcp"} { // and over each stream face type
+		addr := d.cfg.Socket
+		if network == "tcp" {
+			addr = d.TCPAddr()
+		}
+		var conn net.Conn
+		for _, b := range frames {
 			if conn == nil {
-				network, addr := "unix", d.cfg.Socket
-				if streams%2 == 1 {
-					network, addr = "tcp", d.TCPAddr()
-				}
 				var err error
 				if conn, err = net.Dial(network, addr); err != nil {
 					t.Fatal(err)
@@ -131,9 +132,9 @@ func TestRandomFramesKeepForwarding(t *testing.T) {
 				conn = nil
 			}
 		}
-	}
-	if conn != nil {
-		conn.Close()
+		if conn != nil {
+			conn.Close()
+		}
 	}
 	got, res, err := fetchOn(t, d.UnixURI(), s.name[:len(s.name)-1], "cubic", nil)
 	if err != nil {
