@@ -58,7 +58,8 @@ type Options struct {
 	// producer that went away is reported within half a minute even when
 	// the network sends no Nack.
 	Timeout time.Duration
-	// Lifetime is the InterestLifetime. Default 4 s.
+	// Lifetime is the InterestLifetime, raised to an Interest's RTO where
+	// that is longer. Default 4 s.
 	Lifetime time.Duration
 	// MustBeFresh sets MustBeFresh on every Interest.
 	MustBeFresh bool

@@ -305,7 +305,7 @@ func (p *Pipeline) nextRetx() (uint64, bool) {
 		if st.holdUntil > p.s.Now() {
 			return 0, false // the head waits; later losses queue behind it
 		}
-		if p.opt.PostponeRetx && p.canSendNew() && p.s.Now()-st.sentAt < p.opt.Lifetime {
+		if p.opt.PostponeRetx && p.canSendNew() && p.s.Now()-st.sentAt < p.lifetime(st.rto) {
 			return 0, false
 		}
 		p.retxQ.Pop()
@@ -356,9 +356,19 @@ func (p *Pipeline) send(seg uint64, retx bool) {
 	}
 	in.Nonce = p.cfg.Rand.Uint32()
 	st.nonce = in.Nonce
-	in.Lifetime = p.opt.Lifetime
+	in.Lifetime = p.lifetime(st.rto)
 	in.MustBeFresh = p.opt.MustBeFresh
 	p.face.Send(ndn.Packet{Interest: in})
+}
+
+// lifetime is the InterestLifetime of an Interest sent with timeout rto:
+// Options.Lifetime, or rto when that is longer. An Interest that left the
+// PITs before its timeout fires could no longer bring its Data back: with a
+// backed-off RTO past the lifetime, a late Data would find the consumer's
+// in-record gone and the segment would wait out the rest of its RTO for
+// nothing.
+func (p *Pipeline) lifetime(rto time.Duration) time.Duration {
+	return max(p.opt.Lifetime, rto)
 }
 
 // OnPacket handles a Data or Nack from the forwarder.
