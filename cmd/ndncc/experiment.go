@@ -152,7 +152,7 @@ flows or tunnels, underlays, Interest shapers) is listed with the reason. With
 			return nil
 		},
 	}
-	cmd.AddCommand(newMergeCmd(), newScaleCmd(), newTournamentCmd())
+	cmd.AddCommand(newMergeCmd(), newScaleCmd(), withGCFloor(newTournamentCmd()))
 	cmd.Flags().BoolVar(&list, "list", false, "list the experiments")
 	cmd.Flags().IntVar(&runs, "runs", 0, "runs per variant (default: the experiment's own)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document instead of the table")

@@ -1,13 +1,14 @@
-package sim
+package main
 
 import (
 	"math"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"testing"
 	"time"
+
+	"github.com/spf13/cobra"
 )
 
 func TestFloorPercent(t *testing.T) {
@@ -37,98 +38,112 @@ func gcPercent() int {
 	return int(s[0].Value.Uint64())
 }
 
-// awaitPercent collects until the percent is want (a gcFloor changes it on
-// the runtime's cleanup goroutine, after a collection).
-func awaitPercent(t *testing.T, want int) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); gcPercent() != want; {
-		if time.Now().After(deadline) {
-			t.Fatalf("percent %d, want %d", gcPercent(), want)
-		}
-		runtime.GC()
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // needDefaults skips a test when the environment sets the collector up.
 func needDefaults(t *testing.T) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		t.Skip("GOGC or GOMEMLIMIT set: gcFloor stays off")
+	t.Helper()
+	if gcPercent() != 100 {
+		t.Skip("GOGC set: the floor stays off")
 	}
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
 }
 
-// TestGCFloorRaisesAndRestores runs a small scenario: the percent is raised
-// while it runs (the test's live heap is a few MB at most) and back to 100
-// after the collection that follows it.
+// TestGCFloorRaisesAndRestores starts a floor: the percent is raised while
+// it runs (the test's live heap is a few MB at most), a second floor beside
+// it stays off, and stop puts 100 back at once.
 func TestGCFloorRaisesAndRestores(t *testing.T) {
 	needDefaults(t)
-	awaitPercent(t, 100) // an earlier test's floor
 	f := startGCFloor()
-	if f == nil {
+	defer f.stop()
+	if !f.running() {
 		t.Fatal("no floor at the collector's defaults")
 	}
-	if p := gcPercent(); p <= 100 || p != f.percent {
-		t.Errorf("percent %d while running (floor set %d), want more than 100", p, f.percent)
+	if p := gcPercent(); p <= 100 {
+		t.Errorf("percent %d while running, want more than 100", p)
 	}
-	if again := startGCFloor(); again != nil {
+	runtime.GC() // the floor adjusts after collections, on another goroutine
+	runtime.GC()
+	if again := startGCFloor(); again.running() {
 		again.stop()
 		t.Error("a second floor started beside the first")
 	}
 	f.stop()
-	if p := gcPercent(); p == 100 {
-		t.Error("percent restored at once, want at the next collection")
+	if p := gcPercent(); p != 100 {
+		t.Errorf("percent %d after stop, want 100", p)
 	}
-	awaitPercent(t, 100)
-	if !f.stopped {
-		t.Error("floor still waiting for collections")
+	if f.running() {
+		t.Error("floor still running after stop")
 	}
 }
 
 // TestGCFloorLeavesOthersSettings checks that a percent or memory limit set by
-// the program, or GOGC in the environment, keeps the floor off, and that a
-// percent the program sets while a floor runs is left alone.
+// the program keeps the floor off, and that a percent the program sets while
+// a floor runs is left alone.
 func TestGCFloorLeavesOthersSettings(t *testing.T) {
 	needDefaults(t)
-	awaitPercent(t, 100)
 	defer debug.SetGCPercent(100)
 	debug.SetGCPercent(150)
-	if f := startGCFloor(); f != nil {
+	if f := startGCFloor(); f.running() {
 		f.stop()
 		t.Fatal("floor started over the program's percent")
 	}
 	debug.SetGCPercent(100)
 	debug.SetMemoryLimit(1 << 30) // as ndncc experiment scale does
-	if f := startGCFloor(); f != nil {
+	if f := startGCFloor(); f.running() {
 		f.stop()
 		t.Fatal("floor started under the program's memory limit")
 	}
 	debug.SetMemoryLimit(math.MaxInt64)
 	f := startGCFloor()
-	if f == nil {
+	if !f.running() {
 		t.Fatal("no floor at the collector's defaults")
 	}
 	debug.SetGCPercent(300)
-	for deadline := time.Now().Add(5 * time.Second); ; {
-		runtime.GC()
-		time.Sleep(time.Millisecond)
-		f.mu.Lock()
-		stopped := f.stopped
-		f.mu.Unlock()
-		if stopped {
-			break
-		}
+	for deadline := time.Now().Add(5 * time.Second); f.running(); {
 		if time.Now().After(deadline) {
 			t.Fatal("floor still running after the program changed the percent")
 		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
 	}
 	f.stop()
-	runtime.GC()
 	if p := gcPercent(); p != 300 {
 		t.Errorf("percent %d, want the program's 300", p)
 	}
-	t.Setenv("GOGC", "100")
-	if f := startGCFloor(); f != nil {
-		f.stop()
-		t.Error("floor started with GOGC set")
+}
+
+// TestWithGCFloor runs a command under --gc-floor: on by default, off with
+// --gc-floor=false or GOGC in the environment, and the percent back to 100
+// when the command returns.
+func TestWithGCFloor(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		gogc string
+		want bool // the floor runs during the command
+	}{
+		{"default", nil, "", true},
+		{"flag off", []string{"--gc-floor=false"}, "", false},
+		{"GOGC set", nil, "100", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			needDefaults(t)
+			t.Setenv("GOGC", tc.gogc)
+			var during int
+			cmd := withGCFloor(&cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error {
+				during = gcPercent()
+				return nil
+			}})
+			cmd.SetArgs(tc.args)
+			if err := cmd.Execute(); err != nil {
+				t.Fatal(err)
+			}
+			if got := during > 100; got != tc.want {
+				t.Errorf("percent %d during the command, want a floor: %v", during, tc.want)
+			}
+			if p := gcPercent(); p != 100 {
+				t.Errorf("percent %d after the command, want 100", p)
+			}
+		})
 	}
 }
