@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ndncc/ndncc/experiment"
+	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
 )
@@ -93,9 +94,7 @@ func mustAbs(t *testing.T, p string) string {
 // designs #1 and #2, whose simulated times spread ±9% with the seed). scripts/sim-vs-live.sh runs the full
 // 10 MiB catalog entry (docs/reproduction.md, "Sim vs live").
 func TestExperimentLiveDesigns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real-time runs")
-	}
+	realtimetest.Require(t)
 	// lowerBound is the least live time, as a fraction of the
 	// simulator's, each design may take. Designs #1 and #2 recover from
 	// 70-90 timeouts in this 1 MiB run, and the simulator's own times for
@@ -230,9 +229,7 @@ func runLive(t *testing.T, e *experiment.Experiment, variants ...string) *experi
 // marks, which only the tunnel's send queue and socket make; where no
 // namespace can be made it does not run, and says why.
 func TestSeed002MarkingLive(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real-time runs")
-	}
+	realtimetest.Require(t)
 	rep := runLive(t, smaller(t, "seed002-marking", 10_000_000, ""), "udp-without-cc", "udp-with-cc", "tcp-with-cc")
 	lv := map[string]sim.FlowResult{}
 	for _, v := range rep.Live.Variants {
@@ -275,9 +272,7 @@ func TestSeed002MarkingLive(t *testing.T) {
 // has less time to converge; digest signatures (32 bytes where RSA's are
 // 256, in both runs) spare the 20,480 signatures' start-up time.
 func TestSeed004SplitLive(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real-time runs")
-	}
+	realtimetest.Require(t)
 	rep := runLive(t, smaller(t, "seed004-multipath", 20<<20, "digest"), "bw-pcon")
 	v := rep.Live.Variants[0]
 	if len(v.Flows) != 1 || !v.Flows[0].Complete {

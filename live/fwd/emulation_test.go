@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/live"
 )
 
@@ -81,6 +82,7 @@ face = "b"
 // timeouts for at most 2% of the segments, 60% of the rate, and
 // droptail's mean RTT at least 1.5 times codel-mark's.
 func TestEmulatedLinkCoDelMarkVersusDropTail(t *testing.T) {
+	realtimetest.Require(t)
 	long := os.Getenv(longEnv) != ""
 	size := transferSize(8 << 20)
 	minGoodput, rttBound, rttRatio, maxTimeouts := 0.6*20, time.Duration(0), 1.5, uint64(size/8000/50)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/live"
 )
 
@@ -85,6 +86,7 @@ face = "ap"
 // run's with detection off. NDNCC_FW_LONG=1 moves the scenario's 20 MiB;
 // CI 1 MiB.
 func TestLinkLossDetectionOnALossyAccessLink(t *testing.T) {
+	realtimetest.Require(t)
 	size := 1 << 20
 	if os.Getenv(longEnv) != "" {
 		size = 20 << 20
