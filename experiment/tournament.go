@@ -18,7 +18,7 @@ import (
 // report lists where it neither wins nor ties.
 const TournamentPipeline = "paced-delay"
 
-// Tie margins of the tournament (issue 15): a completion time within 2%
+// Tie margins of the tournament: a completion time within 2%
 // of the best ties it; a queueing delay within 10% of the lowest (or
 // within QueueTieMs of it) is as low. The lowest queueing delay is taken
 // over the pipelines that used the link: those within QueueFieldTime of

@@ -148,9 +148,9 @@ func writeSection(w io.Writer, e *experiment.Experiment, rep *experiment.Report)
 	fmt.Fprintf(w, "\n")
 }
 
-// fidelityHistory is the closing note: the count before issue 13's
-// changes, measured with the same rule on the catalog as it was.
-const fidelityHistory = `Before issue 13's changes (the same rule, tolerance and findings applied to the catalog as it was
+// fidelityHistory is the closing note: the count before the
+// reproduction report's own fixes, measured with the same rule on the catalog as it was.
+const fidelityHistory = `Before the reproduction report's own fixes (the same rule, tolerance and findings applied to the catalog as it was
 at main f736cec, 3 runs per variant; main 6a1b5b9 printed the same table rows), 58 of 103 cells
 were within the seed's range.`
 
