@@ -272,13 +272,6 @@ func (r *TournamentReport) Verdicts(pipeline string) []ArenaVerdict {
 	return out
 }
 
-// An arena's flows: every consumer not in exclude runs the pipeline
-// under test; jain, if set, is its fairness measure.
-func (a arena) withJain(j func(*sim.Network, *sim.Result) float64) arena {
-	a.jain = j
-	return a
-}
-
 // overlapJainOf is overlapJain's index alone.
 func overlapJainOf(net *sim.Network, _ *sim.Result) float64 {
 	j, _ := overlapJain(net)

@@ -151,10 +151,3 @@ func (f *gcFloor) stop() {
 		debug.SetGCPercent(cur) // someone else's: leave it
 	}
 }
-
-// running reports whether f still acts.
-func (f *gcFloor) running() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return !f.stopped
-}

@@ -38,6 +38,13 @@ func gcPercent() int {
 	return int(s[0].Value.Uint64())
 }
 
+// running reports whether f still acts.
+func (f *gcFloor) running() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return !f.stopped
+}
+
 // needDefaults skips a test when the environment sets the collector up.
 func needDefaults(t *testing.T) {
 	t.Helper()
