@@ -73,7 +73,7 @@ func TestReproductionReportCoversCatalog(t *testing.T) {
 	}
 }
 
-// TestReproductionReportIsCurrent is issue 13's check: docs/reproduction.md
+// TestReproductionReportIsCurrent checks that docs/reproduction.md
 // is byte for byte what scripts/reproduce.sh writes (ndncc reproduce
 // --runs 3), so no table, count or note in it is stale. The whole catalog
 // takes about 80 s of CPU (measured); -short skips it.
@@ -93,6 +93,7 @@ func TestReproductionReportIsCurrent(t *testing.T) {
 		t.Fatalf("scripts/reproduce.sh no longer runs reproduce --runs 3 by default; update this test")
 	}
 	var got bytes.Buffer
+	defer startGCFloor().stop() // as ndncc reproduce runs
 	if err := reproduce(&got, 3, 0, "../../docs/sim-vs-live", io.Discard); err != nil {
 		t.Fatal(err)
 	}
