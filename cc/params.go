@@ -364,7 +364,7 @@ func specs() []pipelineSpec {
 			},
 			func(c RAAQMConfig) (Algorithm, error) { return algorithm(NewRAAQM(c)) }),
 
-		spec("paced-delay", "paced, delay-based: per-source minimum RTT, standing-queue target, multiplicative decrease on marks and losses (issue 15)", DefaultPacedDelayConfig,
+		spec("paced-delay", "paced, delay-based: per-source minimum RTT, standing-queue target, multiplicative decrease on marks and losses", DefaultPacedDelayConfig,
 			append(initFields(func(c *PacedDelayConfig) *float64 { return &c.InitCwnd }, func(c *PacedDelayConfig) *float64 { return &c.InitSsthresh }),
 				floatField("delay-alpha", "standing queue below it (segments of this flow): grow the window", func(c *PacedDelayConfig) *float64 { return &c.Alpha }, positive()),
 				floatField("delay-beta", "standing queue above it (segments of this flow): shrink the window", func(c *PacedDelayConfig) *float64 { return &c.Beta }, positive()),

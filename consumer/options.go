@@ -225,16 +225,6 @@ func pipelineParams() []param {
 	}
 }
 
-// PipelineParamDocs lists the pipeline-level parameters as
-// "name (default): doc" lines, for help texts and docs.
-func PipelineParamDocs() []string {
-	var out []string
-	for _, d := range ParamDocs() {
-		out = append(out, fmt.Sprintf("%s (default %s): %s", d.Name, d.Default, d.Doc))
-	}
-	return out
-}
-
 // ParamDocs describes the pipeline-level parameters (those every pipeline
 // takes), in display order.
 func ParamDocs() []cc.ParamDoc {

@@ -24,14 +24,6 @@ func pauseScript(now func() time.Duration, from, to time.Duration) func(uint64, 
 }
 
 // intervals returns the gaps between a segment's transmissions.
-func intervals(log []sent) []time.Duration {
-	var out []time.Duration
-	for i := 1; i < len(log); i++ {
-		out = append(out, log[i].at-log[i-1].at)
-	}
-	return out
-}
-
 func TestOutageAfterMarkSurvives(t *testing.T) {
 	// A congestion mark at segment 5 takes the loss event of its RTT, so
 	// recPoint lies past everything sent before the pause: during the

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ndncc/ndncc/examples"
+	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
@@ -67,6 +68,7 @@ func simulate(t *testing.T, sc *scenario.Scenario) *sim.Result {
 // CI's race-detector run uses, there is no upper bound). Every socket
 // goes with the run.
 func TestLinearFetchMatchesSimulator(t *testing.T) {
+	realtimetest.Require(t)
 	sc := linear(t, "producer[0].file-size=1048576")
 	want := simulate(t, sc)
 	dir := t.TempDir()
@@ -241,6 +243,7 @@ func TestQueueParamsAreTheSimulators(t *testing.T) {
 // traces include r1's forwarding split and pcon's shares, as the
 // simulator writes them.
 func TestMultipathSplitsAndIsTraced(t *testing.T) {
+	realtimetest.Require(t)
 	sc, err := scenario.LoadFS(examples.FS, "multipath-pcon.toml")
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/live/ndndtest"
 	"github.com/ndncc/ndncc/scenario"
 )
@@ -67,6 +68,7 @@ func TestExecFailureIsReportedByNode(t *testing.T) {
 // and leave no process, socket or temporary file; over TCP tunnels too,
 // which leave no socket, network namespace or thread in one either.
 func TestNothingLeftBehind(t *testing.T) {
+	realtimetest.Require(t)
 	for _, tt := range []struct {
 		name      string
 		sets      []string

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/scenario"
 )
 
@@ -69,6 +70,7 @@ func tunnelScenario(t *testing.T, sets ...string) *scenario.Scenario {
 // which only the socket's unsent bytes can make it do here. The link
 // directions are the kernel's counters. Nothing is left behind.
 func TestTCPTunnelLive(t *testing.T) {
+	realtimetest.Require(t)
 	sc := tunnelScenario(t)
 	dir := t.TempDir()
 	before := netFDs(t)

@@ -11,7 +11,7 @@ import (
 	"github.com/ndncc/ndncc/topology"
 )
 
-// An arena is one scenario of the tournament (issue 15), built for any
+// An arena is one scenario of the tournament, built for any
 // pipeline: every NDN flow of it runs that pipeline.
 type arena struct {
 	name, doc string
@@ -78,7 +78,7 @@ func rttMix(n int, lo, hi, core time.Duration, size int64) []starFlow {
 	return fs
 }
 
-// arenaRTTMix8 is issue 15's fairness arena: 8 flows with RTTs from 20 to
+// arenaRTTMix8 is the tournament's fairness arena: 8 flows with RTTs from 20 to
 // 200 ms share a 10 Mbit/s bottleneck whose buffer holds one BDP at the
 // mean RTT (110 ms: 95 Data), 2 MiB each.
 func arenaRTTMix8() arena {

@@ -18,7 +18,7 @@ import (
 // report lists where it neither wins nor ties.
 const TournamentPipeline = "paced-delay"
 
-// Tie margins of the tournament (issue 15): a completion time within 2%
+// Tie margins of the tournament: a completion time within 2%
 // of the best ties it; a queueing delay within 10% of the lowest (or
 // within QueueTieMs of it) is as low. The lowest queueing delay is taken
 // over the pipelines that used the link: those within QueueFieldTime of
@@ -270,13 +270,6 @@ func (r *TournamentReport) Verdicts(pipeline string) []ArenaVerdict {
 		out = append(out, v)
 	}
 	return out
-}
-
-// An arena's flows: every consumer not in exclude runs the pipeline
-// under test; jain, if set, is its fairness measure.
-func (a arena) withJain(j func(*sim.Network, *sim.Result) float64) arena {
-	a.jain = j
-	return a
 }
 
 // overlapJainOf is overlapJain's index alone.

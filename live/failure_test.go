@@ -15,6 +15,7 @@ import (
 
 	"github.com/ndncc/ndncc/cc"
 	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/live/ndndtest"
 	"github.com/ndncc/ndncc/ndn"
@@ -226,6 +227,7 @@ func TestSignedObjects(t *testing.T) {
 // segments: the forwarder's queue towards the consumer exceeds its
 // marking threshold, it marks Data, and the window decreases.
 func TestCongestionMarksReduceWindow(t *testing.T) {
+	realtimetest.Require(t)
 	fw := ndndtest.Start(t, ndndtest.Options{})
 	content := ndntest.RandomBytes(20<<20, 4)
 	s := serve(t, fw.Unix(), "/marks", content, Signing{}, 8000)

@@ -62,7 +62,8 @@ func TestInterestWriterIsEncodeFrame(t *testing.T) {
 		}
 		want, err := EncodeFrame(&p)
 		prev := len(dst)
-		dst, err2 := w.AppendFrame(dst, &p)
+		var err2 error
+		dst, err2 = w.AppendFrame(dst, &p)
 		if (err == nil) != (err2 == nil) {
 			t.Fatalf("packet %d: EncodeFrame: %v, InterestWriter: %v", n, err, err2)
 		}

@@ -706,21 +706,18 @@ func (n *Network) allDone() bool { return n.pending == 0 }
 
 // Run simulates until every flow has ended or the scenario's time limit.
 //
-// While it runs, unless the garbage collector's settings are not its
-// defaults (GOGC or GOMEMLIMIT set in the environment, or by the program),
-// Run keeps the process's heap goal at least 32 MB (gcFloor): a simulation's
-// packets are short-lived garbage, and a small network's live heap would
-// otherwise have the collector run every few megabytes. A network whose live
-// heap is 16 MB or more collects as at the defaults.
+// A simulation's packets are short-lived garbage: with the collector's
+// defaults, a small network's live heap has it run every few megabytes.
+// Run changes no process-wide setting; a program that runs simulations
+// chooses its collector's policy (ndncc keeps the heap goal at least 32 MB,
+// its --gc-floor flag).
 func (n *Network) Run() *Result {
 	wall := time.Now()
 	if n.trace != nil {
 		n.trace.startQueueSampler(n)
 		n.trace.startForwardingSampler(n)
 	}
-	floor := startGCFloor()
 	n.Sched.RunWhile(n.Scenario.Duration, &n.pending)
-	floor.stop()
 	if !n.allDone() {
 		n.runOutClock(n.Scenario.Duration)
 	}

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/live"
 	"github.com/ndncc/ndncc/live/ndndtest"
 	"github.com/ndncc/ndncc/ndn"
@@ -184,6 +185,7 @@ func servedFile(t *testing.T, n int, seed uint64) (string, []byte) {
 // (serve registers its route again, fetch re-expresses what was pending)
 // and the file arrives byte-identical.
 func TestFaultForwarderRestart(t *testing.T) {
+	realtimetest.Require(t)
 	t.Parallel()
 	fw := startForwarder(t)
 	file, content := servedFile(t, 50<<20, 11)
@@ -211,6 +213,7 @@ func TestFaultForwarderRestart(t *testing.T) {
 // fetch fails as timed out (exit 4) well within a minute, with the default
 // options, and leaves no file.
 func TestFaultProducerKilled(t *testing.T) {
+	realtimetest.Require(t)
 	t.Parallel()
 	fw := startForwarder(t)
 	file, _ := servedFile(t, 20<<20, 12)
@@ -236,6 +239,7 @@ func TestFaultProducerKilled(t *testing.T) {
 // the fetch is reported within 60 s (the give-up budget is 30 s), both
 // when version discovery gets no answer and when segments get none.
 func TestFaultDeadProducer(t *testing.T) {
+	realtimetest.Require(t)
 	t.Parallel()
 	fw := startForwarder(t)
 	silentProducer(t, fw.Unix(), "/fault/dead")
@@ -288,6 +292,7 @@ func silentProducer(t *testing.T, uri, prefix string) {
 // unanswered round, the give-up budget is 30 s), resumes once the
 // producer does, and the file arrives byte-identical.
 func TestFaultProducerPaused(t *testing.T) {
+	realtimetest.Require(t)
 	t.Parallel()
 	fw := startForwarder(t)
 	file, content := servedFile(t, 8<<20, 13)
@@ -330,6 +335,7 @@ func TestFaultProducerPaused(t *testing.T) {
 // counts the stall, which the pipeline leaves out of its Interests' waits,
 // so the fetch ends without a timeout or retransmission, byte-identical.
 func TestFaultFetchStalled(t *testing.T) {
+	realtimetest.Require(t)
 	t.Parallel()
 	fw := startForwarder(t)
 	const size = 60 << 20
@@ -385,7 +391,9 @@ func TestFaultFetchStalled(t *testing.T) {
 
 // TestFaultLossAndReordering fetches through a proxy that drops 1% or 10%
 // of the frames both ways and holds back another 10% of the Data by 5 ms,
-// so that later ones overtake them: the file arrives byte-identical.
+// so that later ones overtake them: the file arrives byte-identical. At
+// 10% the fetch lives on its retransmission timers (a minute or more on a
+// loaded machine, near the 30 s give-up budget): a real-time test.
 func TestFaultLossAndReordering(t *testing.T) {
 	t.Parallel()
 	fw := startForwarder(t)
@@ -393,6 +401,9 @@ func TestFaultLossAndReordering(t *testing.T) {
 	startServe(t, "/fault/lossy", file, "--transport", fw.Unix())
 	for _, loss := range []float64{0.01, 0.10} {
 		t.Run(fmt.Sprintf("%g%% loss", 100*loss), func(t *testing.T) {
+			if loss > 0.01 {
+				realtimetest.Require(t)
+			}
 			rng := &seededRand{x: 0x9e3779b97f4a7c15}
 			var dropped, held atomic.Int64
 			proxy := startFaultProxy(t, fw.Unix(), func(toClient bool, frame []byte) ([]byte, time.Duration) {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/live/ndndtest"
 )
 
@@ -40,6 +41,7 @@ type emuDoc struct {
 // flow completes with every byte, and --out writes result.json (the same
 // document), the traces and index.html.
 func TestEmuJSONAndReport(t *testing.T) {
+	realtimetest.Require(t)
 	out := t.TempDir()
 	r := runCLI(context.Background(), nil, "emu", linearExample, "--json", "--out", out, "--set", "producer[0].file-size=262144")
 	if r.code != 0 {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ndncc/ndncc/experiment"
+	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
 )
@@ -93,9 +94,7 @@ func mustAbs(t *testing.T, p string) string {
 // designs #1 and #2, whose simulated times spread ±9% with the seed). scripts/sim-vs-live.sh runs the full
 // 10 MiB catalog entry (docs/reproduction.md, "Sim vs live").
 func TestExperimentLiveDesigns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real-time runs")
-	}
+	realtimetest.Require(t)
 	// lowerBound is the least live time, as a fraction of the
 	// simulator's, each design may take. Designs #1 and #2 recover from
 	// 70-90 timeouts in this 1 MiB run, and the simulator's own times for
@@ -230,9 +229,7 @@ func runLive(t *testing.T, e *experiment.Experiment, variants ...string) *experi
 // marks, which only the tunnel's send queue and socket make; where no
 // namespace can be made it does not run, and says why.
 func TestSeed002MarkingLive(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real-time runs")
-	}
+	realtimetest.Require(t)
 	rep := runLive(t, smaller(t, "seed002-marking", 10_000_000, ""), "udp-without-cc", "udp-with-cc", "tcp-with-cc")
 	lv := map[string]sim.FlowResult{}
 	for _, v := range rep.Live.Variants {
@@ -267,29 +264,33 @@ func TestSeed002MarkingLive(t *testing.T) {
 	}
 }
 
-// TestSeed004SplitLive is issue 12's seed004-multipath check (bw-pcon) at
+// TestSeed004SplitLive is the sim-vs-live seed004-multipath check (bw-pcon) at
 // CI size: PCON at r1 splits the Interests between a 10 and a 5 Mbit/s
 // path live as it does simulated, within 10 percentage points of the
 // optimal 2/3. With 20 MiB (the catalog's 100 MiB take 56 s live) PCON,
 // which starts on the shorter path and moves 2% of a share per mark,
 // has less time to converge; digest signatures (32 bytes where RSA's are
-// 256, in both runs) spare the 20,480 signatures' start-up time.
+// 256, in both runs) spare the 20,480 signatures' start-up time. A run
+// whose link timers ran over starvedMs late is logged, not held to it.
 func TestSeed004SplitLive(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real-time runs")
-	}
+	realtimetest.Require(t)
 	rep := runLive(t, smaller(t, "seed004-multipath", 20<<20, "digest"), "bw-pcon")
 	v := rep.Live.Variants[0]
 	if len(v.Flows) != 1 || !v.Flows[0].Complete {
 		t.Fatalf("live flows %+v, want one complete", v.Flows)
 	}
-	if pp := v.Extra["split_error_pp"]; pp > 10 {
+	switch pp := v.Extra["split_error_pp"]; {
+	case pp <= 10:
+	case v.Lateness != nil && v.Lateness.MaxMs > starvedMs:
+		t.Logf("live split ratio %.3f, optimal %.3f: %.1f percentage points off, but a link timer ran %.1f ms late: the machine starved the run of CPU",
+			v.Extra["split_ratio"], v.Extra["optimal_split_ratio"], pp, v.Lateness.MaxMs)
+	default:
 		t.Errorf("live split ratio %.3f, optimal %.3f: %.1f percentage points off, want at most 10",
 			v.Extra["split_ratio"], v.Extra["optimal_split_ratio"], pp)
 	}
 }
 
-// TestSimVsLiveChecks checks issue 12's checks of the "Sim vs live"
+// TestSimVsLiveChecks checks the sim-vs-live checks of the "Sim vs live"
 // section on hand-made reports: Design #0 5% and Design #3 10% off the
 // simulator's time, the designs' order, and seed002's RTT ratio.
 func TestSimVsLiveChecks(t *testing.T) {

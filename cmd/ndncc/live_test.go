@@ -17,6 +17,7 @@ import (
 
 	enc "github.com/named-data/ndnd/std/encoding"
 
+	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/live"
 	"github.com/ndncc/ndncc/live/ndndtest"
 )
@@ -231,6 +232,7 @@ func TestServeToNdndCat(t *testing.T) {
 // TestFetchVerboseCountsMarks runs `fetch -v` with a large initial
 // window: the forwarder marks, and every decrease is reported.
 func TestFetchVerboseCountsMarks(t *testing.T) {
+	realtimetest.Require(t)
 	fw := ndndtest.Start(t, ndndtest.Options{})
 	file := filepath.Join(t.TempDir(), "served.bin")
 	if err := os.WriteFile(file, randomContent(20<<20, 3), 0o644); err != nil {

@@ -53,7 +53,8 @@ deterministic simulator and over real NFD/YaNFD forwarders.`,
 			profile.Close()
 		}
 	}
-	root.AddCommand(newSimCmd(), newExperimentCmd(), newReproduceCmd(), newSeed001SweepCmd(), newParamsCmd())
+	root.AddCommand(withGCFloor(newSimCmd()), withGCFloor(newExperimentCmd()), withGCFloor(newReproduceCmd()),
+		withGCFloor(newSeed001SweepCmd()), newParamsCmd())
 	root.AddCommand(newFetchCmd(), newServeCmd(), newFwCmd(), newEmuCmd())
 	usageErrorsExit2(root)
 	addVersionFlags(root, version())

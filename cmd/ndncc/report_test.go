@@ -18,6 +18,7 @@ import (
 // and the cwnd, RTT/RTO, rate and queue plots, and headless Chromium
 // renders every table and image of it.
 func TestExperimentReportInChromium(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	root := newRoot()
 	var out bytes.Buffer
@@ -73,11 +74,12 @@ func TestReproductionReportCoversCatalog(t *testing.T) {
 	}
 }
 
-// TestReproductionReportIsCurrent is issue 13's check: docs/reproduction.md
+// TestReproductionReportIsCurrent checks that docs/reproduction.md
 // is byte for byte what scripts/reproduce.sh writes (ndncc reproduce
 // --runs 3), so no table, count or note in it is stale. The whole catalog
 // takes about 80 s of CPU (measured); -short skips it.
 func TestReproductionReportIsCurrent(t *testing.T) {
+	t.Parallel() // CPU-bound: overlaps the fault tests, which mostly wait
 	if testing.Short() {
 		t.Skip("regenerates the whole catalog")
 	}
@@ -93,6 +95,7 @@ func TestReproductionReportIsCurrent(t *testing.T) {
 		t.Fatalf("scripts/reproduce.sh no longer runs reproduce --runs 3 by default; update this test")
 	}
 	var got bytes.Buffer
+	defer startGCFloor().stop() // as ndncc reproduce runs
 	if err := reproduce(&got, 3, 0, "../../docs/sim-vs-live", io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -133,6 +136,7 @@ func TestParametersDocIsCurrent(t *testing.T) {
 // figure PCON's paper is about), for PCON and for PI, and that headless
 // Chromium renders them.
 func TestMultipathExperimentPlotsForwarding(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, err := run(t, "experiment", "seed004-multipath", "--variant", "bw-pcon", "--variant", "bw-pi", "--out", dir); err != nil {
 		t.Fatal(err)

@@ -76,7 +76,7 @@ With a limit, the simulator's heap floor (ndncc sim --help) stays off.`,
 			opt := experiment.ScaleOptions{Routers: routers, Flows: flows, FileSize: size, Pipeline: pipeline,
 				Seed: seed, StartWithin: startWithin}
 			if os.Getenv("GOMEMLIMIT") == "" {
-				debug.SetMemoryLimit(scaleMemoryLimit)
+				defer debug.SetMemoryLimit(debug.SetMemoryLimit(scaleMemoryLimit))
 			}
 			start := time.Now()
 			opt.OnPoint = func(p experiment.ScalePoint) {

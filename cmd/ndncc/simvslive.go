@@ -55,7 +55,7 @@ func writeSimVsLive(w io.Writer, dir string) error {
 		fmt.Fprintf(w, "\n")
 		writeRunLines(w, rep)
 		if checks := simVsLiveChecks[name]; len(checks) > 0 {
-			fmt.Fprintf(w, "\n| issue 12's check | met | figures |\n|---|---|---|\n")
+			fmt.Fprintf(w, "\n| sim-vs-live check | met | figures |\n|---|---|---|\n")
 			for _, c := range checks {
 				holds, figs := c.Check(rep)
 				verdict := "met"
@@ -194,7 +194,7 @@ func markingChecks(kind string) []experiment.Finding {
 	}
 }
 
-// simVsLiveChecks are issue 12's "done when" lines, checked against the
+// simVsLiveChecks are what sim and live must agree on, checked against the
 // stored reports.
 var simVsLiveChecks = map[string][]experiment.Finding{
 	"seed000-linear": {
@@ -239,7 +239,7 @@ this section from them. Each table gives, per column, the simulated figure, the 
 paper's; "live lateness" says how late the emulated links' timers ran: a frame that left over a
 serialisation time after its turn means the machine kept the forwarder from the CPU, and a live
 figure from such a run says more about the machine than about the protocol. Below each table:
-per variant, the live and simulated timeouts and the lateness; then issue 12's checks, and what
+per variant, the live and simulated timeouts and the lateness; then the sim-vs-live checks, and what
 explains each difference. The stored runs are as old as their machine files say: the seed000
 runs predate the reference stack's 200 ms RTO floor (they ran with a 50 ms floor, since removed)
 and the seed004-multipath runs fetched 100 MiB (now 20 MiB), so their simulated columns are not

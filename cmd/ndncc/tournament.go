@@ -22,7 +22,7 @@ func newTournamentCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "tournament",
-		Short: "Every pipeline in every arena: seed scenarios and stress scenarios (issue 15)",
+		Short: "Every pipeline in every arena: seed scenarios and stress scenarios",
 		Long: `Run every pipeline (each with its defaults; fixed with a window of 32) once, random seed 1, in
 every arena: the seed scenarios (paper 000's linear and dumbbell, paper 001's long path, paper
 003's TCP Reno competitor, paper 004's multipath, caching and wireless networks) and stress

@@ -21,7 +21,7 @@ var core = []string{"cc", "consumer", "producer", "fw", "fw/aqm", "link", "mgmt"
 
 // runtimes bind the core to time and I/O; the core never depends on them.
 var runtimes = []string{"sim/...", "live/...", "emu/...", "experiment/...", "report/...", "cmd/...",
-	"internal/vclock", "internal/timerheap", "internal/atomicfile", "internal/browsertest"}
+	"internal/vclock", "internal/timerheap", "internal/atomicfile", "internal/browsertest", "internal/realtimetest"}
 
 // rules lists, for every ndncc package (path below the module), the ndncc
 // packages it must never depend on, directly or not: a path names one
@@ -50,9 +50,10 @@ var rules = map[string][]string{
 	"internal/vclock":     append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn"}, runtimes[:6]...),
 	"internal/atomicfile": {"..."},
 	// The multi-buffer SHA-256 the readers verify digests with: a leaf.
-	"internal/sha256batch": {"..."},
-	"internal/browsertest": {"..."},
-	"internal/arch":        {"..."},
+	"internal/sha256batch":  {"..."},
+	"internal/browsertest":  {"..."},
+	"internal/realtimetest": {"..."},
+	"internal/arch":         {"..."},
 	// internal/ndntest makes packets for the tests of the live runtime.
 	"internal/ndntest": append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "sched"}, runtimes...),
 

@@ -20,7 +20,6 @@ type StreamListener struct {
 	scheme string
 	local  string
 	path   string // Unix socket file, removed on Close
-	mtu    int
 	log    *slog.Logger
 }
 

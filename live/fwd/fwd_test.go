@@ -13,6 +13,7 @@ import (
 	"github.com/ndncc/ndncc/cc"
 	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/live"
 	"github.com/ndncc/ndncc/scenario"
@@ -86,7 +87,8 @@ func TestRemovedFaceIsForgotten(t *testing.T) {
 // with link-loss detection at both ends: an object fetched through both
 // arrives intact, and the frames one end numbered the other acknowledged.
 // The loopback loses nothing, but an ack that a busy machine delays past
-// the ack timeout makes its frame look lost: at most 2% may.
+// the ack timeout makes its frame look lost: at most 2% may, checked with
+// the real-time tests (internal/realtimetest).
 func TestTwoForwardersOverUDP(t *testing.T) {
 	b := startFwConfig(t, "udp = \"127.0.0.1:0\"\ntcp = \"\"\nloss-detection = true\n")
 	a := startFwConfig(t, fmt.Sprintf(`udp = "127.0.0.1:0"
@@ -129,7 +131,12 @@ face = "b"
 		t.Errorf("link frames sent %d, received %d; want at least %d each", rel.Sent, rel.Received, segments)
 	}
 	lost := rel.LostByGap + rel.LostByTimeout
-	if lost > rel.Sent/50 || rel.Acked+lost+rel.Evicted+uint64(unacked) < rel.Sent {
+	if rel.Acked+lost+rel.Evicted+uint64(unacked) < rel.Sent {
+		t.Errorf("%d of %d frames neither acked, lost, evicted nor in flight", rel.Sent-rel.Acked-lost-rel.Evicted-uint64(unacked), rel.Sent)
+	}
+	// How many acks come late depends on how busy the machine is: the
+	// bound holds on a machine that gives the test its real time.
+	if realtimetest.Enabled() && lost > rel.Sent/50 {
 		t.Errorf("over loopback: %d frames reported lost, %d of %d acked", lost, rel.Acked, rel.Sent)
 	}
 	if !strings.Contains(status.String(), "link frames sent") {

@@ -6,8 +6,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/live"
 )
 
@@ -18,7 +20,7 @@ import (
 // producer's forwarder P over a 10 Mbit/s, 10 ms link with codel-mark
 // (emulated at AP), the bottleneck. Segments are 1024 bytes, as in the
 // scenario.
-func lossyRun(t *testing.T, size int, detect bool) (live.FetchResult, float64, uint64, string) {
+func lossyRun(t *testing.T, size int, detect bool) (live.FetchResult, float64, uint64, string, time.Duration) {
 	t.Helper()
 	cPort := freeUDPPort(t)
 	p := startFwConfig(t, "udp = \"127.0.0.1:0\"\ntcp = \"\"\n")
@@ -74,7 +76,7 @@ face = "ap"
 		})
 	}
 	goodput := float64(size) * 8 / res.Stats.Duration().Seconds() / 1e6
-	return res, goodput, reports, status.String()
+	return res, goodput, reports, status.String(), max(linkLateness(c), linkLateness(ap))
 }
 
 // TestLinkLossDetectionOnALossyAccessLink is link-loss detection live:
@@ -82,15 +84,17 @@ face = "ap"
 // forwarders' link reliability detects the losses, link-loss Nacks are
 // sent and counted, and the consumer (aimd, link-loss-nacks) retransmits
 // without cutting its window: the goodput is at least 1.5 times the same
-// run's with detection off. NDNCC_FW_LONG=1 moves the scenario's 20 MiB;
+// run's with detection off (unless a link timer ran over
+// realtimetest.Starved late). NDNCC_FW_LONG=1 moves the scenario's 20 MiB;
 // CI 1 MiB.
 func TestLinkLossDetectionOnALossyAccessLink(t *testing.T) {
+	realtimetest.Require(t)
 	size := 1 << 20
 	if os.Getenv(longEnv) != "" {
 		size = 20 << 20
 	}
-	on, gOn, nacksOn, statusOn := lossyRun(t, size, true)
-	off, gOff, nacksOff, statusOff := lossyRun(t, size, false)
+	on, gOn, nacksOn, statusOn, lateOn := lossyRun(t, size, true)
+	off, gOff, nacksOff, statusOff, lateOff := lossyRun(t, size, false)
 	for _, r := range []struct {
 		name    string
 		res     live.FetchResult
@@ -108,7 +112,9 @@ func TestLinkLossDetectionOnALossyAccessLink(t *testing.T) {
 	if nacksOff != 0 {
 		t.Errorf("detection off: %d link-loss reports", nacksOff)
 	}
-	if gOn < 1.5*gOff {
+	if late := max(lateOn, lateOff); late > realtimetest.Starved {
+		t.Logf("a link timer ran %v late (over %v): the machine starved the runs of CPU; goodputs not compared", late, realtimetest.Starved)
+	} else if gOn < 1.5*gOff {
 		t.Errorf("goodput %.2f Mbit/s with detection, %.2f without: want at least 1.5 times", gOn, gOff)
 	}
 }

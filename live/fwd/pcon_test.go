@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/internal/realtimetest"
 )
 
 // freeUDPPort returns a loopback UDP port that is free now, for
@@ -32,6 +33,7 @@ func freeUDPPort(t *testing.T) int {
 // 15 Mbit/s; CI moves 8 MB, where slow start weighs more, and asks for
 // 20 points and 60%.
 func TestPCONSplitsByUpstreamRate(t *testing.T) {
+	realtimetest.Require(t)
 	long := os.Getenv(longEnv) != ""
 	size, tolerance, minGoodput := 8<<20, 0.20, 0.6*15
 	if long {

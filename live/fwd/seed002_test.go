@@ -13,6 +13,7 @@ import (
 
 	"github.com/ndncc/ndncc/cc"
 	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/internal/realtimetest"
 )
 
 // netnsEnv marks the test binary re-run inside a network namespace.
@@ -88,6 +89,7 @@ func (c *cwndTrace) Rate(time.Duration, uint64) {}
 // packet sent while the socket holds more than 50,000 bytes), under which
 // a consumer receives several marks for each halving.
 func TestSeed002BacklogMarkingOverUDP(t *testing.T) {
+	realtimetest.Require(t)
 	if !inNetns(t, "TestSeed002BacklogMarkingOverUDP", "20mbit") {
 		return
 	}
