@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # pairs-live.sh: two `ndncc fetch` configurations side by side through one
-# real ndnd forwarder (issue 15's live line: paced-delay against cubic).
+# real ndnd forwarder (paced-delay against cubic, alternating).
 #
 # It starts `ndnd fw` on a temporary Unix socket (congestion marking on),
 # serves one object (100 MB of random bytes by default) with `ndncc serve`,

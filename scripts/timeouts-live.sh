@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # timeouts-live.sh: timeouts and retransmissions of `ndncc fetch
-# --init-ssthresh inf` through one real ndnd forwarder (issue 16's
+# --init-ssthresh inf` through one real ndnd forwarder (the check
 # "retransmissions < 1%, zero spurious timeouts").
 #
 # It starts `ndnd fw` on a temporary Unix socket with congestion marking on

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the tournament's results (issue 15): every pipeline in every
-# arena, once, random seed 1 (about half a minute on two cores).
+# Regenerates the tournament's results: every pipeline in every
+# arena, once, random seed 1 (about a minute on two cores).
 # docs/tournament/ gets tournament.json and the heat maps (the HTML page,
 # index.html, embeds them and is left out: `ndncc experiment tournament
 # --out DIR` writes it); the results section of docs/tournament.md
