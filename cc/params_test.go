@@ -132,6 +132,7 @@ func TestDescribe(t *testing.T) {
 		{Name: "vegas-alpha", Default: "1"},
 		{Name: "vegas-beta", Default: "3"},
 		{Name: "vegas-ss-gamma", Default: "1"},
+		{Name: "vegas-diff-per-second", Default: "false"},
 		{Name: "vegas-gamma", Default: "inf"},
 		{Name: "slow-start", Default: "vegas"},
 	}
