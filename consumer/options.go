@@ -3,6 +3,7 @@ package consumer
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -233,6 +234,17 @@ func ParamDocs() []cc.ParamDoc {
 		out = append(out, cc.ParamDoc{Name: p.name, Default: p.def, Doc: p.doc, Duration: p.duration})
 	}
 	return out
+}
+
+// HasParam reports whether pipeline takes the parameter name: a
+// pipeline-level one or its algorithm's.
+func HasParam(pipeline, name string) bool {
+	for _, p := range pipelineParams() {
+		if p.name == name {
+			return true
+		}
+	}
+	return slices.Contains(cc.ParamNames(pipeline), name)
 }
 
 // ParseParams builds Options for pipeline from named parameters. Keys that

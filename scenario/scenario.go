@@ -250,7 +250,16 @@ type Consumer struct {
 	// for a scenario built in Go.
 	ParamPos map[string]topology.Pos
 	Pos      topology.Pos
+	// pipelineSet says that Set chose Pipeline (--set, --sweep, an
+	// experiment's variant): Params written for the file's pipeline that
+	// the new one does not have are then dropped (PipelineSet).
+	pipelineSet bool
 }
+
+// PipelineSet reports whether Set chose the consumer's pipeline, over the
+// one its file gave: whoever interprets Params then drops those the new
+// pipeline does not have, and says so, instead of refusing them.
+func (c Consumer) PipelineSet() bool { return c.pipelineSet }
 
 // Default returns a scenario with every default filled in (see
 // defaults.go) and no topology, producer or consumer.

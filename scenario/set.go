@@ -394,6 +394,9 @@ func (st *setter) consumers(index int, indexed bool, rest string) error {
 		c.Params, c.ParamPos = maps.Clone(c.Params), maps.Clone(c.ParamPos)
 		path := joinIndex("consumer", i)
 		st.d.consumerKeys(st.one(key), path, c)
+		if key == "pipeline" {
+			c.pipelineSet = true
+		}
 		if p, ok := strings.CutPrefix(key, "params."); ok {
 			c.ParamPos[p] = st.d.setPos
 		}

@@ -3,9 +3,12 @@ package sim
 import (
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	enc "github.com/named-data/ndnd/std/encoding"
@@ -624,8 +627,16 @@ func (n *Network) producerOf(prefix string) (scenario.Producer, bool) {
 
 // ConsumerOptions returns consumer c's pipeline options: its profile's
 // (the scenario's) under its params, parsed as a scenario's, with errors
-// at the position of the key at fault.
+// at the position of the key at fault. When a setting chose c's pipeline
+// (scenario.Consumer.PipelineSet), the params the new pipeline does not
+// have are left out (DroppedParams names them).
 func ConsumerOptions(sc *scenario.Scenario, c scenario.Consumer) (consumer.Options, error) {
+	if drop := droppedParams(c); len(drop) > 0 {
+		c.Params = maps.Clone(c.Params)
+		for _, k := range drop {
+			delete(c.Params, k)
+		}
+	}
 	params, err := consumer.WithProfile(c.Pipeline, sc.ProfileOf(c), c.Params)
 	if err != nil {
 		return consumer.Options{}, fmt.Errorf("%s: consumer %s: profile: %w", c.Pos, c.ID, err)
@@ -641,6 +652,35 @@ func ConsumerOptions(sc *scenario.Scenario, c scenario.Consumer) (consumer.Optio
 		return consumer.Options{}, fmt.Errorf("%s: consumer %s: params: %w", pos, c.ID, err)
 	}
 	return opts, nil
+}
+
+// droppedParams returns, sorted, the params of c that its pipeline does not
+// have when a setting chose that pipeline; nil otherwise.
+func droppedParams(c scenario.Consumer) []string {
+	if !c.PipelineSet() {
+		return nil
+	}
+	var drop []string
+	for k := range c.Params {
+		if !consumer.HasParam(c.Pipeline, k) {
+			drop = append(drop, k)
+		}
+	}
+	slices.Sort(drop)
+	return drop
+}
+
+// DroppedParams says, a line per consumer, which params ConsumerOptions
+// leaves out because a setting chose a pipeline that does not have them
+// (a sweep of consumer.*.pipeline over a file written for another one).
+func DroppedParams(sc *scenario.Scenario) []string {
+	var notes []string
+	for _, c := range sc.Consumers {
+		if drop := droppedParams(c); len(drop) > 0 {
+			notes = append(notes, fmt.Sprintf("consumer %s: pipeline %s has no parameter %s: left out", c.ID, c.Pipeline, strings.Join(drop, ", ")))
+		}
+	}
+	return notes
 }
 
 // ConsumerStart returns when consumer c starts in a run of the given seed:

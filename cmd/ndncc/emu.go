@@ -14,6 +14,7 @@ import (
 
 	"github.com/ndncc/ndncc/consumer"
 	"github.com/ndncc/ndncc/emu"
+	"github.com/ndncc/ndncc/sim"
 )
 
 // emuFlags are emu's flags.
@@ -109,6 +110,9 @@ func runEmu(cmd *cobra.Command, ef *emuFlags, arg string) error {
 	}
 	if err := sc.Apply(sets); err != nil {
 		return &exitError{2, err}
+	}
+	for _, n := range sim.DroppedParams(sc) {
+		fmt.Fprintln(stderr, "note:", n)
 	}
 	execs, err := parseExecs(ef.execs)
 	if err != nil {

@@ -125,6 +125,9 @@ func runSim(cmd *cobra.Command, sf *simFlags, arg string) error {
 	if err := sc.Apply(sets); err != nil {
 		return &exitError{2, err}
 	}
+	for _, n := range sim.DroppedParams(sc) {
+		fmt.Fprintln(cmd.ErrOrStderr(), "note:", n)
+	}
 	net, err := sim.Build(sc, sim.Options{Seed: sf.seed, Trace: sf.out != ""})
 	if err != nil {
 		return &exitError{2, err}
@@ -199,6 +202,21 @@ func runSweep(cmd *cobra.Command, sf *simFlags, sc *scenario.Scenario, sets []sc
 	e, err := sw.Experiment()
 	if err != nil {
 		return &exitError{2, err}
+	}
+	// Every point's notes on parameters left out (a swept pipeline that
+	// lacks the file's), once each.
+	seen := map[string]bool{}
+	for _, v := range e.Variants {
+		vsc, err := e.Scenario(v)
+		if err != nil {
+			return &exitError{2, err}
+		}
+		for _, n := range sim.DroppedParams(vsc) {
+			if !seen[n] {
+				seen[n] = true
+				fmt.Fprintln(cmd.ErrOrStderr(), "note:", n)
+			}
+		}
 	}
 	base := sf.seed
 	if base == 0 {
