@@ -519,7 +519,7 @@ func (d *decoder) linkParams(m map[string]any, path string, l *topology.Link) {
 
 // routers decodes [routers] and its [routers.node.NAME] overrides.
 func (d *decoder) routers(m map[string]any, s *Scenario) {
-	d.known(m, "routers", "strategy", "cs-capacity", "queue", "queue-params", "node")
+	d.known(m, "routers", "strategy", "cs-capacity", "queue", "queue-params", "forwarder", "node")
 	base := d.routerSettings(m, "routers")
 	if base.Set&SetStrategy != 0 {
 		s.Routers.Strategy = base.Strategy
@@ -533,6 +533,9 @@ func (d *decoder) routers(m map[string]any, s *Scenario) {
 	if base.Set&SetQueueParams != 0 {
 		s.Routers.QueueParams = base.QueueParams
 	}
+	if base.Set&SetForwarder != 0 {
+		s.Routers.Forwarder = base.Forwarder
+	}
 	s.Routers.Pos = base.Pos
 	nodes, ok := d.table(m, "routers", "node")
 	if !ok {
@@ -545,7 +548,7 @@ func (d *decoder) routers(m map[string]any, s *Scenario) {
 			d.errorf(path, "expected a table of router settings, got %s", typeName(nodes[name]))
 			continue
 		}
-		d.known(t, path, "strategy", "cs-capacity", "queue", "queue-params")
+		d.known(t, path, "strategy", "cs-capacity", "queue", "queue-params", "forwarder")
 		s.NodeRouters[name] = d.routerSettings(t, path)
 	}
 }
@@ -560,6 +563,9 @@ func (d *decoder) routerSettings(m map[string]any, path string) RouterSettings {
 	}
 	if d.str(m, path, "queue", &r.Queue) {
 		r.Set |= SetQueue
+	}
+	if d.str(m, path, "forwarder", &r.Forwarder) {
+		r.Set |= SetForwarder
 	}
 	if p, _, ok := d.params(m, path, "queue-params"); ok {
 		r.QueueParams = p

@@ -112,7 +112,7 @@ func TestParseErrors(t *testing.T) {
 		{"override of unknown node", "", errBase + "[routers.node.nosuch]\nstrategy = \"multicast\"\n",
 			`f.toml:14: routers.node.nosuch: no node "nosuch" in the topology`},
 		{"override unknown key", "", errBase + "[routers.node.r]\nstratgy = \"multicast\"\n",
-			`f.toml:15: routers.node.r.stratgy: unknown key (expected one of: strategy, cs-capacity, queue, queue-params)`},
+			`f.toml:15: routers.node.r.stratgy: unknown key (expected one of: strategy, cs-capacity, queue, queue-params, forwarder)`},
 		// Link queues.
 		{"link queue unknown node", "", errBase + "[[links]]\nfrom = \"r\"\nto = \"z\"\nqueue = \"codel\"\n",
 			`f.toml:16: links[0].to: no node "z" in the topology`},

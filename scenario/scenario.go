@@ -51,6 +51,18 @@ type Scenario struct {
 	keyPos map[string]topology.Pos
 }
 
+// The forwarders a node may run in the emulator ([routers] forwarder):
+// ndncc's own (live/fwd, in the emulator's process), NFD's nfd and ndnd's
+// `ndnd fw`, each as a process of its own.
+const (
+	ForwarderNDNCC = "ndncc"
+	ForwarderNFD   = "nfd"
+	ForwarderNDND  = "ndnd"
+)
+
+// Forwarders are the values of [routers] forwarder.
+var Forwarders = []string{ForwarderNDNCC, ForwarderNFD, ForwarderNDND}
+
 // RouterFields says which fields of a RouterSettings are set.
 type RouterFields uint8
 
@@ -60,9 +72,10 @@ const (
 	SetCSCapacity
 	SetQueue
 	SetQueueParams
+	SetForwarder
 
 	// SetAll marks every field as set.
-	SetAll = SetStrategy | SetCSCapacity | SetQueue | SetQueueParams
+	SetAll = SetStrategy | SetCSCapacity | SetQueue | SetQueueParams | SetForwarder
 )
 
 // RouterSettings configure a node's forwarder and the output queues of its
@@ -79,7 +92,11 @@ type RouterSettings struct {
 	// the node, and QueueParams its parameters (validated by the simulator).
 	Queue       string
 	QueueParams map[string]string
-	Set         RouterFields
+	// Forwarder is the forwarder the emulator runs on the node: one of
+	// Forwarders ("" is ForwarderNDNCC). The simulator always models
+	// ndncc's own; the emulator runs an external one as its own process.
+	Forwarder string
+	Set       RouterFields
 	Pos         topology.Pos
 }
 
@@ -303,6 +320,9 @@ func (s *Scenario) RouterFor(node string) RouterSettings {
 	}
 	if o.Set&SetCSCapacity != 0 {
 		r.CSCapacity = o.CSCapacity
+	}
+	if o.Set&SetForwarder != 0 {
+		r.Forwarder = o.Forwarder
 	}
 	var q string
 	if o.Set&SetQueue != 0 {

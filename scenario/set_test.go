@@ -157,7 +157,7 @@ func TestSetErrors(t *testing.T) {
 		{"seeed", "1", "--set: seeed: unknown key (expected name, description, seed, duration, header-overhead, profile, or a key under routers, links, producer, consumer or tcp)", false},
 		{"seed", "-1", "--set: seed: must not be negative, got -1", false},
 		{"duration", "30", "--set: duration: expected a duration string such as \"300s\" or \"10ms\", got an integer", false},
-		{"routers.stratgy", "pcon", "--set: routers.stratgy: unknown key \"stratgy\" (expected one of: strategy, cs-capacity, queue, queue-params.NAME)", false},
+		{"routers.stratgy", "pcon", "--set: routers.stratgy: unknown key \"stratgy\" (expected one of: strategy, cs-capacity, queue, forwarder, queue-params.NAME)", false},
 		{"routers.node.r9.strategy", "pcon", "--set: routers.node.r9.strategy: no node of the topology begins \"r9.strategy\"", false},
 		{"links.r1-r2.bw", "5", "--set: links.r1-r2.bw: no link of the topology matches (write links.A-B.KEY for the link, links.A->B.KEY for one direction; links: c1-r.1, c2-r.1, r.1-r2, r2-p)", false},
 		{"links.r.1-r2.max-queue-size", "0", "--set: links.r.1-r2.max-queue-size: must be at least 1 packet, got 0", false},
