@@ -8,7 +8,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ndncc/ndncc/scenario"
@@ -35,6 +38,14 @@ type Options struct {
 	// Exec runs programs on nodes. A node with a program runs none of the
 	// scenario's consumers: the program takes their place.
 	Exec []Exec
+	// Forwarder is the forwarder of every node whose [routers.node.NAME]
+	// section names none: scenario.ForwarderNDNCC (ndncc's own, in this
+	// process), ForwarderNFD or ForwarderNDND (each node a process of its
+	// own, extfwd.go); "" keeps [routers] forwarder.
+	Forwarder string
+	// NFD and NDND are the external forwarders' programs; "" finds nfd on
+	// $PATH, and ndnd in $NDND_BIN or on $PATH.
+	NFD, NDND string
 	// Hold keeps the network up after the flows and programs end, until
 	// ctx ends.
 	Hold bool
@@ -154,7 +165,7 @@ func Run(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, erro
 	defer cancel()
 	r.netCtx, r.stopNet = context.WithCancel(context.WithoutCancel(ctx))
 	defer r.shutdown()
-	if err := r.startNodes(); err != nil {
+	if err := r.startNodes(ctx); err != nil {
 		return nil, err
 	}
 	if err := r.startProducers(ctx); err != nil {
@@ -203,6 +214,33 @@ func Check(sc *scenario.Scenario, opt Options) error {
 			errs = append(errs, fmt.Errorf("%s: emu: the scenario has TCP tunnels, which run over real TCP in a network namespace: %w", sc.File, err))
 		}
 	}
+	if opt.Forwarder != "" && !slices.Contains(scenario.Forwarders, opt.Forwarder) {
+		errs = append(errs, fmt.Errorf("emu: forwarder %q: want one of %s", opt.Forwarder, strings.Join(scenario.Forwarders, ", ")))
+	}
+	kinds := map[string]string{}
+	for _, n := range sc.Topology.Nodes {
+		kinds[n.Name] = forwarderOf(sc, opt, n.Name)
+	}
+	bins := map[string]bool{}
+	for _, n := range sc.Topology.Nodes {
+		kind := kinds[n.Name]
+		if !external(kind) {
+			continue
+		}
+		errs = append(errs, checkExternal(sc, n.Name, kind)...)
+		if !bins[kind] {
+			bins[kind] = true
+			if _, err := forwarderBinary(kind, opt); err != nil {
+				errs = append(errs, fmt.Errorf("emu: node %s runs %s: %w", n.Name, kind, err))
+			}
+		}
+	}
+	for _, l := range sc.Topology.Links {
+		if external(kinds[l.A]) || external(kinds[l.B]) {
+			errs = append(errs, checkRelayed(sc, l.A, l.B)...)
+			errs = append(errs, checkRelayed(sc, l.B, l.A)...)
+		}
+	}
 	for _, e := range opt.Exec {
 		if _, ok := sc.Topology.Node(e.Node); !ok {
 			errs = append(errs, fmt.Errorf("emu: exec on %s: no such node in %s", e.Node, sc.File))
@@ -235,6 +273,12 @@ type run struct {
 	// ns holds the TCP tunnels, nil without any (tunnel.go).
 	ns      *netns
 	tunnels []*tunnel
+	// exts are the nodes external forwarders run, relays the links with
+	// such an end (extfwd.go, relay.go); relaySampling says the relays'
+	// queue samplers run.
+	exts          []*node
+	relays        []*relay
+	relaySampling atomic.Bool
 }
 
 // fail records the first node failure and makes the run stop.
@@ -252,6 +296,11 @@ func (r *run) shutdown() {
 		p.kill()
 	}
 	r.stopNet()
+	for _, nd := range r.exts {
+		if nd.ext != nil {
+			nd.ext.stop()
+		}
+	}
 	r.wg.Wait()
 	for _, t := range r.tunnels {
 		t.close() // the forwarders closed those they ran

@@ -97,7 +97,7 @@ type RouterSettings struct {
 	// ndncc's own; the emulator runs an external one as its own process.
 	Forwarder string
 	Set       RouterFields
-	Pos         topology.Pos
+	Pos       topology.Pos
 }
 
 // LinkQueue overrides the queue discipline of the link direction From→To,
