@@ -63,7 +63,9 @@ func cmpOr(vals ...string) string {
 }
 
 // external reports whether kind is a forwarder run as a process of its own.
-func external(kind string) bool { return kind == scenario.ForwarderNFD || kind == scenario.ForwarderNDND }
+func external(kind string) bool {
+	return kind == scenario.ForwarderNFD || kind == scenario.ForwarderNDND
+}
 
 // forwarderBinary finds the program of an external forwarder: the path
 // Options gives, else (ndnd) $NDND_BIN, else the name on $PATH.
