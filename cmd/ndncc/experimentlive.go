@@ -17,11 +17,13 @@ import (
 const liveTraceDir = "live"
 
 // emuRunner runs an experiment's runs in the emulator (experiment
-// --live): a scenario emu.Check refuses is not runnable (the report says
-// why); a run's traces go to its trace directory.
-func emuRunner(ctx context.Context) experiment.Runner {
+// --live) with the forwarders ff chooses: a scenario emu.Check refuses is
+// not runnable (the report says why); a run's traces go to its trace
+// directory.
+func emuRunner(ctx context.Context, ff forwarderFlags) experiment.Runner {
 	return func(sc *scenario.Scenario, seed uint64, traceDir string) (*sim.Result, experiment.Lateness, error) {
 		opt := emu.Options{Seed: seed, Trace: traceDir != ""}
+		ff.apply(&opt)
 		if err := emu.Check(sc, opt); err != nil {
 			return nil, experiment.Lateness{}, fmt.Errorf("%w: %w", experiment.ErrNotRunnable, err)
 		}
