@@ -67,6 +67,11 @@ type Options struct {
 // NDN_CLIENT_TRANSPORT set to the node's Unix socket.
 type Exec struct {
 	Node, Command string
+	// output, if set, receives the program's standard error too (a
+	// program flow's or producer's, program.go: their tools print their
+	// summaries there); stdout, if set, takes its standard output.
+	output *syncBuffer
+	stdout io.Writer
 }
 
 // Node is a running node: its name and its forwarder's Unix socket.
@@ -102,6 +107,9 @@ type Result struct {
 	Lateness []LinkLateness `json:"lateness"`
 
 	traces *sim.Traces
+	// absent are, per flow (in Flows' order), the JSON keys a program
+	// flow's tool did not print: null in the document (MarshalJSON).
+	absent [][]string
 }
 
 // LinkLateness is how late one emulated link direction's timers ran
@@ -241,6 +249,7 @@ func Check(sc *scenario.Scenario, opt Options) error {
 			errs = append(errs, checkRelayed(sc, l.B, l.A)...)
 		}
 	}
+	errs = append(errs, checkPrograms(sc)...)
 	for _, e := range opt.Exec {
 		if _, ok := sc.Topology.Node(e.Node); !ok {
 			errs = append(errs, fmt.Errorf("emu: exec on %s: no such node in %s", e.Node, sc.File))
@@ -269,7 +278,10 @@ type run struct {
 	failOnce sync.Once
 	failed   chan struct{}
 	failure  error
+	procMu   sync.Mutex // procs: program flows start theirs from their goroutines
 	procs    []*proc
+	// boundExec marks the Options.Exec entries that program flows run.
+	boundExec map[int]bool
 	// ns holds the TCP tunnels, nil without any (tunnel.go).
 	ns      *netns
 	tunnels []*tunnel
@@ -292,7 +304,7 @@ func (r *run) fail(err error) {
 // shutdown stops programs, producers and forwarders and waits for all of
 // them; their sockets go with them.
 func (r *run) shutdown() {
-	for _, p := range r.procs {
+	for _, p := range r.allProcs() {
 		p.kill()
 	}
 	r.stopNet()
@@ -324,4 +336,18 @@ func socketPath(dir, name string, i int) string {
 		p = filepath.Join(dir, fmt.Sprintf("n%d.sock", i))
 	}
 	return p
+}
+
+// addProc records a program the run started, for the result and shutdown.
+func (r *run) addProc(p *proc) {
+	r.procMu.Lock()
+	defer r.procMu.Unlock()
+	r.procs = append(r.procs, p)
+}
+
+// allProcs are the programs the run started so far.
+func (r *run) allProcs() []*proc {
+	r.procMu.Lock()
+	defer r.procMu.Unlock()
+	return slices.Clone(r.procs)
 }

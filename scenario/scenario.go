@@ -243,7 +243,13 @@ type Producer struct {
 	// node that announce the same prefix share one route in every other
 	// node's FIB, as the files of a server behind one registered prefix.
 	Announce string
-	Pos      topology.Pos
+	// Program, if set, is the program that serves the object in the
+	// emulator instead of ndncc's producer (ndnputchunks, ndnd), run with
+	// Args on the node's Unix socket, the object's bytes on its standard
+	// input. The simulator models ndncc's producer.
+	Program string
+	Args    []string
+	Pos     topology.Pos
 }
 
 // Consumer fetches the object under Prefix with a segment-fetch pipeline.
@@ -266,7 +272,14 @@ type Consumer struct {
 	// interprets a parameter can report "file:line: field: message"; nil
 	// for a scenario built in Go.
 	ParamPos map[string]topology.Pos
-	Pos      topology.Pos
+	// Program, if set, is the program that fetches the object in the
+	// emulator instead of ndncc's consumer (ndncatchunks, ndnd), run with
+	// Args on the node's Unix socket at the consumer's start time; its
+	// summary fills the flow's result. The simulator models the flow
+	// with Pipeline and Params.
+	Program string
+	Args    []string
+	Pos     topology.Pos
 }
 
 // Default returns a scenario with every default filled in (see
