@@ -168,6 +168,15 @@ func TestExperimentLiveRefusesShards(t *testing.T) {
 	}
 }
 
+// TestExperimentForwarderNeedsLive checks that --forwarder without --live
+// is refused (it chooses the live runs' forwarders).
+func TestExperimentForwarderNeedsLive(t *testing.T) {
+	r := runCLI(context.Background(), nil, "experiment", "seed000-linear", "--forwarder", "nfd")
+	if r.code != 2 || !strings.Contains(r.stderr+r.stdout+errString(r.err), "add --live") {
+		t.Errorf("exit %d, %v; want 2, add --live", r.code, r.err)
+	}
+}
+
 func errString(err error) string {
 	if err == nil {
 		return ""
