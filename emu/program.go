@@ -239,6 +239,15 @@ func (s summary) row(base sim.FlowResult) (sim.FlowResult, []string) {
 	return fr, absent
 }
 
+// Absent returns the JSON keys of flow i's row that its program did not
+// print (null in the document; 0 in the row), nil for ndncc's flows.
+func (r *Result) Absent(i int) []string {
+	if i < 0 || i >= len(r.absent) {
+		return nil
+	}
+	return r.absent[i]
+}
+
 // MarshalJSON writes the result as sim.Result's document with the mode,
 // exec and lateness, and null for every field a program flow's tool did
 // not print.

@@ -174,6 +174,7 @@ func runEmu(cmd *cobra.Command, ef *emuFlags, arg string) error {
 		}
 	} else {
 		printResult(stdout, res.Result)
+		printAbsent(stdout, res)
 		printLateness(stdout, res.Lateness)
 		printExecs(stdout, res.Exec)
 	}
@@ -212,6 +213,16 @@ func printLateness(w io.Writer, late []emu.LinkLateness) {
 	if overruns > 0 {
 		fmt.Fprintf(w, "\nlinks ran late: %d frames on %d link directions left over a serialisation time after their turn; timers were up to %.1f ms late (per link: \"lateness\" in --json)\n",
 			overruns, links, worst)
+	}
+}
+
+// printAbsent says which figures of program flows their tools did not
+// print: the table shows them as 0, --json as null.
+func printAbsent(w io.Writer, res *emu.Result) {
+	for i, f := range res.Flows {
+		if a := res.Absent(i); len(a) > 0 {
+			fmt.Fprintf(w, "\n%s ran %s, which did not print %s: 0 above, null in --json\n", f.ID, f.Pipeline, strings.Join(a, ", "))
+		}
 	}
 }
 
