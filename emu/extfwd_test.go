@@ -102,15 +102,17 @@ func TestExternalConfigs(t *testing.T) {
 	}
 }
 
-// runExternal runs sc with every node an `ndnd fw` and checks that every
-// forwarder process the run started is gone when it returns.
-func runExternal(t *testing.T, sc *scenario.Scenario, timeout time.Duration) *Result {
+// runExternal runs sc with forwarder (every node's unless the scenario
+// says otherwise; "" keeps the scenario's) as `ndnd fw` processes and
+// checks that there were want of them and that every one is gone when
+// the run returns.
+func runExternal(t *testing.T, sc *scenario.Scenario, forwarder string, want int, timeout time.Duration) *Result {
 	t.Helper()
 	bin := ndndtest.Binary(t)
 	var pids []int
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	res, err := Run(ctx, sc, Options{Forwarder: scenario.ForwarderNDND, NDND: bin, started: func(nodes []*node) {
+	res, err := Run(ctx, sc, Options{Forwarder: forwarder, NDND: bin, started: func(nodes []*node) {
 		for _, nd := range nodes {
 			if nd.ext != nil {
 				pids = append(pids, nd.ext.cmd.Process.Pid)
@@ -120,8 +122,8 @@ func runExternal(t *testing.T, sc *scenario.Scenario, timeout time.Duration) *Re
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pids) != len(sc.Topology.Nodes) {
-		t.Errorf("%d ndnd processes for %d nodes", len(pids), len(sc.Topology.Nodes))
+	if len(pids) != want {
+		t.Errorf("%d ndnd processes, want %d", len(pids), want)
 	}
 	for _, pid := range pids {
 		if syscall.Kill(pid, 0) == nil {
@@ -131,23 +133,35 @@ func runExternal(t *testing.T, sc *scenario.Scenario, timeout time.Duration) *Re
 	return res
 }
 
-// TestExternalNDND runs linear-fixed32 with a 1 MiB file and every node an
-// `ndnd fw` process: the flow completes through four ndnd forwarders and
-// three relayed links, every link direction has a row, and no process is
+// TestExternalNDND runs linear-fixed32 with a 1 MiB file on `ndnd fw`
+// processes: every node one, or router2 alone among ndncc's forwarders
+// (two links relayed, one emulated in ndncc's faces). The flow completes,
+// every link direction has a row that carried packets, and no process is
 // left.
 func TestExternalNDND(t *testing.T) {
-	sc := linear(t, "producer[0].file-size=1048576", "producer[0].signature=digest")
-	res := runExternal(t, sc, 2*time.Minute)
-	if len(res.Flows) != 1 || !res.Flows[0].Complete {
-		t.Fatalf("flows %+v; want one complete", res.Flows)
-	}
-	if len(res.Links) != 2*len(sc.Topology.Links) {
-		t.Errorf("%d link directions, want %d", len(res.Links), 2*len(sc.Topology.Links))
-	}
-	for _, l := range res.Links {
-		if l.Packets == 0 {
-			t.Errorf("link %s->%s carried nothing", l.From, l.To)
-		}
+	for _, tc := range []struct {
+		name, forwarder string
+		sets            []string
+		want            int
+	}{
+		{"every node", scenario.ForwarderNDND, nil, 4},
+		{"router2 only", "", []string{"routers.node.router2.forwarder=ndnd"}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := linear(t, append([]string{"producer[0].file-size=1048576", "producer[0].signature=digest"}, tc.sets...)...)
+			res := runExternal(t, sc, tc.forwarder, tc.want, 2*time.Minute)
+			if len(res.Flows) != 1 || !res.Flows[0].Complete {
+				t.Fatalf("flows %+v; want one complete", res.Flows)
+			}
+			if len(res.Links) != 2*len(sc.Topology.Links) {
+				t.Errorf("%d link directions, want %d", len(res.Links), 2*len(sc.Topology.Links))
+			}
+			for _, l := range res.Links {
+				if l.Packets == 0 {
+					t.Errorf("link %s->%s carried nothing", l.From, l.To)
+				}
+			}
+		})
 	}
 }
 
@@ -162,7 +176,7 @@ func TestExternalNDNDMatchesSimulator(t *testing.T) {
 	}
 	sc := linear(t)
 	want := simulate(t, sc).Flows[0]
-	res := runExternal(t, sc, 4*time.Minute)
+	res := runExternal(t, sc, scenario.ForwarderNDND, len(sc.Topology.Nodes), 4*time.Minute)
 	got := res.Flows[0]
 	if !got.Complete || got.Timeouts != 0 {
 		t.Fatalf("complete %v, %d timeouts; want complete, 0", got.Complete, got.Timeouts)
