@@ -2,6 +2,7 @@ package emu
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -50,16 +51,7 @@ func forwarderOf(sc *scenario.Scenario, opt Options, node string) string {
 	if o, ok := sc.NodeRouters[node]; ok && o.Set&scenario.SetForwarder != 0 && o.Forwarder != "" {
 		return o.Forwarder
 	}
-	return cmpOr(opt.Forwarder, sc.Routers.Forwarder, scenario.ForwarderNDNCC)
-}
-
-func cmpOr(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
+	return cmp.Or(opt.Forwarder, sc.Routers.Forwarder, scenario.ForwarderNDNCC)
 }
 
 // external reports whether kind is a forwarder run as a process of its own.
@@ -73,9 +65,9 @@ func forwarderBinary(kind string, opt Options) (string, error) {
 	var bin string
 	switch kind {
 	case scenario.ForwarderNFD:
-		bin = cmpOr(opt.NFD, "nfd")
+		bin = cmp.Or(opt.NFD, "nfd")
 	case scenario.ForwarderNDND:
-		bin = cmpOr(opt.NDND, os.Getenv(NDNDBinEnv), "ndnd")
+		bin = cmp.Or(opt.NDND, os.Getenv(NDNDBinEnv), "ndnd")
 	default:
 		return "", fmt.Errorf("forwarder %q is not an external one", kind)
 	}
