@@ -373,6 +373,7 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 		}
 	}
 	for _, p := range r.allProcs() {
+		<-p.done // a producer's program is not among the flows awaited
 		res.Exec = append(res.Exec, p.res)
 		if p.failed() {
 			errs = append(errs, fmt.Errorf("node %s: %q exited with status %d", p.e.Node, p.e.Command, p.res.ExitCode))
