@@ -27,6 +27,14 @@ func emuRunner(ctx context.Context, ff forwarderFlags) experiment.Runner {
 		if err := emu.Check(sc, opt); err != nil {
 			return nil, experiment.Lateness{}, fmt.Errorf("%w: %w", experiment.ErrNotRunnable, err)
 		}
+		for _, c := range sc.Consumers {
+			if c.Program != "" {
+				// Its row lacks what the tool does not print (null in
+				// ndncc emu --json), which the tables would average as 0.
+				return nil, experiment.Lateness{}, fmt.Errorf("%w: consumer %s is a program (%s): run it with ndncc emu, whose result leaves out what the program does not print; the experiment's tables would count it as 0",
+					experiment.ErrNotRunnable, c.ID, c.Program)
+			}
+		}
 		res, err := emu.Run(ctx, sc, opt)
 		if err != nil {
 			return nil, experiment.Lateness{}, err
