@@ -311,6 +311,7 @@ func (r *run) shutdown() {
 	for _, nd := range r.exts {
 		if nd.ext != nil {
 			nd.ext.stop()
+			os.RemoveAll(nd.ext.dir) // in a Dir the caller gave, too
 		}
 	}
 	r.wg.Wait()

@@ -231,6 +231,9 @@ func (x *extNode) logTail() string {
 // stop ends the forwarder this run started (SIGTERM to its process,
 // SIGKILL after extStopGrace) and waits for it.
 func (x *extNode) stop() {
+	if x.log != nil {
+		defer x.log.Close()
+	}
 	if x.cmd == nil || x.cmd.Process == nil {
 		return
 	}
@@ -245,7 +248,6 @@ func (x *extNode) stop() {
 			<-x.exited
 		}
 	}
-	x.log.Close()
 }
 
 // configure creates nd's faces to its relays (faces/create, permanent

@@ -105,14 +105,15 @@ func TestExternalConfigs(t *testing.T) {
 // runExternal runs sc with forwarder (every node's unless the scenario
 // says otherwise; "" keeps the scenario's) as `ndnd fw` processes and
 // checks that there were want of them and that every one is gone when
-// the run returns.
+// the run returns, and nothing is left in the run's directory.
 func runExternal(t *testing.T, sc *scenario.Scenario, forwarder string, want int, timeout time.Duration) *Result {
 	t.Helper()
 	bin := ndndtest.Binary(t)
 	var pids []int
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	res, err := Run(ctx, sc, Options{Forwarder: forwarder, NDND: bin, started: func(nodes []*node) {
+	dir := t.TempDir()
+	res, err := Run(ctx, sc, Options{Forwarder: forwarder, NDND: bin, Dir: dir, started: func(nodes []*node) {
 		for _, nd := range nodes {
 			if nd.ext != nil {
 				pids = append(pids, nd.ext.cmd.Process.Pid)
@@ -129,6 +130,9 @@ func runExternal(t *testing.T, sc *scenario.Scenario, forwarder string, want int
 		if syscall.Kill(pid, 0) == nil {
 			t.Errorf("ndnd process %d still runs after Run", pid)
 		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) > 0 {
+		t.Errorf("the run left %v in its directory", left)
 	}
 	return res
 }
