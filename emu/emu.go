@@ -244,10 +244,15 @@ func Check(sc *scenario.Scenario, opt Options) error {
 		}
 	}
 	for _, l := range sc.Topology.Links {
-		if external(kinds[l.A]) || external(kinds[l.B]) {
-			errs = append(errs, checkRelayed(sc, l.A, l.B)...)
-			errs = append(errs, checkRelayed(sc, l.B, l.A)...)
+		if !external(kinds[l.A]) && !external(kinds[l.B]) {
+			continue
 		}
+		if sc.TCPTunnelFor(l.A, l.B) != nil {
+			errs = append(errs, fmt.Errorf("%s: emu: link %s: a TCP tunnel with an external forwarder (nfd, ndnd) at an end is not supported yet: only ndncc's forwarder runs TCP tunnels (the tunnel's sockets are made in the run's network namespace, which the forwarder's own process would have to join)", sc.File, l))
+			continue
+		}
+		errs = append(errs, checkRelayed(sc, l.A, l.B)...)
+		errs = append(errs, checkRelayed(sc, l.B, l.A)...)
 	}
 	errs = append(errs, checkPrograms(sc)...)
 	for _, e := range opt.Exec {

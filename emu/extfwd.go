@@ -99,7 +99,8 @@ func checkExternal(sc *scenario.Scenario, node, kind string) []error {
 }
 
 // checkRelayed reports what a link direction from→to that a relay carries
-// (one end of the link is an external forwarder) cannot emulate.
+// (one end of the link is an external forwarder) cannot emulate; a TCP
+// tunnel, which no relay carries, Check refuses once per link.
 func checkRelayed(sc *scenario.Scenario, from, to string) []error {
 	var errs []error
 	if q, _ := sc.QueueFor(from, to); q != "droptail" {
@@ -107,9 +108,6 @@ func checkRelayed(sc *scenario.Scenario, from, to string) []error {
 	}
 	if sc.LossDetection(from, to) {
 		errs = append(errs, fmt.Errorf("%s: emu: link %s->%s: loss-detection (ndncc's NDNLPv2 link-loss detection) runs in ndncc's forwarder only, not on a link to or from an external forwarder", sc.File, from, to))
-	}
-	if sc.TCPTunnelFor(from, to) != nil {
-		errs = append(errs, fmt.Errorf("%s: emu: link %s-%s: a TCP tunnel with an external forwarder (nfd, ndnd) is not supported yet; only ndncc's forwarder runs TCP tunnels", sc.File, from, to))
 	}
 	return errs
 }

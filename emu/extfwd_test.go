@@ -56,6 +56,7 @@ func TestCheckExternal(t *testing.T) {
 		{"codel-mark", Options{Forwarder: "ndnd", NDND: bin}, []string{"routers.queue=codel-mark"}, `queue "codel-mark"`},
 		{"mixed link keeps drop-tail", Options{NFD: bin}, []string{"routers.node.router2.forwarder=nfd", "links.router1->router2.queue=codel-drop"}, `link router1->router2: queue "codel-drop"`},
 		{"loss detection", Options{Forwarder: "ndnd", NDND: bin}, []string{"links.router1-router2.loss-detection=true"}, "loss-detection"},
+		{"tcp tunnel", Options{Forwarder: "nfd", NFD: bin}, []string{"links.router1-router2.tunnel=tcp"}, "a TCP tunnel with an external forwarder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := Check(linear(t, tc.sets...), tc.opt)
