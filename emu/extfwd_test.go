@@ -140,7 +140,9 @@ func runExternal(t *testing.T, sc *scenario.Scenario, forwarder string, want int
 
 // TestExternalNDND runs linear-fixed32 with a 1 MiB file on `ndnd fw`
 // processes: every node one, or router2 alone among ndncc's forwarders
-// (two links relayed, one emulated in ndncc's faces). The flow completes,
+// (two links relayed, one emulated in ndncc's faces), or with ndnd's
+// multicast strategy (set through its management) and a Content Store
+// (its configuration). The flow completes,
 // every link direction has a row that carried packets, and no process is
 // left.
 func TestExternalNDND(t *testing.T) {
@@ -151,6 +153,7 @@ func TestExternalNDND(t *testing.T) {
 	}{
 		{"every node", scenario.ForwarderNDND, nil, 4},
 		{"router2 only", "", []string{"routers.node.router2.forwarder=ndnd"}, 1},
+		{"multicast, a Content Store", scenario.ForwarderNDND, []string{"routers.strategy=multicast", "routers.cs-capacity=100"}, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := linear(t, append([]string{"producer[0].file-size=1048576", "producer[0].signature=digest"}, tc.sets...)...)
