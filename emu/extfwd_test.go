@@ -1,8 +1,11 @@
 package emu
 
 import (
+	"cmp"
 	"context"
 	"os"
+	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -109,27 +112,34 @@ func TestExternalConfigs(t *testing.T) {
 // the run returns, and nothing is left in the run's directory.
 func runExternal(t *testing.T, sc *scenario.Scenario, forwarder string, want int, timeout time.Duration) *Result {
 	t.Helper()
-	bin := ndndtest.Binary(t)
+	return runExternalWith(t, sc, Options{Forwarder: forwarder, NDND: ndndtest.Binary(t)}, want, timeout)
+}
+
+// runExternalWith is runExternal with the options given.
+func runExternalWith(t *testing.T, sc *scenario.Scenario, opt Options, want int, timeout time.Duration) *Result {
+	t.Helper()
 	var pids []int
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	dir := t.TempDir()
-	res, err := Run(ctx, sc, Options{Forwarder: forwarder, NDND: bin, Dir: dir, started: func(nodes []*node) {
+	opt.Dir = dir
+	opt.started = func(nodes []*node) {
 		for _, nd := range nodes {
 			if nd.ext != nil {
 				pids = append(pids, nd.ext.cmd.Process.Pid)
 			}
 		}
-	}})
+	}
+	res, err := Run(ctx, sc, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(pids) != want {
-		t.Errorf("%d ndnd processes, want %d", len(pids), want)
+		t.Errorf("%d forwarder processes, want %d", len(pids), want)
 	}
 	for _, pid := range pids {
 		if syscall.Kill(pid, 0) == nil {
-			t.Errorf("ndnd process %d still runs after Run", pid)
+			t.Errorf("forwarder process %d still runs after Run", pid)
 		}
 	}
 	if left, _ := os.ReadDir(dir); len(left) > 0 {
@@ -193,5 +203,55 @@ func TestExternalNDNDMatchesSimulator(t *testing.T) {
 	t.Logf("download time: ndnd live %.3f s, sim %.3f s (x%.3f); RTT avg %.1f vs %.1f ms", got.DownloadTimeS, want.DownloadTimeS, ratio, got.RTTAvgMs, want.RTTAvgMs)
 	if ratio < 0.9 || ratio > 1.1 {
 		t.Errorf("download time %.3f s is not within 10%% of the simulator's %.3f s", got.DownloadTimeS, want.DownloadTimeS)
+	}
+}
+
+// nfdBinary is NFD's nfd for the tests that need the reference stack
+// (scripts/build-reference.sh): $NDNCC_NFD, else nfd on $PATH; the test is
+// skipped without one.
+func nfdBinary(t *testing.T) string {
+	t.Helper()
+	bin := cmp.Or(os.Getenv("NDNCC_NFD"), "nfd")
+	p, err := exec.LookPath(bin)
+	if err != nil {
+		t.Skipf("no NFD (%v): scripts/build-reference.sh builds it; set NDNCC_NFD or put nfd on $PATH", err)
+	}
+	return p
+}
+
+// TestExternalNFD runs linear-fixed32 with a 1 MiB file and every node an
+// NFD process, with ndncc's consumer and producer, and, where ndn-tools is
+// on $PATH too, with ndnputchunks and ndncatchunks (its fixed pipeline)
+// in their place: the flow completes, and ndncatchunks' row has its
+// segments and no timeouts (it prints none).
+func TestExternalNFD(t *testing.T) {
+	bin := nfdBinary(t)
+	for _, tc := range []struct {
+		name  string
+		tools bool
+	}{
+		{"ndncc's consumer and producer", false},
+		{"ndncatchunks and ndnputchunks", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := linear(t, "producer[0].file-size=1048576", "producer[0].signature=digest")
+			if tc.tools {
+				for _, tool := range []string{"ndncatchunks", "ndnputchunks"} {
+					if _, err := exec.LookPath(tool); err != nil {
+						t.Skipf("no %s on $PATH: %v", tool, err)
+					}
+				}
+				sc.Producers[0].Program, sc.Producers[0].Args = "ndnputchunks", []string{"-s", "1024", "/example/file"}
+				sc.Consumers[0].Program, sc.Consumers[0].Args = "ndncatchunks", []string{"-p", "fixed", "-s", "32", "/example/file"}
+			}
+			res := runExternalWith(t, sc, Options{Forwarder: scenario.ForwarderNFD, NFD: bin}, len(sc.Topology.Nodes), 3*time.Minute)
+			fr := res.Flows[0]
+			if !fr.Complete || fr.Error != "" {
+				t.Fatalf("flow %+v; want complete", fr)
+			}
+			if tc.tools && (fr.Segments != 1024 || !slices.Contains(res.Absent(0), "timeouts")) {
+				t.Errorf("ndncatchunks' row: %d segments, absent %v; want 1024, timeouts absent", fr.Segments, res.Absent(0))
+			}
+		})
 	}
 }
