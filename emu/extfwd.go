@@ -171,9 +171,15 @@ func (r *run) startExt(nd *node, kind string) error {
 	x.cmd.Env = append(os.Environ(), "HOME="+x.dir) // NFD's key chain goes there, not into the user's
 	if kind == scenario.ForwarderNFD {
 		// A prefix such as scripts/build-reference.sh's: PREFIX/bin/nfd
-		// finds PREFIX/lib's libndn-cxx.
-		if lib := filepath.Join(filepath.Dir(filepath.Dir(bin)), "lib"); dirExists(lib) {
-			x.cmd.Env = append(x.cmd.Env, "LD_LIBRARY_PATH="+strings.Trim(lib+":"+os.Getenv("LD_LIBRARY_PATH"), ":"))
+		// finds libndn-cxx in PREFIX/lib or PREFIX/lib64.
+		var libs []string
+		for _, l := range []string{"lib", "lib64"} {
+			if lib := filepath.Join(filepath.Dir(filepath.Dir(bin)), l); dirExists(lib) {
+				libs = append(libs, lib)
+			}
+		}
+		if len(libs) > 0 {
+			x.cmd.Env = append(x.cmd.Env, "LD_LIBRARY_PATH="+strings.Trim(strings.Join(libs, ":")+":"+os.Getenv("LD_LIBRARY_PATH"), ":"))
 		}
 	}
 	x.cmd.Stdout, x.cmd.Stderr = x.log, x.log
