@@ -83,4 +83,4 @@ for b in nfd nfdc ndncatchunks ndnputchunks; do
 	[ -x "$prefix/bin/$b" ] || { echo "missing $prefix/bin/$b" >&2; exit 1; }
 done
 echo "== built in $(((SECONDS - start) / 60)) min into $prefix"
-echo "export PATH=\"$prefix/bin:\$PATH\" LD_LIBRARY_PATH=\"$prefix/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}\""
+echo "export PATH=\"$prefix/bin:\$PATH\" LD_LIBRARY_PATH=\"$prefix/lib64:$prefix/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}\""
