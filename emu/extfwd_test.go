@@ -143,7 +143,10 @@ func runExternalWith(t *testing.T, sc *scenario.Scenario, opt Options, want int,
 		}
 	}
 	if left, _ := os.ReadDir(dir); len(left) > 0 {
-		t.Errorf("the run left %v in its directory", left)
+		for _, e := range left {
+			info, _ := e.Info()
+			t.Errorf("the run left %s (%v, %d bytes) in its directory", e.Name(), info.Mode(), info.Size())
+		}
 	}
 	return res
 }

@@ -428,6 +428,9 @@ func (r *run) startProducerProgram(ctx context.Context, p scenario.Producer) err
 	if err != nil {
 		return err
 	}
+	// The tools read all of it before they say they serve; an open file
+	// outlives its name.
+	defer os.Remove(file)
 	_, err = io.Copy(w, io.NewSectionReader(Content(r.seed, p.Prefix, p.FileSize), 0, p.FileSize))
 	if cerr := w.Close(); err == nil {
 		err = cerr
