@@ -64,6 +64,9 @@ func (r *run) startProducers(ctx context.Context) error {
 }
 
 func (r *run) startProducer(ctx context.Context, p scenario.Producer) error {
+	if p.Program != "" {
+		return r.startProducerProgram(ctx, p)
+	}
 	nd := r.byName[p.Node]
 	name, err := sim.ObjectName(p.Prefix)
 	if err != nil {
@@ -135,6 +138,11 @@ type flow struct {
 	res   live.FetchResult
 	err   error
 	ended time.Duration // since t0
+
+	// program, if set, is the tool that fetches in ndncc's place (a
+	// program flow, program.go), run at start; proc is its process.
+	program *Exec
+	proc    *proc
 }
 
 // newFlows prepares the scenario's consumers, but those on nodes that run
@@ -142,12 +150,39 @@ type flow struct {
 // connected to its node.
 func (r *run) newFlows(ctx context.Context) ([]*flow, error) {
 	execNodes := map[string]bool{}
-	for _, e := range r.opt.Exec {
+	perNode := map[string]int{}
+	for _, c := range r.sc.Consumers {
+		perNode[c.Node]++
+	}
+	bound := map[string]*Exec{} // an --exec fetch tool on a node with one consumer: that consumer's flow
+	r.boundExec = map[int]bool{}
+	for i, e := range r.opt.Exec {
 		execNodes[e.Node] = true
+		if isFetchTool(e.Command) && perNode[e.Node] == 1 && bound[e.Node] == nil {
+			e.output = &syncBuffer{}
+			bound[e.Node] = &e
+			r.boundExec[i] = true
+		}
 	}
 	index := r.sc.NewProducerIndex()
 	var flows []*flow
 	for _, c := range r.sc.Consumers {
+		if e := bound[c.Node]; e != nil || c.Program != "" {
+			ps := index.For(c.Prefix)
+			if len(ps) == 0 {
+				return flows, fmt.Errorf("%s: consumer %s: no producer serves exactly %q", c.Pos, c.ID, c.Prefix)
+			}
+			f := &flow{c: c, producer: ps[0].Node, program: e}
+			if e == nil {
+				f.start = sim.ConsumerStart(r.seed, c, sim.DefaultStartJitter)
+				// What the tool writes on standard output is the object:
+				// checked against the producer's, as ndncc's consumer's is.
+				f.check = newChecker(Content(r.seed, ps[0].Prefix, ps[0].FileSize))
+				f.program = &Exec{Node: c.Node, Command: shellQuote(c.Program, c.Args), output: &syncBuffer{}, stdout: f.check}
+			}
+			flows = append(flows, f)
+			continue
+		}
 		if execNodes[c.Node] {
 			continue
 		}
@@ -185,6 +220,10 @@ func (r *run) newFlows(ctx context.Context) ([]*flow, error) {
 // fetch runs flow f from its start time (after t0) until it ends or ctx
 // does.
 func (r *run) fetch(ctx context.Context, f *flow, t0 time.Time) {
+	if f.program != nil {
+		r.runProgram(ctx, f, t0)
+		return
+	}
 	defer f.conn.Close()
 	if r.traces != nil {
 		f.cfg.Tracer = shifted{r.traces.Flow(f.c.ID), f.connected.Sub(t0)}
@@ -208,7 +247,10 @@ var errInterrupted = errors.New("interrupted")
 // result summarises f as the simulator does; end is when the run ended
 // (since t0), limit whether it ended at the scenario's time limit,
 // interrupted whether the run's context ended it.
-func (f *flow) result(end time.Duration, limit, interrupted bool) sim.FlowResult {
+func (f *flow) result(end time.Duration, limit, interrupted bool) (sim.FlowResult, []string) {
+	if f.program != nil {
+		return f.programResult(end, limit, interrupted)
+	}
 	st := f.res.Stats
 	done := f.err == nil && st.Complete
 	dur := max(end-f.start, 0)
@@ -223,7 +265,7 @@ func (f *flow) result(end time.Duration, limit, interrupted bool) sim.FlowResult
 	case interrupted:
 		err = errInterrupted
 	}
-	return sim.NewFlowResult(f.c.ID, f.c.Node, f.producer, f.c.Pipeline, st, done, err, dur)
+	return sim.NewFlowResult(f.c.ID, f.c.Node, f.producer, f.c.Pipeline, st, done, err, dur), nil
 }
 
 // shifted is a consumer.Tracer that moves a pipeline's times (its loop's
@@ -246,7 +288,9 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 	flows, err := r.newFlows(ctx)
 	if err != nil {
 		for _, f := range flows {
-			f.conn.Close()
+			if f.conn != nil {
+				f.conn.Close()
+			}
 		}
 		return nil, err
 	}
@@ -272,9 +316,12 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 			r.fetch(flowCtx, f, t0)
 		}()
 	}
-	for _, e := range r.opt.Exec {
+	for i, e := range r.opt.Exec {
+		if r.boundExec[i] {
+			continue // a program flow's: fetch runs it
+		}
 		p := r.startProc(e, r.byName[e.Node])
-		r.procs = append(r.procs, p)
+		r.addProc(p)
 		fwg.Add(1)
 		go func() {
 			defer fwg.Done()
@@ -302,7 +349,7 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 	}
 	links, late, linkErr := r.linkResults(end)
 	cancelFlows()
-	for _, p := range r.procs {
+	for _, p := range r.allProcs() {
 		p.kill()
 	}
 	<-allDone
@@ -310,7 +357,9 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 		Scenario: r.sc.Name, Seed: r.seed, SimTimeS: sim.Round(end.Seconds(), 6), Links: links,
 	}}
 	for _, f := range flows {
-		res.Flows = append(res.Flows, f.result(end, limit, ctx.Err() != nil))
+		row, absent := f.result(end, limit, ctx.Err() != nil)
+		res.Flows = append(res.Flows, row)
+		res.absent = append(res.absent, absent)
 	}
 	wall := time.Since(wallStart)
 	res.Timing = sim.Timing{WallS: wall.Seconds(), Speedup: sim.Round(end.Seconds()/wall.Seconds(), 2)}
@@ -323,7 +372,8 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 			errs = append(errs, linkErr)
 		}
 	}
-	for _, p := range r.procs {
+	for _, p := range r.allProcs() {
+		<-p.done // a producer's program is not among the flows awaited
 		res.Exec = append(res.Exec, p.res)
 		if p.failed() {
 			errs = append(errs, fmt.Errorf("node %s: %q %s", p.e.Node, p.e.Command, p.res.Error))

@@ -11,11 +11,19 @@
 // simulator's pipeline options (sim.ConsumerOptions). The result has the
 // simulator's schema (sim.Result) plus "mode": "live".
 //
-// All nodes run in the calling process (docs/emulation.md says why);
-// foreign applications attach to a node's Unix socket, and Options.Exec
-// runs programs with NDN_CLIENT_TRANSPORT set to it. Run removes every
-// socket and temporary file it made, and stops every program it started,
-// before it returns.
+// All nodes running ndncc's forwarder run in the calling process
+// (docs/emulation.md says why). A node may instead be another forwarder's
+// own process (Options.Forwarder, [routers] forwarder: NFD's nfd or
+// `ndnd fw`, extfwd.go) with a configuration, Unix socket and UDP port of
+// its own; each link with such an end keeps the simulator's link model,
+// run in a relay between the two UDP faces (relay.go), and its routes and
+// strategy go in through the forwarder's own management. Foreign
+// applications attach to a node's Unix socket, Options.Exec runs programs
+// with NDN_CLIENT_TRANSPORT set to it, and a consumer or producer may be
+// a program (ndncatchunks, ndnputchunks, ndnd cat/put) whose printed
+// summary becomes the flow's result (program.go). Run removes every
+// socket and temporary file it made, and stops every program and
+// forwarder process it started, before it returns.
 //
 // The package wires runtimes only: it holds no forwarding, pipeline or
 // link logic of its own.

@@ -8,7 +8,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ndncc/ndncc/scenario"
@@ -35,6 +38,14 @@ type Options struct {
 	// Exec runs programs on nodes. A node with a program runs none of the
 	// scenario's consumers: the program takes their place.
 	Exec []Exec
+	// Forwarder is the forwarder of every node whose [routers.node.NAME]
+	// section names none: scenario.ForwarderNDNCC (ndncc's own, in this
+	// process), ForwarderNFD or ForwarderNDND (each node a process of its
+	// own, extfwd.go); "" keeps [routers] forwarder.
+	Forwarder string
+	// NFD and NDND are the external forwarders' programs; "" finds nfd on
+	// $PATH, and ndnd in $NDND_BIN or on $PATH.
+	NFD, NDND string
 	// Hold keeps the network up after the flows and programs end, until
 	// ctx ends.
 	Hold bool
@@ -56,6 +67,11 @@ type Options struct {
 // NDN_CLIENT_TRANSPORT set to the node's Unix socket.
 type Exec struct {
 	Node, Command string
+	// output, if set, receives the program's standard error too (a
+	// program flow's or producer's, program.go: their tools print their
+	// summaries there); stdout, if set, takes its standard output.
+	output *syncBuffer
+	stdout io.Writer
 }
 
 // Node is a running node: its name and its forwarder's Unix socket.
@@ -91,6 +107,9 @@ type Result struct {
 	Lateness []LinkLateness `json:"lateness"`
 
 	traces *sim.Traces
+	// absent are, per flow (in Flows' order), the JSON keys a program
+	// flow's tool did not print: null in the document (MarshalJSON).
+	absent [][]string
 }
 
 // LinkLateness is how late one emulated link direction's timers ran
@@ -155,7 +174,7 @@ func Run(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, erro
 	defer cancel()
 	r.netCtx, r.stopNet = context.WithCancel(context.WithoutCancel(ctx))
 	defer r.shutdown()
-	if err := r.startNodes(); err != nil {
+	if err := r.startNodes(ctx); err != nil {
 		return nil, err
 	}
 	if err := r.startProducers(ctx); err != nil {
@@ -204,6 +223,39 @@ func Check(sc *scenario.Scenario, opt Options) error {
 			errs = append(errs, fmt.Errorf("%s: emu: the scenario has TCP tunnels, which run over real TCP in a network namespace: %w", sc.File, err))
 		}
 	}
+	if opt.Forwarder != "" && !slices.Contains(scenario.Forwarders, opt.Forwarder) {
+		errs = append(errs, fmt.Errorf("emu: forwarder %q: want one of %s", opt.Forwarder, strings.Join(scenario.Forwarders, ", ")))
+	}
+	kinds := map[string]string{}
+	for _, n := range sc.Topology.Nodes {
+		kinds[n.Name] = forwarderOf(sc, opt, n.Name)
+	}
+	bins := map[string]bool{}
+	for _, n := range sc.Topology.Nodes {
+		kind := kinds[n.Name]
+		if !external(kind) {
+			continue
+		}
+		errs = append(errs, checkExternal(sc, n.Name, kind)...)
+		if !bins[kind] {
+			bins[kind] = true
+			if _, err := forwarderBinary(kind, opt); err != nil {
+				errs = append(errs, fmt.Errorf("emu: node %s runs %s: %w", n.Name, kind, err))
+			}
+		}
+	}
+	for _, l := range sc.Topology.Links {
+		if !external(kinds[l.A]) && !external(kinds[l.B]) {
+			continue
+		}
+		if sc.TCPTunnelFor(l.A, l.B) != nil {
+			errs = append(errs, fmt.Errorf("%s: emu: link %s: a TCP tunnel with an external forwarder (nfd, ndnd) at an end is not supported yet: only ndncc's forwarder runs TCP tunnels (the tunnel's sockets are made in the run's network namespace, which the forwarder's own process would have to join)", sc.File, l))
+			continue
+		}
+		errs = append(errs, checkRelayed(sc, l.A, l.B)...)
+		errs = append(errs, checkRelayed(sc, l.B, l.A)...)
+	}
+	errs = append(errs, checkPrograms(sc)...)
 	for _, e := range opt.Exec {
 		if _, ok := sc.Topology.Node(e.Node); !ok {
 			errs = append(errs, fmt.Errorf("emu: exec on %s: no such node in %s", e.Node, sc.File))
@@ -232,10 +284,19 @@ type run struct {
 	failOnce sync.Once
 	failed   chan struct{}
 	failure  error
+	procMu   sync.Mutex // procs: program flows start theirs from their goroutines
 	procs    []*proc
+	// boundExec marks the Options.Exec entries that program flows run.
+	boundExec map[int]bool
 	// ns holds the TCP tunnels, nil without any (tunnel.go).
 	ns      *netns
 	tunnels []*tunnel
+	// exts are the nodes external forwarders run, relays the links with
+	// such an end (extfwd.go, relay.go); relaySampling says the relays'
+	// queue samplers run.
+	exts          []*node
+	relays        []*relay
+	relaySampling atomic.Bool
 }
 
 // fail records the first node failure and makes the run stop.
@@ -249,10 +310,16 @@ func (r *run) fail(err error) {
 // shutdown stops programs, producers and forwarders and waits for all of
 // them; their sockets go with them.
 func (r *run) shutdown() {
-	for _, p := range r.procs {
+	for _, p := range r.allProcs() {
 		p.kill()
 	}
 	r.stopNet()
+	for _, nd := range r.exts {
+		if nd.ext != nil {
+			nd.ext.stop()
+			os.RemoveAll(nd.ext.dir) // in a Dir the caller gave, too
+		}
+	}
 	r.wg.Wait()
 	reapOrphans() // what programs left in sessions of their own
 	for _, t := range r.tunnels {
@@ -277,4 +344,18 @@ func socketPath(dir, name string, i int) string {
 		p = filepath.Join(dir, fmt.Sprintf("n%d.sock", i))
 	}
 	return p
+}
+
+// addProc records a program the run started, for the result and shutdown.
+func (r *run) addProc(p *proc) {
+	r.procMu.Lock()
+	defer r.procMu.Unlock()
+	r.procs = append(r.procs, p)
+}
+
+// allProcs are the programs the run started so far.
+func (r *run) allProcs() []*proc {
+	r.procMu.Lock()
+	defer r.procMu.Unlock()
+	return slices.Clone(r.procs)
 }

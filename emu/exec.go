@@ -48,6 +48,12 @@ func (r *run) startProc(e Exec, nd *node) *proc {
 	p.cmd = exec.Command("/bin/sh", "-c", e.Command)
 	p.cmd.Env = append(os.Environ(), ExecEnv+"="+nd.transport())
 	p.cmd.Stdout, p.cmd.Stderr = r.opt.Stdout, r.opt.Stderr
+	if e.output != nil { // a program flow's or producer's: its summary is read
+		p.cmd.Stderr = tee(p.cmd.Stderr, e.output)
+	}
+	if e.stdout != nil {
+		p.cmd.Stdout = e.stdout
+	}
 	p.cmd.SysProcAttr = groupAttr()
 	p.cmd.WaitDelay = killGrace // output a leftover child holds open
 	start := time.Now()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -24,12 +25,14 @@ import (
 // any NDN packet in one datagram, so none is fragmented.
 const udpMTU = 9000
 
-// node is one running forwarder.
+// node is one running forwarder: ndncc's (fwd, in this process) or an
+// external one (ext, a process of its own).
 type node struct {
 	name string
 	sock string
 	cfg  *scenario.FwConfig
 	fwd  *fwd.Forwarder
+	ext  *extNode
 	// links are the emulated ways out, one per neighbour (sorted), with
 	// their queue traces; read and sampled on the node's loop.
 	links  []*sim.Channel
@@ -78,25 +81,40 @@ func (r *run) config(name, sock string) *scenario.FwConfig {
 	return cfg
 }
 
-// startNodes starts a forwarder per node, listening, then gives each a
-// face per link (to the neighbour's UDP address, emulating the direction
-// towards it, or its end of the link's TCP tunnel) and the simulator's
-// routes, and runs them.
-func (r *run) startNodes() error {
+// startNodes starts a forwarder per node, listening (ndncc's in this
+// process, an external one as its own process), then gives each a face
+// per link (to the neighbour's UDP address, emulating the direction
+// towards it; to the link's relay where an end is external; or its end of
+// the link's TCP tunnel) and the simulator's routes, and runs them.
+func (r *run) startNodes(ctx context.Context) error {
 	r.byName = map[string]*node{}
 	r.failed = make(chan struct{})
 	var created []*node
 	abandon := func(err error) error {
-		for _, nd := range created { // close their listeners
-			ctx, cancel := context.WithCancel(context.Background())
-			cancel()
-			nd.fwd.Run(ctx)
+		for _, nd := range created {
+			if nd.fwd != nil { // close its listeners
+				ctx, cancel := context.WithCancel(context.Background())
+				cancel()
+				nd.fwd.Run(ctx)
+			}
+		}
+		for _, rl := range r.relays {
+			rl.closeSockets()
 		}
 		return err
 	}
 	for i, tn := range r.sc.Topology.Nodes {
 		sock := socketPath(r.dir, tn.Name, i)
-		nd := &node{name: tn.Name, sock: sock, cfg: r.config(tn.Name, sock), stopped: make(chan struct{})}
+		nd := &node{name: tn.Name, sock: sock, stopped: make(chan struct{})}
+		if kind := forwarderOf(r.sc, r.opt, tn.Name); external(kind) {
+			r.exts = append(r.exts, nd) // shutdown stops it, whatever happens next
+			r.byName[tn.Name] = nd
+			if err := r.startExt(nd, kind); err != nil {
+				return abandon(fmt.Errorf("emu: node %s: %w", tn.Name, err))
+			}
+			continue
+		}
+		nd.cfg = r.config(tn.Name, sock)
 		var err error
 		if nd.fwd, err = fwd.New(nd.cfg, r.log.With("node", tn.Name)); err != nil {
 			return abandon(fmt.Errorf("emu: node %s: %w", tn.Name, err))
@@ -107,20 +125,45 @@ func (r *run) startNodes() error {
 		created = append(created, nd)
 		r.byName[tn.Name] = nd
 	}
+	relayed := map[string]*relay{} // by "A-B"
 	for _, l := range r.sc.Topology.Links {
 		if r.sc.TCPTunnelFor(l.A, l.B) != nil {
 			continue // startTunnels
 		}
+		a, b := r.byName[l.A], r.byName[l.B]
+		if a.ext == nil && b.ext == nil {
+			for _, dir := range [2][2]string{{l.A, l.B}, {l.B, l.A}} {
+				from, to := r.byName[dir[0]], r.byName[dir[1]]
+				from.cfg.Faces = append(from.cfg.Faces, r.face(l, dir[0], dir[1], to))
+			}
+			continue
+		}
+		rl, err := r.newRelay(l)
+		if err != nil {
+			return abandon(err)
+		}
+		r.relays = append(r.relays, rl)
+		relayed[l.A+"-"+l.B] = rl
 		for _, dir := range [2][2]string{{l.A, l.B}, {l.B, l.A}} {
-			from, to := r.byName[dir[0]], r.byName[dir[1]]
-			from.cfg.Faces = append(from.cfg.Faces, r.face(l, dir[0], dir[1], to))
+			from := r.byName[dir[0]]
+			if from.ext != nil {
+				rl.setPeer(from.name, from.ext.addr())
+				continue
+			}
+			rl.setPeer(from.name, net.UDPAddrFromAddrPort(from.fwd.UDPAddr()))
+			from.cfg.Faces = append(from.cfg.Faces, relayFace(l, dir[1], rl.addrOf(from.name)))
 		}
 	}
 	planner := sim.NewRoutePlanner(r.sc)
 	for _, p := range r.sc.Producers {
 		for _, rt := range planner.Announce(p) {
 			nd := r.byName[rt.Node]
-			nd.cfg.Routes = append(nd.cfg.Routes, scenario.FwRoute{Prefix: rt.Prefix, Face: rt.Neighbor, Cost: rt.Cost, Pos: p.Pos})
+			route := scenario.FwRoute{Prefix: rt.Prefix, Face: rt.Neighbor, Cost: rt.Cost, Pos: p.Pos}
+			if nd.ext != nil {
+				nd.ext.routes = append(nd.ext.routes, route)
+			} else {
+				nd.cfg.Routes = append(nd.cfg.Routes, route)
+			}
 		}
 	}
 	var errs []error
@@ -135,16 +178,64 @@ func (r *run) startNodes() error {
 	if err := r.startTunnels(); err != nil {
 		return abandon(err)
 	}
-	r.nodes = created
-	for _, nd := range r.nodes {
+	r.nodes = nil
+	for _, tn := range r.sc.Topology.Nodes {
+		r.nodes = append(r.nodes, r.byName[tn.Name])
+	}
+	for _, nd := range created {
 		r.runNode(nd)
 	}
-	for _, nd := range r.nodes {
+	for _, rl := range r.relays {
+		r.startRelay(rl)
+	}
+	for _, nd := range created {
 		if err := nd.do(func() { r.collectLinks(nd) }); err != nil {
 			return fmt.Errorf("emu: %w", err)
 		}
 	}
+	for _, nd := range r.exts {
+		if err := nd.ext.waitReady(ctx, nd.sock); err != nil {
+			return fmt.Errorf("emu: node %s: %w", nd.name, err)
+		}
+		r.watchExt(nd)
+		faces := map[string]*net.UDPAddr{}
+		for _, l := range r.sc.Topology.Links {
+			if rl := relayed[l.A+"-"+l.B]; rl != nil && (l.A == nd.name || l.B == nd.name) {
+				faces[l.Other(nd.name)] = rl.addrOf(nd.name)
+			}
+		}
+		if err := r.configure(ctx, nd, faces); err != nil {
+			return fmt.Errorf("emu: node %s (%s): %w", nd.name, nd.ext.kind, err)
+		}
+	}
 	return nil
+}
+
+// relayFace is an ndncc node's face to neighbour to over link l when the
+// link is relayed (the neighbour is an external forwarder): plain UDP to
+// the relay's socket, which emulates the link; the face itself shapes
+// nothing.
+func relayFace(l topology.Link, to string, addr *net.UDPAddr) scenario.FwFace {
+	off := false
+	return scenario.FwFace{
+		ID: to, Remote: "udp4://" + addr.String(), Scheme: "udp4", Address: addr.String(),
+		Queue: "droptail", QueueParams: map[string]string{}, LossDetection: &off,
+		Pos: l.Pos,
+	}
+}
+
+// watchExt ends the run with an error naming nd when its external
+// forwarder exits while the network is up.
+func (r *run) watchExt(nd *node) {
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		select {
+		case <-nd.ext.exited:
+			r.fail(fmt.Errorf("node %s: %s %w (%s): %s", nd.name, nd.ext.kind, errExtExited, nd.ext.cmd.ProcessState, nd.ext.logTail()))
+		case <-r.netCtx.Done():
+		}
+	}()
 }
 
 // runNode runs nd's forwarder until the network stops, and reports its
@@ -235,7 +326,20 @@ func (r *run) startSampling(t0 time.Time) {
 	if r.traces == nil {
 		return
 	}
+	for _, rl := range r.relays {
+		queues := []*sim.QueueTrace{r.traces.Queue(rl.dirs[0]), r.traces.Queue(rl.dirs[1])}
+		every(rl.loop, 0, sim.QueueSampleInterval, &r.relaySampling, func() {
+			now := since(t0)
+			for i, c := range rl.dirs {
+				queues[i].Sample(now, c)
+			}
+		})
+	}
+	r.relaySampling.Store(true)
 	for _, nd := range r.nodes {
+		if nd.fwd == nil {
+			continue // an external forwarder: its links are its relays'
+		}
 		for _, c := range nd.links {
 			nd.queues = append(nd.queues, r.traces.Queue(c))
 		}
@@ -279,7 +383,26 @@ func (r *run) linkResults(now time.Duration) ([]sim.LinkResult, []LinkLateness, 
 	var out []sim.LinkResult
 	var late []LinkLateness
 	var errs []error
+	r.relaySampling.Store(false)
+	for _, rl := range r.relays {
+		if err := rl.do(func() {
+			for _, c := range rl.dirs {
+				out = append(out, sim.NewLinkResult(c, now))
+				l := c.Stats().Lateness
+				late = append(late, LinkLateness{From: c.From, To: c.To, Wakes: l.Wakes,
+					MeanMs: msOf(l.Mean()), MaxMs: msOf(l.Max), Overruns: l.Overruns})
+			}
+		}); err != nil {
+			errs = append(errs, err)
+		}
+		if n := rl.malformed(); n > 0 {
+			r.log.Warn("relay dropped datagrams it could not decode", "link", rl.link.String(), "datagrams", n)
+		}
+	}
 	for _, nd := range r.nodes {
+		if nd.fwd == nil {
+			continue
+		}
 		nd.sampling.Store(false)
 		if err := nd.do(func() {
 			for _, c := range nd.links {

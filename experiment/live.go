@@ -113,7 +113,17 @@ func (r *Report) writeLiveNotes(w io.Writer) {
 	if r.Live == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nlive: the same runs in real time (ndncc emu), %d run(s) per variant, one after another; \"late\" counts frames\n", r.Live.Runs)
+	fwd := ""
+	switch r.Live.Forwarder {
+	case "", "ndncc":
+	case "nfd":
+		fwd = ", every node an NFD process"
+	case "ndnd":
+		fwd = ", every node an ndnd fw process"
+	default:
+		fwd = ", every node a " + r.Live.Forwarder + " process"
+	}
+	fmt.Fprintf(w, "\nlive: the same runs in real time (ndncc emu%s), %d run(s) per variant, one after another; \"late\" counts frames\n", fwd, r.Live.Runs)
 	fmt.Fprintf(w, "that left an emulated link over a serialisation time after their turn (the machine was short of CPU).\n")
 	for _, v := range r.Live.Variants {
 		if v.NotRun != "" {

@@ -27,6 +27,10 @@ type Report struct {
 	// Mode is "live" for the runs of a Runner (RunLive), "" for the
 	// simulator's.
 	Mode string `json:"mode,omitempty"`
+	// Forwarder says which forwarder the live runs' nodes ran (emu's
+	// --forwarder: ndncc, nfd, ndnd), "" for ndncc's own or the
+	// scenarios' choice.
+	Forwarder string `json:"forwarder,omitempty"`
 	// Live is the same experiment run live (RunLive), shown beside this
 	// report's figures in its tables.
 	Live *Report `json:"live,omitempty"`

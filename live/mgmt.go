@@ -40,7 +40,7 @@ func (e *Endpoint) Register(r Route, done func(error)) {
 		Name:   r.Prefix,
 		Cost:   optional.Some(r.Cost),
 		Origin: optional.Some(r.Origin),
-	}, done)
+	}, ignoreParams(done))
 }
 
 // Unregister removes the route Register added.
@@ -48,18 +48,32 @@ func (e *Endpoint) Unregister(r Route, done func(error)) {
 	e.command("rib", "unregister", &mgmt.ControlArgs{
 		Name:   r.Prefix,
 		Origin: optional.Some(r.Origin),
-	}, done)
+	}, ignoreParams(done))
+}
+
+// Command sends the management command /localhost/nfd/MODULE/VERB with
+// args, built and signed as Register's, and calls done with the
+// ControlParameters of the forwarder's response once it confirmed the
+// command (status 200): e.g. faces/create, whose response holds the new
+// face's FaceId. It is how a program drives NFD's or ndnd's management.
+func (e *Endpoint) Command(module, verb string, args *mgmt.ControlArgs, done func(*mgmt.ControlArgs, error)) {
+	e.command(module, verb, args, done)
+}
+
+// ignoreParams adapts a callback that wants only the outcome.
+func ignoreParams(done func(error)) func(*mgmt.ControlArgs, error) {
+	return func(_ *mgmt.ControlArgs, err error) { done(err) }
 }
 
 // commandLifetime is the lifetime of a management command Interest.
 const commandLifetime = time.Second
 
 // command sends one signed management command and checks the response.
-func (e *Endpoint) command(module, verb string, args *mgmt.ControlArgs, done func(error)) {
+func (e *Endpoint) command(module, verb string, args *mgmt.ControlArgs, done func(*mgmt.ControlArgs, error)) {
 	cfg := mgmt.NewConfig(e.face.Transport().Local(), signer.NewSha256Signer(), spec.Spec{})
 	first, err := e.makeCommand(cfg, module, verb, args)
 	if err != nil {
-		done(err)
+		done(nil, err)
 		return
 	}
 	// The answer's name starts with the command name up to the digest
@@ -82,7 +96,7 @@ func (e *Endpoint) command(module, verb string, args *mgmt.ControlArgs, done fun
 		},
 	}, func(d *ndn.Data, err error) {
 		if err != nil {
-			done(fmt.Errorf("%s %s %s: %w", module, verb, args.Name, err))
+			done(nil, fmt.Errorf("%s %s %s: %w", module, verb, args.Name, err))
 			return
 		}
 		done(checkResponse(module, verb, args.Name, d))
@@ -105,18 +119,19 @@ func (e *Endpoint) makeCommand(cfg *mgmt.MgmtConfig, module, verb string, args *
 	return in, nil
 }
 
-// checkResponse parses a ControlResponse and requires status 200.
-func checkResponse(module, verb string, name ndn.Name, d *ndn.Data) error {
+// checkResponse parses a ControlResponse, requires status 200 and
+// returns its ControlParameters (nil if it has none).
+func checkResponse(module, verb string, name ndn.Name, d *ndn.Data) (*mgmt.ControlArgs, error) {
 	resp, err := safely(func() (*mgmt.ControlResponse, error) {
 		return mgmt.ParseControlResponse(enc.NewBufferView(d.Content), true)
 	})
 	if err != nil || resp.Val == nil {
-		return fmt.Errorf("%s %s %s: malformed ControlResponse: %v", module, verb, name, err)
+		return nil, fmt.Errorf("%s %s %s: malformed ControlResponse: %v", module, verb, name, err)
 	}
 	if resp.Val.StatusCode != 200 {
-		return fmt.Errorf("%s %s %s: %w: %d %s", module, verb, name, ErrCommandFailed, resp.Val.StatusCode, resp.Val.StatusText)
+		return nil, fmt.Errorf("%s %s %s: %w: %d %s", module, verb, name, ErrCommandFailed, resp.Val.StatusCode, resp.Val.StatusText)
 	}
-	return nil
+	return resp.Val.Params, nil
 }
 
 // safely runs an ndnd parser, turning a panic on hostile input into an

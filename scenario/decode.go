@@ -89,6 +89,30 @@ func (d *decoder) str(m map[string]any, path, key string, dst *string) bool {
 	return true
 }
 
+// strList decodes the array of strings m[key] into dst.
+func (d *decoder) strList(m map[string]any, path, key string, dst *[]string) bool {
+	v, ok := m[key]
+	if !ok {
+		return false
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		d.errorf(joinKey(path, key), "expected an array of strings, got %s", typeName(v))
+		return false
+	}
+	out := make([]string, 0, len(arr))
+	for i, e := range arr {
+		s, ok := e.(string)
+		if !ok {
+			d.errorf(joinKey(path, key), "element %d: expected a string, got %s", i, typeName(e))
+			return false
+		}
+		out = append(out, s)
+	}
+	*dst = out
+	return true
+}
+
 // integer decodes the integer m[key] into dst.
 func (d *decoder) integer(m map[string]any, path, key string, dst *int64) bool {
 	v, ok := m[key]
@@ -519,7 +543,7 @@ func (d *decoder) linkParams(m map[string]any, path string, l *topology.Link) {
 
 // routers decodes [routers] and its [routers.node.NAME] overrides.
 func (d *decoder) routers(m map[string]any, s *Scenario) {
-	d.known(m, "routers", "strategy", "cs-capacity", "queue", "queue-params", "node")
+	d.known(m, "routers", "strategy", "cs-capacity", "queue", "queue-params", "forwarder", "node")
 	base := d.routerSettings(m, "routers")
 	if base.Set&SetStrategy != 0 {
 		s.Routers.Strategy = base.Strategy
@@ -533,6 +557,9 @@ func (d *decoder) routers(m map[string]any, s *Scenario) {
 	if base.Set&SetQueueParams != 0 {
 		s.Routers.QueueParams = base.QueueParams
 	}
+	if base.Set&SetForwarder != 0 {
+		s.Routers.Forwarder = base.Forwarder
+	}
 	s.Routers.Pos = base.Pos
 	nodes, ok := d.table(m, "routers", "node")
 	if !ok {
@@ -545,7 +572,7 @@ func (d *decoder) routers(m map[string]any, s *Scenario) {
 			d.errorf(path, "expected a table of router settings, got %s", typeName(nodes[name]))
 			continue
 		}
-		d.known(t, path, "strategy", "cs-capacity", "queue", "queue-params")
+		d.known(t, path, "strategy", "cs-capacity", "queue", "queue-params", "forwarder")
 		s.NodeRouters[name] = d.routerSettings(t, path)
 	}
 }
@@ -560,6 +587,9 @@ func (d *decoder) routerSettings(m map[string]any, path string) RouterSettings {
 	}
 	if d.str(m, path, "queue", &r.Queue) {
 		r.Set |= SetQueue
+	}
+	if d.str(m, path, "forwarder", &r.Forwarder) {
+		r.Set |= SetForwarder
 	}
 	if p, _, ok := d.params(m, path, "queue-params"); ok {
 		r.QueueParams = p
@@ -682,7 +712,7 @@ func (d *decoder) producer(m map[string]any, path string) Producer {
 
 // producerKeys are the keys of a [[producer]] entry.
 func producerKeys() []string {
-	return []string{"node", "prefix", "file-size", "segment-size", "signature", "freshness", "announce"}
+	return []string{"node", "prefix", "file-size", "segment-size", "signature", "freshness", "announce", "program", "args"}
 }
 
 // producerKeys decodes the keys m gives into p.
@@ -694,6 +724,8 @@ func (d *decoder) producerKeys(m map[string]any, path string, p *Producer) {
 	d.str(m, path, "signature", &p.Signature)
 	d.duration(m, path, "freshness", &p.Freshness)
 	d.str(m, path, "announce", &p.Announce)
+	d.str(m, path, "program", &p.Program)
+	d.strList(m, path, "args", &p.Args)
 }
 
 // consumer decodes one [[consumer]] entry.
@@ -710,7 +742,7 @@ func (d *decoder) consumer(m map[string]any, path string) Consumer {
 
 // consumerKeys are the keys of a [[consumer]] entry but its id.
 func consumerKeys() []string {
-	return []string{"node", "prefix", "start", "pipeline", "profile", "params"}
+	return []string{"node", "prefix", "start", "pipeline", "profile", "params", "program", "args"}
 }
 
 // consumerKeys decodes the keys m gives but id into c; params merge key
@@ -721,6 +753,8 @@ func (d *decoder) consumerKeys(m map[string]any, path string, c *Consumer) {
 	d.duration(m, path, "start", &c.Start)
 	d.str(m, path, "pipeline", &c.Pipeline)
 	d.str(m, path, "profile", &c.Profile)
+	d.str(m, path, "program", &c.Program)
+	d.strList(m, path, "args", &c.Args)
 	if p, pos, ok := d.params(m, path, "params"); ok {
 		if c.Params == nil {
 			c.Params = map[string]string{}

@@ -53,7 +53,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown top-level key", "", "seeed = 1\n" + errBase,
 			`f.toml:1: seeed: unknown key (expected one of: ` + allKeys + `)`},
 		{"unknown consumer key", "", errBase + "widow = 32\n",
-			`f.toml:14: consumer[0].widow: unknown key (expected one of: id, node, prefix, start, pipeline, profile, params)`},
+			`f.toml:14: consumer[0].widow: unknown key (expected one of: id, node, prefix, start, pipeline, profile, params, program, args)`},
 		{"seed type", "", "seed = \"1\"\n" + errBase,
 			`f.toml:1: seed: expected an integer, got a string`},
 		{"negative seed", "", "seed = -1\n" + errBase,
@@ -112,7 +112,7 @@ func TestParseErrors(t *testing.T) {
 		{"override of unknown node", "", errBase + "[routers.node.nosuch]\nstrategy = \"multicast\"\n",
 			`f.toml:14: routers.node.nosuch: no node "nosuch" in the topology`},
 		{"override unknown key", "", errBase + "[routers.node.r]\nstratgy = \"multicast\"\n",
-			`f.toml:15: routers.node.r.stratgy: unknown key (expected one of: strategy, cs-capacity, queue, queue-params)`},
+			`f.toml:15: routers.node.r.stratgy: unknown key (expected one of: strategy, cs-capacity, queue, queue-params, forwarder)`},
 		// Link queues.
 		{"link queue unknown node", "", errBase + "[[links]]\nfrom = \"r\"\nto = \"z\"\nqueue = \"codel\"\n",
 			`f.toml:16: links[0].to: no node "z" in the topology`},
@@ -181,7 +181,7 @@ func TestParseErrors(t *testing.T) {
 		// Several errors come back together, in line order.
 		{"several", "", "seed = -1\n" + errBase + "widow = 1\nstart = 5\n",
 			"f.toml:1: seed: must not be negative, got -1\n" +
-				"f.toml:15: consumer[0].widow: unknown key (expected one of: id, node, prefix, start, pipeline, profile, params)\n" +
+				"f.toml:15: consumer[0].widow: unknown key (expected one of: id, node, prefix, start, pipeline, profile, params, program, args)\n" +
 				`f.toml:16: consumer[0].start: expected a duration string such as "300s" or "10ms", got an integer`},
 	}
 	for _, tt := range tests {

@@ -51,6 +51,18 @@ type Scenario struct {
 	keyPos map[string]topology.Pos
 }
 
+// The forwarders a node may run in the emulator ([routers] forwarder):
+// ndncc's own (live/fwd, in the emulator's process), NFD's nfd and ndnd's
+// `ndnd fw`, each as a process of its own.
+const (
+	ForwarderNDNCC = "ndncc"
+	ForwarderNFD   = "nfd"
+	ForwarderNDND  = "ndnd"
+)
+
+// Forwarders are the values of [routers] forwarder.
+var Forwarders = []string{ForwarderNDNCC, ForwarderNFD, ForwarderNDND}
+
 // RouterFields says which fields of a RouterSettings are set.
 type RouterFields uint8
 
@@ -60,9 +72,10 @@ const (
 	SetCSCapacity
 	SetQueue
 	SetQueueParams
+	SetForwarder
 
 	// SetAll marks every field as set.
-	SetAll = SetStrategy | SetCSCapacity | SetQueue | SetQueueParams
+	SetAll = SetStrategy | SetCSCapacity | SetQueue | SetQueueParams | SetForwarder
 )
 
 // RouterSettings configure a node's forwarder and the output queues of its
@@ -79,8 +92,12 @@ type RouterSettings struct {
 	// the node, and QueueParams its parameters (validated by the simulator).
 	Queue       string
 	QueueParams map[string]string
-	Set         RouterFields
-	Pos         topology.Pos
+	// Forwarder is the forwarder the emulator runs on the node: one of
+	// Forwarders ("" is ForwarderNDNCC). The simulator always models
+	// ndncc's own; the emulator runs an external one as its own process.
+	Forwarder string
+	Set       RouterFields
+	Pos       topology.Pos
 }
 
 // LinkQueue overrides the queue discipline of the link direction From→To,
@@ -226,7 +243,13 @@ type Producer struct {
 	// node that announce the same prefix share one route in every other
 	// node's FIB, as the files of a server behind one registered prefix.
 	Announce string
-	Pos      topology.Pos
+	// Program, if set, is the program that serves the object in the
+	// emulator instead of ndncc's producer (ndnputchunks, ndnd), run with
+	// Args on the node's Unix socket, the object's bytes on its standard
+	// input. The simulator models ndncc's producer.
+	Program string
+	Args    []string
+	Pos     topology.Pos
 }
 
 // Consumer fetches the object under Prefix with a segment-fetch pipeline.
@@ -249,7 +272,14 @@ type Consumer struct {
 	// interprets a parameter can report "file:line: field: message"; nil
 	// for a scenario built in Go.
 	ParamPos map[string]topology.Pos
-	Pos      topology.Pos
+	// Program, if set, is the program that fetches the object in the
+	// emulator instead of ndncc's consumer (ndncatchunks, ndnd), run with
+	// Args on the node's Unix socket at the consumer's start time; its
+	// summary fills the flow's result. The simulator models the flow
+	// with Pipeline and Params.
+	Program string
+	Args    []string
+	Pos     topology.Pos
 	// pipelineSet says that Set chose Pipeline (--set, --sweep, an
 	// experiment's variant): Params written for the file's pipeline that
 	// the new one does not have are then dropped (PipelineSet).
@@ -312,6 +342,9 @@ func (s *Scenario) RouterFor(node string) RouterSettings {
 	}
 	if o.Set&SetCSCapacity != 0 {
 		r.CSCapacity = o.CSCapacity
+	}
+	if o.Set&SetForwarder != 0 {
+		r.Forwarder = o.Forwarder
 	}
 	var q string
 	if o.Set&SetQueue != 0 {

@@ -64,7 +64,7 @@ func (s *Scenario) Apply(as []Assignment) error {
 // (docs/scenario.md, "Setting keys"):
 //
 //	name, description, seed, duration, header-overhead, profile
-//	routers.KEY, routers.queue-params.P          KEY: strategy, cs-capacity, queue
+//	routers.KEY, routers.queue-params.P          KEY: strategy, cs-capacity, queue, forwarder
 //	routers.node.NODE.KEY, routers.node.NODE.queue-params.P
 //	links.A-B.KEY       the link A—B: delay, bw, max-queue-size, max-queue-bytes, loss
 //	                    (both directions), queue, queue-params.P, loss-detection,
@@ -182,7 +182,7 @@ func splitIndex(s string) (base string, i int, indexed bool, err error) {
 
 func (st *setter) routers(rest string) error {
 	const node = "node."
-	keys := []string{"strategy", "cs-capacity", "queue"}
+	keys := []string{"strategy", "cs-capacity", "queue", "forwarder"}
 	if !strings.HasPrefix(rest, node) {
 		if err := check(rest, keys, []string{"queue-params"}); err != nil {
 			return err
@@ -221,6 +221,9 @@ func mergeRouter(dst *RouterSettings, r RouterSettings) {
 	}
 	if r.Set&SetCSCapacity != 0 {
 		dst.CSCapacity = r.CSCapacity
+	}
+	if r.Set&SetForwarder != 0 {
+		dst.Forwarder = r.Forwarder
 	}
 	if r.Set&SetQueue != 0 && r.Queue != dst.Queue {
 		dst.Queue = r.Queue

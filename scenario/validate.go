@@ -195,6 +195,9 @@ func (v *validator) router(path string, r RouterSettings, override bool) {
 	if set(SetQueueParams) {
 		v.params(path+".queue-params", r.QueueParams, r.Pos)
 	}
+	if set(SetForwarder) && r.Forwarder != "" && !slices.Contains(Forwarders, r.Forwarder) {
+		v.errorf(path+".forwarder", r.Pos, "want one of %s, got %q", strings.Join(Forwarders, ", "), r.Forwarder)
+	}
 }
 
 func (v *validator) params(path string, params map[string]string, pos topology.Pos) {

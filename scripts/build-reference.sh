@@ -83,8 +83,4 @@ for b in nfd nfdc ndncatchunks ndnputchunks; do
 	[ -x "$prefix/bin/$b" ] || { echo "missing $prefix/bin/$b" >&2; exit 1; }
 done
 echo "== built in $(((SECONDS - start) / 60)) min into $prefix"
-# waf installs the libraries into lib64 on some systems, lib on others.
-libdir=$prefix/lib
-[ -e "$prefix/lib64/libndn-cxx.so" ] && libdir=$prefix/lib64
-"$prefix/bin/nfd" --version >/dev/null 2>&1 || LD_LIBRARY_PATH=$libdir "$prefix/bin/nfd" --version >/dev/null
-echo "export PATH=\"$prefix/bin:\$PATH\" LD_LIBRARY_PATH=\"$libdir\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}\""
+echo "export PATH=\"$prefix/bin:\$PATH\" LD_LIBRARY_PATH=\"$prefix/lib64:$prefix/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}\""

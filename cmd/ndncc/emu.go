@@ -11,9 +11,11 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ndncc/ndncc/consumer"
 	"github.com/ndncc/ndncc/emu"
+	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
 )
 
@@ -28,6 +30,25 @@ type emuFlags struct {
 	execs   []string
 	hold    bool
 	verbose bool
+	fwd     forwarderFlags
+}
+
+// forwarderFlags choose the emulator's forwarders (emu and experiment
+// --live).
+type forwarderFlags struct {
+	forwarder, nfd, ndnd string
+}
+
+// add defines the flags on fs.
+func (ff *forwarderFlags) add(fs *pflag.FlagSet) {
+	fs.StringVar(&ff.forwarder, "forwarder", "", "the `forwarder` of every node the scenario's [routers.node.NAME] does not set: "+strings.Join(scenario.Forwarders, ", ")+" (nfd, ndnd: each node a process of its own; default: [routers] forwarder, else ndncc)")
+	fs.StringVar(&ff.nfd, "nfd", "", "the nfd `program` for --forwarder nfd (default: nfd on $PATH; PREFIX/bin/nfd finds PREFIX/lib)")
+	fs.StringVar(&ff.ndnd, "ndnd", "", "the ndnd `program` for --forwarder ndnd (default: $NDND_BIN, else ndnd on $PATH)")
+}
+
+// apply sets the forwarders of opt.
+func (ff *forwarderFlags) apply(opt *emu.Options) {
+	opt.Forwarder, opt.NFD, opt.NDND = ff.forwarder, ff.nfd, ff.ndnd
 }
 
 func newEmuCmd() *cobra.Command {
@@ -57,6 +78,14 @@ ended; a program's non-zero exit status is reported by node, and the
 command exits 1. Programs' output goes to standard output and error (with
 --json, their standard output goes to standard error).
 
+--forwarder nfd|ndnd makes every node (but those whose [routers.node.NAME]
+forwarder says otherwise) that forwarder's own process, with a configuration,
+Unix socket and UDP port of its own: NFD's nfd (--nfd, else on $PATH) or ndnd's
+ndnd fw (--ndnd, else $NDND_BIN, else on $PATH). Each link with such an end
+keeps ndncc's link model, run in a relay between the two UDP faces; routes
+are the simulator's, installed through the forwarder's management; a setting
+the forwarder cannot honour is refused (docs/emulation.md).
+
 --hold keeps the network up after that, printing every node's socket, until
 Ctrl-C. Every socket, temporary file and program the run started is gone
 when it exits, on Ctrl-C and SIGTERM too; a program that left its session
@@ -79,6 +108,7 @@ removes its temporary directory. docs/security.md.`,
 	fs.StringArrayVar(&ef.execs, "exec", nil, "run a program on a node: `NODE=COMMAND` (repeatable), with NDN_CLIENT_TRANSPORT set to its socket")
 	fs.BoolVar(&ef.hold, "hold", false, "keep the network up after the flows end, printing every node's socket, until Ctrl-C")
 	fs.BoolVarP(&ef.verbose, "verbose", "v", false, "log the forwarders' diagnostics to standard error")
+	ef.fwd.add(fs)
 	return cmd
 }
 
@@ -119,6 +149,7 @@ func runEmu(cmd *cobra.Command, ef *emuFlags, arg string) error {
 		return &exitError{2, err}
 	}
 	opt := emu.Options{Seed: ef.seed, Trace: ef.out != "", Exec: execs, Hold: ef.hold, Stdout: stdout, Stderr: stderr}
+	ef.fwd.apply(&opt)
 	if ef.asJSON {
 		opt.Stdout = stderr // standard output is the JSON document's
 	}
@@ -157,6 +188,7 @@ func runEmu(cmd *cobra.Command, ef *emuFlags, arg string) error {
 		}
 	} else {
 		printResult(stdout, res.Result)
+		printAbsent(stdout, res)
 		printLateness(stdout, res.Lateness)
 		printExecs(stdout, res.Exec)
 	}
@@ -195,6 +227,16 @@ func printLateness(w io.Writer, late []emu.LinkLateness) {
 	if overruns > 0 {
 		fmt.Fprintf(w, "\nlinks ran late: %d frames on %d link directions left over a serialisation time after their turn; timers were up to %.1f ms late (per link: \"lateness\" in --json)\n",
 			overruns, links, worst)
+	}
+}
+
+// printAbsent says which figures of program flows their tools did not
+// print: the table shows them as 0, --json as null.
+func printAbsent(w io.Writer, res *emu.Result) {
+	for i, f := range res.Flows {
+		if a := res.Absent(i); len(a) > 0 {
+			fmt.Fprintf(w, "\n%s ran %s, which did not print %s: 0 above, null in --json\n", f.ID, f.Pipeline, strings.Join(a, ", "))
+		}
 	}
 }
 

@@ -78,6 +78,9 @@ func TestEmuUsageErrors(t *testing.T) {
 		{[]string{"--exec", "consumer1"}, "want NODE=COMMAND"},
 		{[]string{"--exec", "nowhere=true"}, "no such node"},
 		{[]string{"--set", "producer[0].signature=hmac"}, "not emulated"},
+		{[]string{"--forwarder", "yanfd"}, "want one of ndncc, nfd, ndnd"},
+		{[]string{"--forwarder", "nfd", "--nfd", "/nonexistent/nfd"}, "no nfd program"},
+		{[]string{"--forwarder", "ndnd", "--ndnd", "/bin/true", "--set", "routers.strategy=pcon"}, `has no strategy "pcon"`},
 	}
 	for _, tt := range tests {
 		r := runCLI(context.Background(), nil, append([]string{"emu", linearExample}, tt.args...)...)

@@ -37,6 +37,7 @@ func newExperimentCmd() *cobra.Command {
 		shard    string
 		live     bool
 		explain  bool
+		ff       forwarderFlags // with --live
 	)
 	cmd := &cobra.Command{
 		Use:   "experiment [--list] NAME|FILE.toml",
@@ -105,6 +106,9 @@ because ...".`,
 			if runs < 0 || jobs < 0 {
 				return &exitError{2, fmt.Errorf("--runs %d, --jobs %d: want 0 (the default) or more", runs, jobs)}
 			}
+			if !live && (ff.forwarder != "" || ff.nfd != "" || ff.ndnd != "") {
+				return &exitError{2, fmt.Errorf("--forwarder, --nfd and --ndnd choose the live runs' forwarders: add --live")}
+			}
 			if live && sh.Count > 1 {
 				return &exitError{2, fmt.Errorf("--live runs cannot be sharded")}
 			}
@@ -126,7 +130,10 @@ because ...".`,
 				if out != "" {
 					liveTraces = filepath.Join(out, liveTraceDir)
 				}
-				rep, err = e.RunLive(opt, emuRunner(ctx), liveTraces)
+				rep, err = e.RunLive(opt, emuRunner(ctx, ff), liveTraces)
+				if err == nil && rep.Live != nil {
+					rep.Live.Forwarder = ff.forwarder
+				}
 			} else {
 				rep, err = e.Run(opt)
 			}
@@ -172,6 +179,7 @@ because ...".`,
 	cmd.Flags().StringSliceVar(&variants, "variant", nil, "run only these variants (repeatable)")
 	cmd.Flags().IntVar(&jobs, "jobs", 0, "runs simulated in parallel (default: number of CPUs); results do not depend on it")
 	cmd.Flags().StringVar(&shard, "shard", "", "run only shard i of N (\"i/N\", 0 <= i < N) and write partial results to --out")
+	ff.add(cmd.Flags())
 	cmd.Flags().BoolVar(&live, "live", false, "also run every run live in the emulator (ndncc emu), one after another (never in parallel: --jobs is for the simulated runs), and show both side by side")
 	return cmd
 }

@@ -17,13 +17,23 @@ import (
 const liveTraceDir = "live"
 
 // emuRunner runs an experiment's runs in the emulator (experiment
-// --live): a scenario emu.Check refuses is not runnable (the report says
-// why); a run's traces go to its trace directory.
-func emuRunner(ctx context.Context) experiment.Runner {
+// --live) with the forwarders ff chooses: a scenario emu.Check refuses is
+// not runnable (the report says why); a run's traces go to its trace
+// directory.
+func emuRunner(ctx context.Context, ff forwarderFlags) experiment.Runner {
 	return func(sc *scenario.Scenario, seed uint64, traceDir string) (*sim.Result, experiment.Lateness, error) {
 		opt := emu.Options{Seed: seed, Trace: traceDir != ""}
+		ff.apply(&opt)
 		if err := emu.Check(sc, opt); err != nil {
 			return nil, experiment.Lateness{}, fmt.Errorf("%w: %w", experiment.ErrNotRunnable, err)
+		}
+		for _, c := range sc.Consumers {
+			if c.Program != "" {
+				// Its row lacks what the tool does not print (null in
+				// ndncc emu --json), which the tables would average as 0.
+				return nil, experiment.Lateness{}, fmt.Errorf("%w: consumer %s is a program (%s): run it with ndncc emu, whose result leaves out what the program does not print; the experiment's tables would count it as 0",
+					experiment.ErrNotRunnable, c.ID, c.Program)
+			}
 		}
 		res, err := emu.Run(ctx, sc, opt)
 		if err != nil {

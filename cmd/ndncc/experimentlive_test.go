@@ -167,6 +167,15 @@ func TestExperimentLiveRefusesShards(t *testing.T) {
 	}
 }
 
+// TestExperimentForwarderNeedsLive checks that --forwarder without --live
+// is refused (it chooses the live runs' forwarders).
+func TestExperimentForwarderNeedsLive(t *testing.T) {
+	r := runCLI(context.Background(), nil, "experiment", "seed000-linear", "--forwarder", "nfd")
+	if r.code != 2 || !strings.Contains(r.stderr+r.stdout+errString(r.err), "add --live") {
+		t.Errorf("exit %d, %v; want 2, add --live", r.code, r.err)
+	}
+}
+
 func errString(err error) string {
 	if err == nil {
 		return ""
@@ -209,7 +218,7 @@ func smaller(t *testing.T, name string, size int64, signature string) *experimen
 // runLive runs e simulated and live (the emulator), once per variant.
 func runLive(t *testing.T, e *experiment.Experiment, variants ...string) *experiment.Report {
 	t.Helper()
-	rep, err := e.RunLive(experiment.Options{Runs: 1, Variants: variants}, emuRunner(context.Background()), "")
+	rep, err := e.RunLive(experiment.Options{Runs: 1, Variants: variants}, emuRunner(context.Background(), forwarderFlags{}), "")
 	if err != nil {
 		t.Fatal(err)
 	}
