@@ -54,7 +54,12 @@ func (ff *forwarderFlags) apply(opt *emu.Options) {
 func newEmuCmd() *cobra.Command {
 	var ef emuFlags
 	cmd := &cobra.Command{
-		Use:   "emu SCENARIO.toml|-",
+		Use: "emu SCENARIO.toml|-",
+		Example: `  ndncc emu examples/linear-fixed32.toml                       # the scenario live, on loopback
+  ndncc emu examples/linear-fixed32.toml --json --out out/emu
+  ndncc emu examples/linear-fixed32.toml --forwarder ndnd       # every node an ndnd fw process
+  ndncc emu examples/linear-fixed32.toml --forwarder nfd --exec consumer1='ndncatchunks -p fixed -s 32 /example/file > /dev/null'
+  ndncc emu examples/linear-fixed32.toml --hold                 # keep the network up; prints every node's socket`,
 		Short: "Run a scenario in real time: a live forwarder per node, emulated links, live consumers and producers",
 		Long: `Run one scenario file (the one ndncc sim runs) in real time, in this process:
 every node is a live forwarder (ndncc fw) with its own Unix socket, every link a

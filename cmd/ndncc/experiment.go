@@ -40,7 +40,14 @@ func newExperimentCmd() *cobra.Command {
 		ff       forwarderFlags // with --live
 	)
 	cmd := &cobra.Command{
-		Use:   "experiment [--list] NAME|FILE.toml",
+		Use: "experiment [--list] NAME|FILE.toml",
+		Example: `  ndncc experiment --list
+  ndncc experiment seed000-linear
+  ndncc experiment seed000-linear --explain                    # every input and its source
+  ndncc experiment seed003-fixed --runs 5 --jobs 2 --out out/s3
+  ndncc experiment seed000-linear --live --runs 1              # also run live in the emulator
+  ndncc experiment seed000-linear --live --forwarder nfd       # live, every node an NFD process
+  ndncc experiment examples/experiments/linear-designs.toml`,
 		Short: "Run an experiment (a paper's table, or your own file) and print it beside the paper's figures",
 		Long: `Run a named experiment from the catalog (--list), or an experiment file
 (docs/experiments.md: a base scenario, variants as settings of its keys, the
@@ -215,7 +222,10 @@ func newMergeCmd() *cobra.Command {
 		out    string
 	)
 	cmd := &cobra.Command{
-		Use:   "merge DIR...",
+		Use: "merge DIR...",
+		Example: `  ndncc experiment seed000-linear --runs 4 --shard 0/2 --out part0   # on machine 1
+  ndncc experiment seed000-linear --runs 4 --shard 1/2 --out part1   # on machine 2
+  ndncc experiment merge part0 part1                                 # the unsharded result`,
 		Short: "Combine the partial results of --shard runs into the full experiment",
 		Long: `Read DIR/report.json from every shard directory and print the experiment exactly as an
 unsharded run would have (apart from timing). Every shard of the same experiment, --runs and

@@ -125,7 +125,13 @@ func newFetchCmd() *cobra.Command {
 func fetchCommand() (*cobra.Command, *fetchFlags) {
 	var ff fetchFlags
 	cmd := &cobra.Command{
-		Use:   "fetch NAME",
+		Use: "fetch NAME",
+		Example: `  ndncc fetch /example/readme -o readme.copy -v
+  ndncc fetch ndn:/example/movie -p cubic -o movie.bin
+  ndncc fetch /example/movie -o /dev/null                      # time a transfer
+  ndncc fetch /example/movie --trust anchor.cert -o movie.bin  # verify against a trust anchor
+  ndncc fetch /example/movie --log-cwnd cwnd.tsv --log-rtt rtt.tsv -o movie.bin
+  ndncc fetch /example/movie --transport udp://192.0.2.1:6363 -o movie.bin`,
 		Short: "Fetch a segmented object from the NDN network (like ndn-tools' ndnget)",
 		Long: `Fetch the segmented object NAME through the local forwarder (NFD, YaNFD or
 ndnd) with one of the pipelines of the simulator, and write it to stdout or

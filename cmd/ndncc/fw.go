@@ -26,7 +26,10 @@ type fwFlags struct {
 func newFwCmd() *cobra.Command {
 	var ff fwFlags
 	cmd := &cobra.Command{
-		Use:   "fw [--config FILE] [--socket PATH]",
+		Use: "fw [--config FILE] [--socket PATH]",
+		Example: `  ndncc fw                                                     # NFD's places: /run/nfd/nfd.sock, UDP and TCP 6363
+  ndncc fw --socket /tmp/fw.sock --udp none --tcp none         # local applications only
+  ndncc fw --config fw.toml -v                                 # strategies, queues, faces, routes (docs/forwarder.md)`,
 		Short: "Run an NDN forwarder with ndncc's strategies, queues and congestion marking",
 		Long: `Run a live NDN forwarder: the forwarding core the simulator runs (PIT, Content
 Store, FIB, best-route, multicast, pcon, pi and cf strategies, drop-tail, CoDel and

@@ -22,7 +22,12 @@ func (e *exitError) Unwrap() error { return e.err }
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
-		Use:   "ndncc",
+		Use: "ndncc",
+		Example: `  ndncc experiment seed000-linear              # paper 000's Designs #0-#3, simulated, beside the paper's table
+  ndncc sim examples/linear-fixed32.toml        # one scenario in the simulator
+  ndncc fw --socket /tmp/fw.sock --udp none --tcp none &
+  NDN_CLIENT_TRANSPORT=unix:///tmp/fw.sock ndncc serve /example/readme README.md &
+  NDN_CLIENT_TRANSPORT=unix:///tmp/fw.sock ndncc fetch /example/readme -o readme.copy`,
 		Short: "Congestion control for Named Data Networking: simulate, reproduce, fetch and serve",
 		Long: `ndncc implements receiver-driven NDN congestion control (fixed window, AIMD with
 conservative loss recovery, CUBIC, BIC, Vegas, NDN-Vegas), congestion marking in the
@@ -56,6 +61,20 @@ deterministic simulator and over real NFD/YaNFD forwarders.`,
 	root.AddCommand(withGCFloor(newSimCmd()), withGCFloor(newExperimentCmd()), withGCFloor(newReproduceCmd()),
 		withGCFloor(newSeed001SweepCmd()), newParamsCmd())
 	root.AddCommand(newFetchCmd(), newServeCmd(), newFwCmd(), newEmuCmd())
+	// cobra's own commands, made here so that they too show examples.
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			c.Example = "  ndncc help fetch\n  ndncc help experiment merge"
+		case "completion":
+			c.Example = "  source <(ndncc completion bash)\n  ndncc completion zsh > ~/.zfunc/_ndncc"
+			for _, sh := range c.Commands() {
+				sh.Example = "  ndncc completion " + sh.Name() + " > ndncc." + sh.Name()
+			}
+		}
+	}
 	usageErrorsExit2(root)
 	addVersionFlags(root, version())
 	return root

@@ -16,7 +16,9 @@ import (
 func newParamsCmd() *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
-		Use:   "params",
+		Use: "params",
+		Example: `  ndncc params                   # every parameter, its default, and the papers' profiles
+  ndncc params -o params.md`,
 		Short: "List every pipeline, queue discipline and parameter with its default (docs/parameters.md)",
 		Long: `Print, as Markdown, every parameter a scenario (consumer params, queue-params) or
 ndncc fetch (as --NAME flags) can set, with its one default and meaning: the

@@ -23,7 +23,9 @@ func newReproduceCmd() *cobra.Command {
 		liveDir string
 	)
 	cmd := &cobra.Command{
-		Use:   "reproduce",
+		Use: "reproduce",
+		Example: `  ndncc reproduce --out docs/reproduction.md   # what scripts/reproduce.sh runs
+  ndncc reproduce --runs 5 --jobs 2`,
 		Short: "Run the whole catalog and write the reproduction report (docs/reproduction.md)",
 		Long: `Run every experiment of the catalog --runs times and write one Markdown document:
 per experiment, what was run, the table with our figures (mean, min–max) beside the paper

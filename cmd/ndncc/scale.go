@@ -36,7 +36,10 @@ func newScaleCmd() *cobra.Command {
 		out            string
 	)
 	cmd := &cobra.Command{
-		Use:   "scale",
+		Use: "scale",
+		Example: `  ndncc experiment scale
+  ndncc experiment scale --routers 100 --flows 100,1000 --json
+  ndncc experiment scale --out out/scale`,
 		Short: "What simulating bigger networks costs: wall time, events/s, memory per node and per flow",
 		Long: `Simulate, for every number of routers (--routers) and of flows (--flows), an isp topology
 (docs/scenario.md, generate = "isp") with that many concurrent flows: each consumer on a random

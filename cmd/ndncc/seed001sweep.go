@@ -35,7 +35,9 @@ func newSeed001SweepCmd() *cobra.Command {
 		out            string
 	)
 	cmd := &cobra.Command{
-		Use:   "seed001-sweep",
+		Use: "seed001-sweep",
+		Example: `  ndncc seed001-sweep                           # the defaults scripts/seed001-sweep.sh uses
+  ndncc seed001-sweep --runs 1 --out out/sweep`,
 		Short: "Check paper 001's seven findings over a grid of bottleneck rates and buffers",
 		Long: `Run seed001-vegas (all 17 variants) at every bottleneck rate (--rates, Mbit/s) and buffer
 (--buffers, in bandwidth-delay products at each RTT) and check paper 001's seven findings at each

@@ -37,7 +37,11 @@ type serveFlags struct {
 func newServeCmd() *cobra.Command {
 	var sf serveFlags
 	cmd := &cobra.Command{
-		Use:   "serve NAME [FILE|-]",
+		Use: "serve NAME [FILE|-]",
+		Example: `  ndncc serve /example/readme README.md
+  tar c docs | ndncc serve /example/docs -                      # standard input
+  ndncc serve /example/movie movie.bin --sign ed25519 --key my.key
+  ndncc serve /example/movie movie.bin --transport unix:///tmp/fw.sock -v`,
 		Short: "Serve a file as a segmented, versioned object (like ndn-tools' ndnserve, formerly ndnputchunks)",
 		Long: `Serve FILE (or stdin, when FILE is - or absent) under NAME until interrupted.
 

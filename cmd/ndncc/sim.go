@@ -38,7 +38,13 @@ type simFlags struct {
 func newSimCmd() *cobra.Command {
 	var sf simFlags
 	cmd := &cobra.Command{
-		Use:   "sim SCENARIO.toml|-",
+		Use: "sim SCENARIO.toml|-",
+		Example: `  ndncc sim examples/linear-fixed32.toml
+  ndncc sim examples/linear-fixed32.toml --json
+  ndncc sim examples/multipath-pcon.toml --out out/mp          # traces, plots, result.json, index.html
+  ndncc sim examples/linear-fixed32.toml --set links.router1-router2.max-queue-size=16
+  ndncc sim examples/dumbbell-fixed16.toml --sweep 'consumer.*.pipeline=aimd,cubic' --runs 3
+  cat my.toml | ndncc sim -`,
 		Short: "Run a simulated scenario, or a sweep of it, and print its per-flow results",
 		Long: `Run one scenario file (- reads it from standard input) in the deterministic
 simulator.

@@ -21,7 +21,11 @@ func newTournamentCmd() *cobra.Command {
 		out               string
 	)
 	cmd := &cobra.Command{
-		Use:   "tournament",
+		Use: "tournament",
+		Example: `  ndncc experiment tournament
+  ndncc experiment tournament --pipeline paced-delay --pipeline bbr --pipeline copa
+  ndncc experiment tournament --arena loss-2pct --markdown
+  ndncc experiment tournament --out out/tournament`,
 		Short: "Every pipeline in every arena: seed scenarios and stress scenarios",
 		Long: `Run every pipeline (each with its defaults; fixed with a window of 32) once, random seed 1, in
 every arena: the seed scenarios (paper 000's linear and dumbbell, paper 001's long path, paper
