@@ -16,7 +16,7 @@ const module = "github.com/ndncc/ndncc/"
 
 // core are the sans-IO packages: protocol logic that runs on an injected
 // scheduler and faces (docs/architecture.md, "The sans-IO rule").
-var core = []string{"cc", "consumer", "producer", "fw", "fw/aqm", "link", "mgmt", "ndn", "sched", "internal/fifo",
+var core = []string{"cc", "rtt", "consumer", "producer", "fw", "fw/aqm", "link", "mgmt", "ndn", "sched", "internal/fifo",
 	"internal/lazytimer", "internal/reentry"}
 
 // runtimes bind the core to time and I/O; the core never depends on them.
@@ -37,8 +37,12 @@ var rules = map[string][]string{
 	"mgmt":     append([]string{"consumer/...", "producer/...", "link/..."}, runtimes...),
 	// link is the link layer below the forwarder: a face's NDNLPv2
 	// reliability and the link model the simulator and the emulator share.
-	// It may use an output queue (fw/aqm), never the forwarder.
-	"link": append([]string{"fw", "consumer/...", "producer/..."}, runtimes...),
+	// It may use an output queue (fw/aqm) and the RTT estimator (rtt),
+	// never the forwarder nor the window algorithms (cc).
+	"link": append([]string{"fw", "cc", "consumer/...", "producer/..."}, runtimes...),
+	// rtt is RFC 6298's estimator the pipelines, the link layer and the
+	// simulator's TCP share: a leaf.
+	"rtt": {"..."},
 
 	"internal/fifo": {"..."},
 	// The core's lazy timer and re-entrancy guard: below everything but
