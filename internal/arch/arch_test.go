@@ -65,15 +65,22 @@ var rules = map[string][]string{
 	"scenario":      append([]string{"consumer/...", "producer/...", "fw/...", "link/..."}, runtimes...),
 	"sim":           {"live/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	"live":          {"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	// live/eventloop is the live runtime's clock and event loop that the
+	// daemon, the applications and the emulator run on: it knows no
+	// packets, faces nor protocol. (The core's rows forbid it through
+	// "live/...": the core sees it only as a sched.Scheduler.)
+	"live/eventloop": {"cc", "rtt", "consumer/...", "producer/...", "fw/...", "link/...", "mgmt", "ndn",
+		"topology", "scenario", "live", "live/face", "live/fwd", "live/ndndtest",
+		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	"live/ndndtest": {"..."},
 	// live/face is the forwarder's faces: transports, listeners, the
 	// NDNLPv2 link service and send queues. It knows queues and the link
 	// layer, never the forwarder (live/fwd wires them) nor the applications.
 	"live/face": {"live", "live/fwd", "live/ndndtest", "fw", "consumer/...", "producer/...", "scenario",
 		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
-	// live/fwd is `ndncc fw`: the fw core on a live loop with live/face's
-	// faces.
-	"live/fwd": {"live/ndndtest", "sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	// live/fwd is `ndncc fw`: the fw core on live/eventloop's loop with
+	// live/face's faces, never the applications (live: fetch, serve).
+	"live/fwd": {"live", "live/ndndtest", "sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	// emu is `ndncc emu`: live/fwd's forwarders, live's applications and
 	// sim's routes, options and results, wired in real time.
 	"emu":        {"live/ndndtest", "experiment/...", "report/...", "cmd/..."},
