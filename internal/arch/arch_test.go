@@ -61,10 +61,10 @@ var rules = map[string][]string{
 	// internal/ndntest makes packets for the tests of the live runtime.
 	"internal/ndntest": append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "sched"}, runtimes...),
 
-	"topology":      append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn", "sched"}, runtimes...),
-	"scenario":      append([]string{"consumer/...", "producer/...", "fw/...", "link/..."}, runtimes...),
-	"sim":           {"live/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
-	"live":          {"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	"topology": append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn", "sched"}, runtimes...),
+	"scenario": append([]string{"consumer/...", "producer/...", "fw/...", "link/..."}, runtimes...),
+	"sim":      {"live/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	"live":     {"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	// live/eventloop is the live runtime's clock and event loop that the
 	// daemon, the applications and the emulator run on: it knows no
 	// packets, faces nor protocol. (The core's rows forbid it through
