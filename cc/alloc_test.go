@@ -3,6 +3,8 @@ package cc
 import (
 	"testing"
 	"time"
+
+	"github.com/ndncc/ndncc/rtt"
 )
 
 // The per-Data paths must not allocate.
@@ -24,7 +26,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 			t.Errorf("%s: %v allocations per Data", name, n)
 		}
 	}
-	e := NewRTTEstimator(DefaultRTTConfig())
+	e := rtt.NewEstimator(rtt.DefaultConfig())
 	s := NewRTTSampler(SampleOncePerRTT)
 	c := NewConservative(true)
 	h := NewHoleDetector(DefaultHoleThreshold)

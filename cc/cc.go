@@ -50,11 +50,10 @@
 // marked ones included, and every lost Interest, to count congestion
 // signals per round itself: bbr).
 //
-// The pipeline's helpers: RTTEstimator (RFC 6298: alpha 1/8, beta 1/4,
-// K 4, initial RTO 1 s, min 200 ms, max 10 s, backoff x2), RTTSampler
-// (every Data or once per RTT, Karn's rule), Conservative (seed 000's
-// recPoint: one loss event per RTT) and HoleDetector (seed 003: threshold
-// 5).
+// The pipeline's helpers: RTTSampler (every Data or once per RTT, Karn's
+// rule), Conservative (seed 000's recPoint: one loss event per RTT) and
+// HoleDetector (seed 003: threshold 5). The RTO estimator (RFC 6298) is
+// package rtt's.
 //
 // This package must not import sched, sim, live, fw or consumer.
 package cc

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/rtt"
 )
 
 // Options configure a pipeline. Every field has a documented default,
@@ -44,7 +45,7 @@ type Options struct {
 	// throughput"). The forwarder still sees one PIT entry per name.
 	KeepPending bool
 	// RTT configures the RFC 6298 estimator: DefaultRTT.
-	RTT cc.RTTConfig
+	RTT rtt.Config
 	// FixedRTO, when positive, replaces the estimator's RTO (PCON's fixed,
 	// higher RTO). Default 0 (use the estimator).
 	FixedRTO time.Duration
@@ -93,10 +94,10 @@ const MaxSpanWindows = 1024
 
 // DefaultRTT is the pipelines' RTO estimator: ndn-cxx's as ndnget runs
 // it (RFC 6298's gains, RTTVAR multiplier 8, RTO from 200 ms to 60 s).
-// cc.DefaultRTTConfig is RFC 6298's multiplier 4 with paper 003's 10 s
+// rtt.DefaultConfig is RFC 6298's multiplier 4 with paper 003's 10 s
 // ceiling, which the simulator's TCP uses.
-func DefaultRTT() cc.RTTConfig {
-	r := cc.DefaultRTTConfig()
+func DefaultRTT() rtt.Config {
+	r := rtt.DefaultConfig()
 	r.K, r.MaxRTO = 8, 60*time.Second
 	return r
 }

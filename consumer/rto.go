@@ -4,7 +4,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/rtt"
 )
 
 // ErrGaveUp ends a fetch that received no Data for Options.Timeout.
@@ -32,7 +32,7 @@ var ErrGaveUp = errors.New("no Data within the give-up timeout")
 // Timeout (since the last one, or the start), the fetch fails with
 // ErrGaveUp, however many retries its segments have left. 0 disables it.
 type retxTimer struct {
-	est      *cc.RTTEstimator
+	est      *rtt.Estimator
 	fixed    time.Duration
 	timeout  time.Duration
 	backoffs int           // since the last fresh sample
@@ -40,7 +40,7 @@ type retxTimer struct {
 }
 
 func newRetxTimer(o Options) retxTimer {
-	return retxTimer{est: cc.NewRTTEstimator(o.RTT), fixed: o.FixedRTO, timeout: o.Timeout}
+	return retxTimer{est: rtt.NewEstimator(o.RTT), fixed: o.FixedRTO, timeout: o.Timeout}
 }
 
 // rto is the timeout of an Interest sent now.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/fw/aqm"
-	"github.com/ndncc/ndncc/live"
+	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/live/fwd"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
@@ -364,7 +364,7 @@ func (r *run) startSampling(t0 time.Time) {
 
 // every runs fn on loop after first, then every interval, while on holds
 // (as the simulator's samplers run).
-func every(loop *live.Loop, first, interval time.Duration, on *atomic.Bool, fn func()) {
+func every(loop *eventloop.Loop, first, interval time.Duration, on *atomic.Bool, fn func()) {
 	var tick func()
 	tick = func() {
 		if !on.Load() {

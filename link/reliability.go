@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ndncc/ndncc/cc"
 	"github.com/ndncc/ndncc/internal/lazytimer"
 	"github.com/ndncc/ndncc/internal/reentry"
 	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/rtt"
 	"github.com/ndncc/ndncc/sched"
 )
 
@@ -31,8 +31,8 @@ const (
 // 6298's (gains 1/8 and 1/4, RTO = SRTT + 4*RTTVAR) over the link's ack
 // round trips, starting at 200 ms, between 20 ms and 2 s, doubled after a
 // timeout until the next sample.
-func DefaultAckTimeout() cc.RTTConfig {
-	return cc.RTTConfig{
+func DefaultAckTimeout() rtt.Config {
+	return rtt.Config{
 		Alpha:             1.0 / 8,
 		Beta:              1.0 / 4,
 		K:                 4,
@@ -54,7 +54,7 @@ type ReliabilityConfig struct {
 	// AckTimeout estimates the ack timeout from the round trips of acked
 	// frames: a frame not acked within the current timeout is lost.
 	// Default DefaultAckTimeout.
-	AckTimeout cc.RTTConfig
+	AckTimeout rtt.Config
 	// Window is the most frames awaiting an ack; sending one more forgets
 	// the oldest (counted in ReliabilityStats.Evicted, never reported).
 	// Default 1024.
@@ -197,7 +197,7 @@ type Reliability struct {
 	s        sched.Scheduler
 	sendIdle func(Frame)
 	lost     func(ndn.Packet)
-	rtt      *cc.RTTEstimator
+	rtt      *rtt.Estimator
 
 	// sender: frames [head, next) are tracked, frames[seq%Window]; the
 	// frame at head is unacked whenever head < next.
@@ -235,7 +235,7 @@ func NewReliability(cfg ReliabilityConfig, s sched.Scheduler, sendIdle func(Fram
 		s:        s,
 		sendIdle: sendIdle,
 		lost:     lost,
-		rtt:      cc.NewRTTEstimator(cfg.AckTimeout),
+		rtt:      rtt.NewEstimator(cfg.AckTimeout),
 		frames:   make([]sentFrame, cfg.Window),
 		head:     1,
 		next:     1,

@@ -1,6 +1,9 @@
 package live
 
-import "github.com/ndncc/ndncc/ndn"
+import (
+	"github.com/ndncc/ndncc/live/eventloop"
+	"github.com/ndncc/ndncc/ndn"
+)
 
 // framePool recycles the receive buffers of stream faces: a fetch hands a
 // Data back once its payload is written, and a later frame reuses the
@@ -80,4 +83,30 @@ func (p *dataPool) put(d *ndn.Data) {
 	case p.free <- d:
 	default:
 	}
+}
+
+// pools are a face's free lists: the receive buffers and Data its reader
+// decodes into, its reader's batches, and the Data handed back during the
+// current loop iteration (Face.Recycle), which return to the lists once
+// the iteration is over (Flush).
+type pools struct {
+	frames  framePool
+	datas   dataPool
+	batches chan *readBatch
+	recycle []*ndn.Data
+}
+
+func newPools() pools {
+	return pools{frames: newFramePool(), datas: newDataPool(), batches: make(chan *readBatch, eventloop.InboxSize)}
+}
+
+// Flush returns the Data handed back this iteration, and their frames, to
+// the free lists (eventloop.Flusher).
+func (p *pools) Flush() {
+	for i, d := range p.recycle {
+		p.frames.put(d.Wire)
+		p.datas.put(d)
+		p.recycle[i] = nil
+	}
+	p.recycle = p.recycle[:0]
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/ndncc/ndncc/live/eventloop"
 )
 
 // ErrBadTransport reports a transport URI (flag, environment or
@@ -40,7 +42,7 @@ func (e *UnreachableError) Unwrap() []error { return []error{ErrFaceDown, e.Err}
 // Conn is an application's connection to its forwarder: an event loop,
 // the face and the endpoint that shares it.
 type Conn struct {
-	Loop      *Loop
+	Loop      *eventloop.Loop
 	Endpoint  *Endpoint
 	Transport Transport
 	// Source says where the transport came from (see ResolveTransport).
@@ -58,7 +60,7 @@ func Connect(ctx context.Context, explicit string, cfg FaceConfig) (*Conn, error
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadTransport, err)
 	}
-	loop := NewLoop()
+	loop := eventloop.New()
 	face, err := Dial(ctx, loop, t, cfg)
 	if err != nil {
 		return nil, &UnreachableError{Transport: t, Source: src, Err: err}

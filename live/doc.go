@@ -5,9 +5,13 @@
 //
 // It owns:
 //
-//   - Loop, a sched.Scheduler on one event-loop goroutine. All core code
-//     (pipelines, producers) and every Face method except Close run on that
-//     goroutine; socket readers hand decoded packets to it over a channel.
+//   - The binding to package eventloop's Loop, the real-time
+//     sched.Scheduler on one goroutine: all core code (pipelines,
+//     producers) and every Face method except Close run on that goroutine;
+//     a face's socket reader hands it batches of decoded packets
+//     (eventloop.Batch), reports its progress through the socket for the
+//     loop's catch-up (eventloop.Source), and takes its receive buffers
+//     from the face's pools (Face.Recycle).
 //   - Face, a connection to a forwarder over a Unix stream socket, TCP or
 //     UDP unicast, carrying NDN packet format v0.3 in NDNLPv2 frames
 //     (CongestionMark, Nack, fragmentation and reassembly for UDP), encoded
@@ -20,6 +24,7 @@
 //     discovery and metadata, Data verification and signing with ndnd's
 //     security packages, and in-order output.
 //
-// live may import the core packages; nothing in the core (cc, consumer,
-// producer, fw, ndn, sched) nor sim may import live.
+// live may import the core packages and eventloop; nothing in the core
+// (cc, consumer, producer, fw, ndn, sched), nor sim, nor the forwarder
+// daemon (live/fwd) may import live.
 package live

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/sched"
 )
@@ -47,7 +48,7 @@ type Request struct {
 // the pending requests carry on over the new face. Use it on the loop
 // goroutine.
 type Endpoint struct {
-	loop    *Loop
+	loop    *eventloop.Loop
 	face    *Face
 	rand    *rand.Rand
 	handler func(ndn.Packet)
@@ -68,7 +69,7 @@ type request struct {
 }
 
 // NewEndpoint takes over f's packet and down handlers.
-func NewEndpoint(loop *Loop, f *Face, r *rand.Rand) *Endpoint {
+func NewEndpoint(loop *eventloop.Loop, f *Face, r *rand.Rand) *Endpoint {
 	e := &Endpoint{loop: loop, rand: r}
 	e.re.ctx, e.re.cancel = context.WithCancel(context.Background())
 	e.adopt(f)
@@ -77,6 +78,14 @@ func NewEndpoint(loop *Loop, f *Face, r *rand.Rand) *Endpoint {
 
 // Face returns the underlying face.
 func (e *Endpoint) Face() *Face { return e.face }
+
+// recycle hands d back to the current face's free lists (Face.Recycle);
+// a Data of an earlier face is as good for them.
+func (e *Endpoint) recycle(d *ndn.Data) {
+	if e.face != nil {
+		e.face.Recycle(d)
+	}
+}
 
 // Handle sets the handler of packets no request claims.
 func (e *Endpoint) Handle(fn func(ndn.Packet)) { e.handler = fn }

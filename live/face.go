@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/ndn"
 )
@@ -79,7 +80,7 @@ type FaceStats struct {
 // there too. A reader goroutine decodes incoming frames and hands the
 // packets to the loop (facereader.go).
 type Face struct {
-	loop      *Loop
+	loop      *eventloop.Loop
 	transport Transport
 	conn      net.Conn
 	datagram  bool
@@ -103,14 +104,15 @@ type Face struct {
 	closeOnce sync.Once
 	closed    atomic.Bool
 
-	dec face.Decoder // the reader goroutine's, with its counters
-	out FaceStats    // updated on the loop
-	in  readProgress // how far the reader got through the socket
+	dec  face.Decoder // the reader goroutine's, with its counters
+	out  FaceStats    // updated on the loop
+	in   readProgress // how far the reader got through the socket
+	bufs pools        // free lists of the reader's buffers, Data and batches
 }
 
 // Dial connects to the forwarder at t and starts reading. Packets are
 // dropped until OnPacket sets a handler.
-func Dial(ctx context.Context, loop *Loop, t Transport, cfg FaceConfig) (*Face, error) {
+func Dial(ctx context.Context, loop *eventloop.Loop, t Transport, cfg FaceConfig) (*Face, error) {
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, t.Network, t.Address)
 	if err != nil {
@@ -120,7 +122,7 @@ func Dial(ctx context.Context, loop *Loop, t Transport, cfg FaceConfig) (*Face, 
 }
 
 // newFace wraps an established connection.
-func newFace(loop *Loop, t Transport, conn net.Conn, cfg FaceConfig) *Face {
+func newFace(loop *eventloop.Loop, t Transport, conn net.Conn, cfg FaceConfig) *Face {
 	f := &Face{
 		loop:      loop,
 		transport: t,
@@ -142,9 +144,10 @@ func newFace(loop *Loop, t Transport, conn net.Conn, cfg FaceConfig) *Face {
 		timeout = time.Second
 	}
 	f.dec.Logger, f.dec.Name = f.log, t.String()
-	f.dec.NewData = loop.datas.get
+	f.bufs = newPools()
+	f.dec.NewData = f.bufs.datas.get
 	f.in.queued, f.in.datagram = face.ReceiveQueue(conn), f.datagram
-	loop.addFace(f)
+	loop.AddSource(&f.in)
 	if f.datagram {
 		f.dec.Reassembler = face.NewReassembler(timeout, 256, MaxPacketSize)
 		if uc, ok := conn.(*net.UDPConn); ok {
@@ -280,7 +283,7 @@ func (f *Face) queued(n int) {
 	}
 }
 
-// Flush writes the buffered stream output (live.Flusher); the loop calls
+// Flush writes the buffered stream output (eventloop.Flusher); the loop calls
 // it before it waits.
 func (f *Face) Flush() {
 	f.dirty = false
@@ -344,12 +347,28 @@ func (f *Face) DigestChecked(d *ndn.Data) (checked, ok bool) {
 	return true, f.currentDigest == digestOK
 }
 
+// Recycle hands back a Data received on f that the caller is done with,
+// and its receive buffer: nothing may use d, its name, payload or wire
+// bytes (nor anything else received in the same frame) once the current
+// callback returns. Both are reused after the current loop iteration, d
+// for a later Data. Each Data may be recycled once. Call it on the loop
+// goroutine.
+func (f *Face) Recycle(d *ndn.Data) {
+	if d == nil {
+		return
+	}
+	if len(f.bufs.recycle) == 0 {
+		f.loop.MarkDirty(&f.bufs)
+	}
+	f.bufs.recycle = append(f.bufs.recycle, d)
+}
+
 // Close closes the connection and stops the reader. It may be called from
 // any goroutine, more than once.
 func (f *Face) Close() error {
 	var err error
 	f.closeOnce.Do(func() {
-		f.loop.removeFace(f)
+		f.loop.RemoveSource(&f.in)
 		f.closed.Store(true)
 		close(f.closing)
 		err = f.conn.Close()

@@ -15,14 +15,73 @@ import (
 	"github.com/ndncc/ndncc/ndn"
 )
 
-// post hands an event to the loop unless the face is closing.
-func (f *Face) post(ev inboxEvent) bool {
-	select {
-	case f.loop.inbox <- ev:
-		return true
-	case <-f.closing:
-		return false
+// received is a decoded packet and what the reader found of its digest.
+type received struct {
+	pkt    ndn.Packet
+	digest digestCheck
+}
+
+// digestCheck is the outcome of a reader's DigestSha256 verification.
+type digestCheck int8
+
+const (
+	digestUnchecked digestCheck = iota
+	digestOK
+	digestBad
+	// digestPending: the reader has yet to check it, with the rest of its
+	// batch (never seen by the loop).
+	digestPending
+)
+
+// readBatch is a batch of decoded packets from one face (those one read
+// from its socket gave), or the end of its input: an eventloop.Batch.
+type readBatch struct {
+	face *Face
+	pkts []received
+	err  error // the face went down
+}
+
+// Handle hands the packets to the face's handler on the loop, then takes
+// the face down if its input ended, and gives the batch back to the
+// reader (eventloop.Batch).
+func (b *readBatch) Handle() {
+	f := b.face
+	for _, r := range b.pkts {
+		if f.loop.Stopped() {
+			return
+		}
+		f.deliver(r)
 	}
+	if b.err != nil {
+		f.down(b.err)
+	}
+	f.reuseBatch(b)
+}
+
+// newBatch returns an empty batch for the reader, reused when one is free.
+func (f *Face) newBatch() *readBatch {
+	select {
+	case b := <-f.bufs.batches:
+		return b
+	default:
+		return &readBatch{face: f, pkts: make([]received, 0, maxReadBatch)}
+	}
+}
+
+// reuseBatch hands a handled batch back for the reader's next one.
+func (f *Face) reuseBatch(b *readBatch) {
+	clear(b.pkts) // drop the references to the packets
+	b.pkts, b.err = b.pkts[:0], nil
+	select {
+	case f.bufs.batches <- b:
+	default:
+	}
+}
+
+// post hands a batch the reader took from the socket at loop time at (-1:
+// none) to the loop unless the face is closing.
+func (f *Face) post(b *readBatch, at time.Duration) bool {
+	return f.loop.Deliver(b, at, f.closing)
 }
 
 // readFailed reports the end of the input to the loop.
@@ -35,7 +94,9 @@ func (f *Face) readFailed(err error) {
 	} else {
 		err = fmt.Errorf("%w: read from %s: %w", ErrFaceDown, f.transport, err)
 	}
-	f.post(inboxEvent{face: f, err: err})
+	b := f.newBatch()
+	b.err = err
+	f.post(b, -1)
 }
 
 // maxReadBatch bounds the packets a reader hands to the loop at once.
@@ -45,30 +106,32 @@ const maxReadBatch = 32
 // packets of each read in one batch.
 func (f *Face) readStream() {
 	fr := face.NewFrameReader(streamCounter{f.conn, &f.in}, MaxPacketSize)
-	fr.Alloc = f.loop.frames.get
-	batch := f.loop.newBatch()
+	fr.Alloc = f.bufs.frames.get
+	batch := f.newBatch()
 	var digests digestBatch
 	var at time.Duration
 	for {
 		b, err := fr.Next()
 		if err != nil {
-			if len(batch) > 0 && !f.post(inboxEvent{face: f, pkts: digests.check(batch), at: at}) {
+			digests.check(batch.pkts)
+			if len(batch.pkts) > 0 && !f.post(batch, at) {
 				return
 			}
 			f.readFailed(err)
 			return
 		}
 		if r, ok := f.receive(b, 0); ok {
-			if len(batch) == 0 {
+			if len(batch.pkts) == 0 {
 				at = f.loop.Now()
 			}
-			batch = append(batch, r)
+			batch.pkts = append(batch.pkts, r)
 		}
-		if len(batch) > 0 && (len(batch) == maxReadBatch || !fr.Buffered()) {
-			if !f.post(inboxEvent{face: f, pkts: digests.check(batch), at: at}) {
+		if len(batch.pkts) > 0 && (len(batch.pkts) == maxReadBatch || !fr.Buffered()) {
+			digests.check(batch.pkts)
+			if !f.post(batch, at) {
 				return
 			}
-			batch = f.loop.newBatch()
+			batch = f.newBatch()
 		}
 	}
 }
@@ -94,7 +157,9 @@ func (f *Face) readDatagrams() {
 		b := make([]byte, n)
 		copy(b, buf[:n])
 		if r, ok := f.receive(b, time.Since(start)); ok {
-			if !f.post(inboxEvent{face: f, pkts: digests.check([]received{r}), at: f.loop.Now()}) {
+			b := f.newBatch()
+			b.pkts = digests.check(append(b.pkts, r))
+			if !f.post(b, f.loop.Now()) {
 				return
 			}
 		}
@@ -208,15 +273,9 @@ func (m inputMark) reached() bool {
 	return m.p.idle.Load() >= m.target
 }
 
-// caughtUp reports whether every reader got as far as its mark asks.
-func caughtUp(marks []inputMark) bool {
-	for _, m := range marks {
-		if !m.reached() {
-			return false
-		}
-	}
-	return true
-}
+// Mark notes how far the reader must get and returns the test of whether
+// it got there (eventloop.Source).
+func (p *readProgress) Mark() (reached func() bool) { return p.mark().reached }
 
 // streamCounter reads a stream socket for a FrameReader, keeping the
 // face's readProgress: a FrameReader reads only when it holds no whole

@@ -16,6 +16,7 @@ import (
 	"github.com/ndncc/ndncc/cc"
 	"github.com/ndncc/ndncc/internal/ndntest"
 	"github.com/ndncc/ndncc/internal/realtimetest"
+	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/live/ndndtest"
 	"github.com/ndncc/ndncc/ndn"
@@ -134,7 +135,7 @@ func TestCorruptDataRejected(t *testing.T) {
 // TLVs overrun it, then a good one: the first is counted and dropped, the
 // second delivered.
 func TestFaceDropsMalformedFrames(t *testing.T) {
-	loop := NewLoop()
+	loop := eventloop.New()
 	ours, theirs := net.Pipe()
 	f := newFace(loop, Transport{Network: "unix", Address: "pipe"}, ours, FaceConfig{})
 	defer f.Close()
@@ -367,7 +368,7 @@ func TestExpressRetriesCongestionNacks(t *testing.T) {
 		{"more Nacks than retries", []ndn.NackReason{ndn.NackCongestion, ndn.NackCongestion, ndn.NackCongestion}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			loop := NewLoop()
+			loop := eventloop.New()
 			ours, theirs := net.Pipe()
 			f := newFace(loop, Transport{Network: "unix", Address: "pipe"}, ours, FaceConfig{})
 			defer f.Close()

@@ -12,6 +12,7 @@ import (
 	enc "github.com/named-data/ndnd/std/encoding"
 
 	"github.com/ndncc/ndncc/consumer"
+	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/ndn"
 )
 
@@ -110,13 +111,13 @@ type FetchResult struct {
 	Stats consumer.Stats
 	Bytes uint64 // payload bytes written
 	Face  FaceStats
-	Loop  LoopStats
+	Loop  eventloop.Stats
 }
 
 // fetch is the state of one Fetch, used on the loop goroutine.
 type fetch struct {
 	cfg  FetchConfig
-	loop *Loop
+	loop *eventloop.Loop
 	e    *Endpoint
 	v    *Verifier
 	out  *orderedWriter
@@ -142,9 +143,9 @@ type pendingCheck struct {
 // runs loop until the fetch ends (the loop must not be running), and
 // returns an error wrapping ErrNotFound, ErrTimedOut, ErrIntegrity or
 // ErrFaceDown when the fetch failed for that reason.
-func Fetch(ctx context.Context, loop *Loop, e *Endpoint, cfg FetchConfig) (FetchResult, error) {
+func Fetch(ctx context.Context, loop *eventloop.Loop, e *Endpoint, cfg FetchConfig) (FetchResult, error) {
 	f := &fetch{cfg: cfg, loop: loop, e: e, v: cfg.Verifier, out: newOrderedWriter(cfg.Output)}
-	f.out.done = loop.Recycle
+	f.out.done = e.recycle
 	if f.v == nil {
 		f.v = NewVerifier()
 	}

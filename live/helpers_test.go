@@ -11,24 +11,25 @@ import (
 
 	"github.com/ndncc/ndncc/consumer"
 	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/ndn"
 )
 
 // connect dials the forwarder at uri with a new loop, with a face that
 // verifies digests in its reader.
-func connect(t testing.TB, uri string) (*Loop, *Endpoint) {
+func connect(t testing.TB, uri string) (*eventloop.Loop, *Endpoint) {
 	t.Helper()
 	return connectWith(t, uri, FaceConfig{VerifyDigests: true})
 }
 
 // connectWith dials the forwarder at uri with a new loop.
-func connectWith(t testing.TB, uri string, cfg FaceConfig) (*Loop, *Endpoint) {
+func connectWith(t testing.TB, uri string, cfg FaceConfig) (*eventloop.Loop, *Endpoint) {
 	t.Helper()
 	tr, err := ParseTransport(uri)
 	if err != nil {
 		t.Fatal(err)
 	}
-	loop := NewLoop()
+	loop := eventloop.New()
 	face, err := Dial(context.Background(), loop, tr, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +42,7 @@ func connectWith(t testing.TB, uri string, cfg FaceConfig) (*Loop, *Endpoint) {
 type serving struct {
 	name   ndn.Name // versioned
 	server *Server
-	loop   *Loop
+	loop   *eventloop.Loop
 	stop   context.CancelFunc
 	ended  chan error
 }

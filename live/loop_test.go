@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -12,79 +11,25 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/ndn"
 )
 
-func TestLoopRunsTimersInOrder(t *testing.T) {
-	l := NewLoop()
-	var got []string
-	l.After(30*time.Millisecond, func() { got = append(got, "c") })
-	l.After(10*time.Millisecond, func() { got = append(got, "a") })
-	l.After(10*time.Millisecond, func() { got = append(got, "b") }) // same time: FIFO
-	stopped := l.After(20*time.Millisecond, func() { got = append(got, "never") })
-	if !stopped.Stop() || stopped.Stop() {
-		t.Fatal("Stop should report true once, then false")
-	}
-	l.After(40*time.Millisecond, func() {
-		got = append(got, "d")
-		l.After(-time.Second, func() { // negative: as soon as possible
-			got = append(got, "e")
-			l.Stop(nil)
-		})
-	})
-	start := time.Now()
-	if err := l.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{"a", "b", "c", "d", "e"}; !slices.Equal(got, want) {
-		t.Fatalf("ran %v, want %v", got, want)
-	}
-	if el := time.Since(start); el < 40*time.Millisecond {
-		t.Fatalf("finished after %v, before the last timer's 40 ms", el)
-	}
-}
+// The loop's limits these tests go past (package eventloop's maxBatch and
+// stallThreshold).
+const (
+	loopMaxBatch       = 16
+	loopStallThreshold = 10 * time.Millisecond
+)
 
-func TestLoopTimerStopAfterRun(t *testing.T) {
-	l := NewLoop()
-	tm := l.After(0, func() { l.Stop(nil) })
-	if err := l.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if tm.Stop() {
-		t.Fatal("Stop of a timer that ran reported true")
-	}
-}
+// nopBatch is input with nothing in it.
+type nopBatch struct{}
 
-func TestLoopPostAndContext(t *testing.T) {
-	l := NewLoop()
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := make(chan struct{})
-	go func() {
-		l.Post(func() { close(ran) })
-		<-ran
-		cancel()
-	}()
-	err := l.Run(ctx)
-	if !errors.Is(err, ErrStopped) || !errors.Is(err, context.Canceled) {
-		t.Fatalf("Run returned %v, want ErrStopped and context.Canceled", err)
-	}
-}
-
-func TestLoopStopKeepsFirstError(t *testing.T) {
-	l := NewLoop()
-	first, second := errors.New("first"), errors.New("second")
-	l.After(0, func() {
-		l.Stop(first)
-		l.Stop(second)
-	})
-	if err := l.Run(context.Background()); err != first {
-		t.Fatalf("Run returned %v, want %v", err, first)
-	}
-}
+func (nopBatch) Handle() {}
 
 // socketPair returns a face on one end of a Unix stream socket pair, on a
 // new loop, and the other end.
-func socketPair(t *testing.T) (*Loop, *Face, net.Conn) {
+func socketPair(t *testing.T) (*eventloop.Loop, *Face, net.Conn) {
 	t.Helper()
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
@@ -99,7 +44,7 @@ func socketPair(t *testing.T) (*Loop, *Face, net.Conn) {
 			t.Fatal(err)
 		}
 	}
-	loop := NewLoop()
+	loop := eventloop.New()
 	f := newFace(loop, Transport{Network: "unix", Address: "socketpair"}, conns[0], FaceConfig{})
 	t.Cleanup(func() { f.Close(); conns[1].Close() })
 	return loop, f, conns[1]
@@ -113,7 +58,7 @@ func TestLoopHandlesReadPacketsBeforeDueTimers(t *testing.T) {
 	loop, f, peer := socketPair(t)
 	var got []string
 	f.OnPacket(func(p ndn.Packet) { got = append(got, p.Data.Name.String()) })
-	const n = maxBatch + 4
+	const n = loopMaxBatch + 4
 	var want []string
 	loop.After(5*time.Millisecond, func() {
 		got = append(got, "timer")
@@ -126,7 +71,7 @@ func TestLoopHandlesReadPacketsBeforeDueTimers(t *testing.T) {
 			if _, err := peer.Write(d.Wire); err != nil {
 				t.Error(err)
 			}
-			for len(loop.inbox) <= i { // the reader has read it and handed it on
+			for loop.Queued() <= i { // the reader has read it and handed it on
 				time.Sleep(100 * time.Microsecond)
 			}
 		}
@@ -145,7 +90,7 @@ func TestLoopHandlesReadPacketsBeforeDueTimers(t *testing.T) {
 	}
 }
 
-// TestLoopCatchesUpAfterStall: the loop did not run for 5 stallThresholds (as when
+// TestLoopCatchesUpAfterStall: the loop did not run for 5 stall thresholds (10 ms) (as when
 // its process is stopped) while a Data waited in the socket's kernel
 // buffer, its reader blocked behind a full inbox: before the overdue timer
 // runs, the loop reads that Data in and handles it.
@@ -153,8 +98,8 @@ func TestLoopCatchesUpAfterStall(t *testing.T) {
 	loop, f, peer := socketPair(t)
 	var got []string
 	f.OnPacket(func(p ndn.Packet) { got = append(got, p.Data.Name.String()) })
-	for range cap(loop.inbox) { // nothing to deliver, but the inbox is full
-		loop.inbox <- inboxEvent{face: f}
+	for range eventloop.InboxSize { // nothing to deliver, but the inbox is full
+		loop.Deliver(nopBatch{}, 0, nil)
 	}
 	if _, err := peer.Write(ndntest.Data(t, "/stall/seg=0", 100).Wire); err != nil {
 		t.Fatal(err)
@@ -169,7 +114,7 @@ func TestLoopCatchesUpAfterStall(t *testing.T) {
 		got = append(got, "timer")
 		loop.Stop(nil)
 	})
-	time.Sleep(5 * stallThreshold)
+	time.Sleep(5 * loopStallThreshold)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := loop.Run(ctx); err != nil {
@@ -181,8 +126,8 @@ func TestLoopCatchesUpAfterStall(t *testing.T) {
 	if st := loop.Stats(); st.CatchUps != 1 || st.CatchUpTimeouts != 0 {
 		t.Fatalf("loop stats %+v, want one catch-up that ended", st)
 	}
-	if s := loop.Stalls(); s < 5*stallThreshold {
-		t.Fatalf("stalls %v, want at least the %v the loop did not run", s, 5*stallThreshold)
+	if s := loop.Stalls(); s < 5*loopStallThreshold {
+		t.Fatalf("stalls %v, want at least the %v the loop did not run", s, 5*loopStallThreshold)
 	}
 }
 

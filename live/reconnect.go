@@ -95,12 +95,8 @@ func (e *Endpoint) redial() {
 		go func() {
 			defer cancel()
 			f, err := r.cfg.Dial(ctx)
-			select {
-			case e.loop.posted <- func() { e.dialed(f, err) }:
-			case <-r.ctx.Done():
-				if f != nil {
-					f.Close()
-				}
+			if !e.loop.PostUnless(func() { e.dialed(f, err) }, r.ctx.Done()) && f != nil {
+				f.Close()
 			}
 		}()
 	})

@@ -7,6 +7,7 @@ import (
 	"github.com/ndncc/ndncc/cc"
 	"github.com/ndncc/ndncc/consumer"
 	"github.com/ndncc/ndncc/internal/lazytimer"
+	"github.com/ndncc/ndncc/rtt"
 	"github.com/ndncc/ndncc/scenario"
 )
 
@@ -394,7 +395,7 @@ func (n *Network) addTCPFlows(seed uint64, startJitter time.Duration) error {
 			Size: sf.Size, MSS: sf.MSS, Overhead: overhead,
 			ip: ip, src: nodes[sf.From], dst: nodes[sf.To],
 		}
-		f.snd = newTCPSender(n.Sched, alg, restart, cc.DefaultRTTConfig(), f.segments(), f.transmit)
+		f.snd = newTCPSender(n.Sched, alg, restart, rtt.DefaultConfig(), f.segments(), f.transmit)
 		f.rcv.segs = f.segments()
 		f.onDone = func() { n.flowEnded(f.ID) }
 		if n.trace != nil {
@@ -526,7 +527,7 @@ type tcpSender struct {
 	// restart returns the algorithm in its initial state (cwnd 1) with
 	// the given slow-start threshold: the window after an RTO.
 	restart func(ssthresh float64) cc.Algorithm
-	rtt     *cc.RTTEstimator
+	rtt     *rtt.Estimator
 	segs    uint64
 	out     func(seq uint64)
 	// gate, if set, must allow each new segment trySend sends (a TCP
@@ -551,8 +552,8 @@ type tcpSender struct {
 	lastSample rttSample
 }
 
-func newTCPSender(s *Scheduler, alg cc.Algorithm, restart func(ssthresh float64) cc.Algorithm, rttCfg cc.RTTConfig, segs uint64, out func(uint64)) *tcpSender {
-	t := &tcpSender{s: s, alg: alg, restart: restart, rtt: cc.NewRTTEstimator(rttCfg), segs: segs, out: out, ring: make([]txSlot, 16)}
+func newTCPSender(s *Scheduler, alg cc.Algorithm, restart func(ssthresh float64) cc.Algorithm, rttCfg rtt.Config, segs uint64, out func(uint64)) *tcpSender {
+	t := &tcpSender{s: s, alg: alg, restart: restart, rtt: rtt.NewEstimator(rttCfg), segs: segs, out: out, ring: make([]txSlot, 16)}
 	t.rto.Init(s, t.timeout)
 	return t
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/rtt"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/topology"
 )
@@ -49,7 +50,7 @@ func newScriptedSender(t *testing.T, segs uint64) *scriptedSender {
 		return a
 	}
 	ss := &scriptedSender{}
-	ss.tcpSender = newTCPSender(s, alg, restart, cc.DefaultRTTConfig(), segs, func(seq uint64) {
+	ss.tcpSender = newTCPSender(s, alg, restart, rtt.DefaultConfig(), segs, func(seq uint64) {
 		ss.sent = append(ss.sent, seq)
 		ss.at = append(ss.at, s.Now())
 	})

@@ -10,6 +10,7 @@ import (
 	"github.com/ndncc/ndncc/internal/fifo"
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/ndn"
+	"github.com/ndncc/ndncc/rtt"
 	"github.com/ndncc/ndncc/scenario"
 )
 
@@ -103,7 +104,7 @@ func newTCPTunnel(n *Network, tt *scenario.TCPTunnel, out, back *Channel, to *No
 	t.marker, _ = sendQ.(*aqm.BacklogMarker)
 	seg := t.mss + t.overhead
 	t.tsq = max(2*seg, int(out.Params().Bandwidth/8/1000))
-	t.snd = newTCPSender(n.Sched, alg, restart, cc.DefaultRTTConfig(), 0, t.transmit)
+	t.snd = newTCPSender(n.Sched, alg, restart, rtt.DefaultConfig(), 0, t.transmit)
 	t.snd.gate = t.gate
 	t.wakeFn = func() {
 		t.wake = false

@@ -331,7 +331,7 @@ func TestFaultProducerPaused(t *testing.T) {
 // three times during a 60 MB fetch through ndnd fw, as a machine that
 // deschedules it would: the Data of its Interests wait in its socket (and
 // in the forwarder) meanwhile, and none may time out. Its event loop
-// handles that input before its overdue timers (live.Loop's catch-up) and
+// handles that input before its overdue timers (eventloop.Loop's catch-up) and
 // counts the stall, which the pipeline leaves out of its Interests' waits,
 // so the fetch ends without a timeout or retransmission, byte-identical.
 func TestFaultFetchStalled(t *testing.T) {

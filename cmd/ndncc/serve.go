@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ndncc/ndncc/live"
+	"github.com/ndncc/ndncc/live/eventloop"
 )
 
 // serveFlags are serve's flags.
@@ -192,7 +193,7 @@ func runServe(cmd *cobra.Command, sf *serveFlags, args []string) error {
 			st.Metadata, st.Certificates, st.Unknown)
 		writeFaceStats(stderr, conn.Endpoint.Face().Stats())
 	}
-	if err == nil || (errors.Is(err, live.ErrStopped) && ctx.Err() != nil) {
+	if err == nil || (errors.Is(err, eventloop.ErrStopped) && ctx.Err() != nil) {
 		return nil // interrupted: the normal end of serving
 	}
 	return &exitError{exitCodeOf(err), fmt.Errorf("serve %s: %w", name, err)}

@@ -16,7 +16,7 @@ const module = "github.com/ndncc/ndncc/"
 
 // core are the sans-IO packages: protocol logic that runs on an injected
 // scheduler and faces (docs/architecture.md, "The sans-IO rule").
-var core = []string{"cc", "consumer", "producer", "fw", "fw/aqm", "link", "mgmt", "ndn", "sched", "internal/fifo",
+var core = []string{"cc", "rtt", "consumer", "producer", "fw", "fw/aqm", "link", "mgmt", "ndn", "sched", "internal/fifo",
 	"internal/lazytimer", "internal/reentry"}
 
 // runtimes bind the core to time and I/O; the core never depends on them.
@@ -37,8 +37,12 @@ var rules = map[string][]string{
 	"mgmt":     append([]string{"consumer/...", "producer/...", "link/..."}, runtimes...),
 	// link is the link layer below the forwarder: a face's NDNLPv2
 	// reliability and the link model the simulator and the emulator share.
-	// It may use an output queue (fw/aqm), never the forwarder.
-	"link": append([]string{"fw", "consumer/...", "producer/..."}, runtimes...),
+	// It may use an output queue (fw/aqm) and the RTT estimator (rtt),
+	// never the forwarder nor the window algorithms (cc).
+	"link": append([]string{"fw", "cc", "consumer/...", "producer/..."}, runtimes...),
+	// rtt is RFC 6298's estimator the pipelines, the link layer and the
+	// simulator's TCP share: a leaf.
+	"rtt": {"..."},
 
 	"internal/fifo": {"..."},
 	// The core's lazy timer and re-entrancy guard: below everything but
@@ -57,19 +61,26 @@ var rules = map[string][]string{
 	// internal/ndntest makes packets for the tests of the live runtime.
 	"internal/ndntest": append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "sched"}, runtimes...),
 
-	"topology":      append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn", "sched"}, runtimes...),
-	"scenario":      append([]string{"consumer/...", "producer/...", "fw/...", "link/..."}, runtimes...),
-	"sim":           {"live/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
-	"live":          {"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	"topology": append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn", "sched"}, runtimes...),
+	"scenario": append([]string{"consumer/...", "producer/...", "fw/...", "link/..."}, runtimes...),
+	"sim":      {"live/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	"live":     {"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	// live/eventloop is the live runtime's clock and event loop that the
+	// daemon, the applications and the emulator run on: it knows no
+	// packets, faces nor protocol. (The core's rows forbid it through
+	// "live/...": the core sees it only as a sched.Scheduler.)
+	"live/eventloop": {"cc", "rtt", "consumer/...", "producer/...", "fw/...", "link/...", "mgmt", "ndn",
+		"topology", "scenario", "live", "live/face", "live/fwd", "live/ndndtest",
+		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	"live/ndndtest": {"..."},
 	// live/face is the forwarder's faces: transports, listeners, the
 	// NDNLPv2 link service and send queues. It knows queues and the link
 	// layer, never the forwarder (live/fwd wires them) nor the applications.
 	"live/face": {"live", "live/fwd", "live/ndndtest", "fw", "consumer/...", "producer/...", "scenario",
 		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
-	// live/fwd is `ndncc fw`: the fw core on a live loop with live/face's
-	// faces.
-	"live/fwd": {"live/ndndtest", "sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	// live/fwd is `ndncc fw`: the fw core on live/eventloop's loop with
+	// live/face's faces, never the applications (live: fetch, serve).
+	"live/fwd": {"live", "live/ndndtest", "sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	// emu is `ndncc emu`: live/fwd's forwarders, live's applications and
 	// sim's routes, options and results, wired in real time.
 	"emu":        {"live/ndndtest", "experiment/...", "report/...", "cmd/..."},

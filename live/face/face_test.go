@@ -14,14 +14,14 @@ import (
 
 	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/link"
-	"github.com/ndncc/ndncc/live"
+	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/ndn"
 )
 
-// host is a face.Host on a live.Loop that records what reaches it.
+// host is a face.Host on an eventloop.Loop that records what reaches it.
 type host struct {
-	loop     *live.Loop
+	loop     *eventloop.Loop
 	mu       sync.Mutex
 	accepted []*face.Face
 	got      map[*face.Face][]ndn.Packet
@@ -29,7 +29,7 @@ type host struct {
 }
 
 func newHost(t *testing.T) *host {
-	h := &host{loop: live.NewLoop(), got: map[*face.Face][]ndn.Packet{}, failed: map[*face.Face]error{}}
+	h := &host{loop: eventloop.New(), got: map[*face.Face][]ndn.Packet{}, failed: map[*face.Face]error{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { h.loop.Run(ctx); close(done) }()

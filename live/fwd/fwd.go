@@ -2,7 +2,7 @@
 // real time and real sockets, as package sim binds it to virtual time and
 // modelled links.
 //
-// One loop goroutine (a live.Loop) owns the fw.Forwarder and runs every
+// One loop goroutine (an eventloop.Loop) owns the fw.Forwarder and runs every
 // pipeline, timer and strategy; the faces of package face read and decode
 // on goroutines of their own and hand packets to the loop, and write from
 // send queues of the simulator's disciplines. This package only wires
@@ -32,7 +32,7 @@ import (
 	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/link"
-	"github.com/ndncc/ndncc/live"
+	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/mgmt"
 	"github.com/ndncc/ndncc/ndn"
@@ -44,7 +44,7 @@ import (
 // through Do).
 type Forwarder struct {
 	cfg  *scenario.FwConfig
-	loop *live.Loop
+	loop *eventloop.Loop
 	fw   *fw.Forwarder
 	log  *slog.Logger
 
@@ -105,7 +105,7 @@ func New(cfg *scenario.FwConfig, log *slog.Logger) (*Forwarder, error) {
 	if err := errors.Join(Check(cfg), resolveFaces(cfg, resolveTimeout)); err != nil {
 		return nil, err
 	}
-	loop := live.NewLoop()
+	loop := eventloop.New()
 	seed := rand.Uint64()
 	core, err := fw.New(fw.Config{Name: "ndncc-fw", CSCapacity: cfg.CSCapacity, DefaultStrategy: cfg.Strategy,
 		MaxInterestLifetime: cfg.MaxInterestLifetime, PITCapacity: cfg.PITCapacity, PITFaceLimit: cfg.PITFaceLimit,
@@ -199,7 +199,7 @@ func newQueue(cfg *scenario.FwConfig, ff *scenario.FwFace, dir scenario.LinkEmul
 func (d *Forwarder) Core() *fw.Forwarder { return d.fw }
 
 // Loop returns the forwarder's event loop.
-func (d *Forwarder) Loop() *live.Loop { return d.loop }
+func (d *Forwarder) Loop() *eventloop.Loop { return d.loop }
 
 // Do runs fn on the loop and waits until it has run. Call it from any
 // goroutine but the loop's, while Run runs.
@@ -237,7 +237,7 @@ func (d *Forwarder) Run(ctx context.Context) error {
 	for _, e := range d.faces {
 		e.f.Close()
 	}
-	if errors.Is(err, live.ErrStopped) && ctx.Err() != nil {
+	if errors.Is(err, eventloop.ErrStopped) && ctx.Err() != nil {
 		return nil
 	}
 	return err

@@ -1,4 +1,4 @@
-package live
+package eventloop
 
 import (
 	"context"
@@ -8,16 +8,16 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/internal/timerheap"
-	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/sched"
 )
 
-// inboxSize bounds the batches of packets socket readers may queue for
-// the loop before they block (and the kernel's socket buffers take over).
-const inboxSize = 256
+// InboxSize bounds the batches of input socket readers may queue for the
+// loop (Deliver) before they block (and the kernel's socket buffers take
+// over).
+const InboxSize = 256
 
 // maxBatch is how many queued batches the loop handles before it runs due
-// timers and flushes its faces.
+// timers and flushes its output.
 const maxBatch = 16
 
 // stallThreshold is how long a gap between the loop's notes of progress
@@ -37,22 +37,20 @@ const maxCatchUp = 200 * time.Millisecond
 const catchUpPoll = 500 * time.Microsecond
 
 // Loop is a real-time sched.Scheduler: one goroutine (the one that calls
-// Run) runs every timer callback and every packet handler, one at a time.
+// Run) runs every timer callback, posted function and batch of input, one
+// at a time.
 //
-// Now may be called from any goroutine. After, Timer.Stop and all Face
-// methods but Close must be called on the loop goroutine (from a callback,
-// or before Run starts). Other goroutines hand work to the loop with Post.
+// Now may be called from any goroutine. After and Timer.Stop must be
+// called on the loop goroutine (from a callback, or before Run starts).
+// Other goroutines hand work to the loop with Post, and input with
+// Deliver.
 type Loop struct {
 	start  time.Time
 	timers timerheap.Heap
 
 	inbox   chan inboxEvent
-	batches chan []received // handled batches, back to the readers
 	posted  chan func()
 	dirty   []Flusher // output to write before the loop next waits
-	frames  framePool
-	datas   dataPool
-	recycle []*ndn.Data // Data (and their frames) to return to the pools after this iteration
 	stopped atomic.Bool
 	ended   chan struct{} // closed when Run first returns
 	endOnce sync.Once
@@ -67,13 +65,13 @@ type Loop struct {
 	// sums the gaps between beats longer than stallThreshold (Stalls).
 	lastBeat, stallTime time.Duration
 
-	facesMu sync.Mutex
-	faces   map[*Face]struct{} // open faces, whose sockets catchUp reads
-	stats   LoopStats
+	sourcesMu sync.Mutex
+	sources   map[Source]struct{} // open inputs, whose sockets catchUp reads
+	stats     Stats
 }
 
-// LoopStats count how the loop ordered timers and input.
-type LoopStats struct {
+// Stats count how the loop ordered timers and input.
+type Stats struct {
 	// CatchUps counts the times timers were overdue by more than
 	// stallThreshold (10 ms) and the loop first handled the input that
 	// waited in its sockets; CatchUpTimeouts those that stopped waiting
@@ -86,52 +84,67 @@ type LoopStats struct {
 	Stalled time.Duration
 }
 
-// inboxEvent is a batch of decoded packets from one face (those one read
-// from its socket gave), or the end of its input.
+// Batch is input a reader goroutine hands the loop (Deliver): the
+// packets one read from a socket gave, or the end of that input.
+type Batch interface {
+	// Handle handles the batch on the loop goroutine. One that runs a
+	// callback per packet should stop early once the loop is Stopped.
+	Handle()
+}
+
+// Source is a reader goroutine that takes input from a socket and
+// Delivers it to the loop. The loop asks its sources how far they got
+// when it catches up after a stall (see AddSource).
+type Source interface {
+	// Mark notes how much input the source's socket holds now and returns
+	// a test, polled on the loop goroutine, of whether the reader has
+	// since handed the loop all of it. Mark runs on the loop goroutine.
+	Mark() (reached func() bool)
+}
+
+// inboxEvent is a batch of input and when its reader took it.
 type inboxEvent struct {
-	face *Face
-	pkts []received
-	at   time.Duration // loop time at which the reader took the batch's first packet from the socket
-	err  error         // the face went down
+	batch Batch
+	at    time.Duration // loop time at which the reader took the batch's first packet from the socket (-1: not read)
 }
 
-// received is a decoded packet and what the reader found of its digest.
-type received struct {
-	pkt    ndn.Packet
-	digest digestCheck
-}
-
-// digestCheck is the outcome of a reader's DigestSha256 verification.
-type digestCheck int8
-
-const (
-	digestUnchecked digestCheck = iota
-	digestOK
-	digestBad
-	// digestPending: the reader has yet to check it, with the rest of its
-	// batch (never seen by the loop).
-	digestPending
-)
-
-// NewLoop returns a loop whose clock starts now.
-func NewLoop() *Loop {
+// New returns a loop whose clock starts now.
+func New() *Loop {
 	return &Loop{
 		start:   time.Now(),
-		inbox:   make(chan inboxEvent, inboxSize),
-		batches: make(chan []received, inboxSize),
-		frames:  newFramePool(),
-		datas:   newDataPool(),
+		inbox:   make(chan inboxEvent, InboxSize),
 		posted:  make(chan func(), 64),
 		ended:   make(chan struct{}),
 		arrival: -1,
 		wakeAt:  -1,
-		faces:   make(map[*Face]struct{}),
+		sources: make(map[Source]struct{}),
 	}
 }
 
-// Arrival returns when the packet being handled was taken from its socket,
-// in loop time (Now); outside a packet handler, Now. The two differ when
-// the loop was busy, or the process stalled, after the packet came in.
+// Deliver hands the loop a batch of input that its reader took from a
+// socket at loop time at (Now then; negative for input not read, such as
+// the end of a socket's input, which Arrival does not report). It may be
+// called from any goroutine, and blocks while the inbox is full. It
+// reports false, the batch not delivered, if cancel closes first.
+//
+// The loop handles a batch before a timer that became due after at, and
+// Arrival reports at while it does.
+func (l *Loop) Deliver(b Batch, at time.Duration, cancel <-chan struct{}) bool {
+	select {
+	case l.inbox <- inboxEvent{batch: b, at: at}:
+		return true
+	case <-cancel:
+		return false
+	}
+}
+
+// Queued returns the number of batches that wait in the inbox.
+func (l *Loop) Queued() int { return len(l.inbox) }
+
+// Arrival returns when the input being handled (a Batch's packet) was
+// taken from its socket, in loop time (Now); outside a Batch's Handle, or
+// for a batch delivered with a negative time, Now. The two differ when the
+// loop was busy, or the process stalled, after the packet came in.
 func (l *Loop) Arrival() time.Duration {
 	if l.arrival < 0 {
 		return l.Now()
@@ -151,13 +164,13 @@ func (l *Loop) Stalls() time.Duration { return l.stallTime }
 
 // Stats returns how the loop ordered timers and input so far. Call it on
 // the loop goroutine, or after Run returned.
-func (l *Loop) Stats() LoopStats {
+func (l *Loop) Stats() Stats {
 	st := l.stats
 	st.Stalled = l.stallTime
 	return st
 }
 
-// Now returns the time elapsed since NewLoop.
+// Now returns the time elapsed since New.
 func (l *Loop) Now() time.Duration { return time.Since(l.start) }
 
 // After runs fn on the loop goroutine once d has elapsed.
@@ -201,6 +214,17 @@ func (l *Loop) Post(fn func()) {
 	}
 }
 
+// PostUnless is Post that gives up when cancel closes first: it reports
+// whether fn was queued. Unlike Post it waits on after Run has returned.
+func (l *Loop) PostUnless(fn func(), cancel <-chan struct{}) bool {
+	select {
+	case l.posted <- fn:
+		return true
+	case <-cancel:
+		return false
+	}
+}
+
 // Stop makes Run return after the current callback with err (nil for a
 // normal end). Only the first Stop's error is kept. Call it on the loop
 // goroutine; from elsewhere, Post it.
@@ -210,6 +234,10 @@ func (l *Loop) Stop(err error) {
 	}
 	l.err = err
 }
+
+// Stopped reports whether Stop was called: a Batch's Handle checks it
+// between packets. Any goroutine.
+func (l *Loop) Stopped() bool { return l.stopped.Load() }
 
 // ErrStopped is what Run returns when its context ends.
 var ErrStopped = errors.New("live: event loop stopped")
@@ -339,41 +367,8 @@ func (l *Loop) take() inboxEvent {
 func (l *Loop) handle(ev inboxEvent) {
 	l.beat()
 	l.arrival = ev.at
-	for _, r := range ev.pkts {
-		if l.stopped.Load() {
-			l.arrival = -1
-			return
-		}
-		ev.face.deliver(r)
-	}
+	ev.batch.Handle()
 	l.arrival = -1
-	if ev.err != nil {
-		ev.face.down(ev.err)
-	}
-	l.reuseBatch(ev.pkts)
-}
-
-// reuseBatch hands a handled batch back for a stream reader's next one
-// (a datagram reader's one-packet batches are too small to keep).
-func (l *Loop) reuseBatch(b []received) {
-	if cap(b) < maxReadBatch {
-		return
-	}
-	clear(b) // drop the references to the packets
-	select {
-	case l.batches <- b[:0]:
-	default:
-	}
-}
-
-// newBatch returns an empty batch for a reader, reused when one is free.
-func (l *Loop) newBatch() []received {
-	select {
-	case b := <-l.batches:
-		return b
-	default:
-		return make([]received, 0, maxReadBatch)
-	}
 }
 
 // runDue runs every timer whose time has come, but each only after the
@@ -426,8 +421,8 @@ func (l *Loop) handleReadBy(t time.Duration) bool {
 	return true
 }
 
-// catchUp reads in the input that waits for the loop's faces: it sends
-// the output queued so far, notes how far each face's reader must get to
+// catchUp reads in the input that waits for the loop's sources: it sends
+// the output queued so far, notes how far each source's reader must get to
 // have taken all its socket holds now, and handles batches as they come
 // until every reader got there (or maxCatchUp passed). It returns the loop
 // time then: the batches queued by that time are for runDue to handle
@@ -437,12 +432,12 @@ func (l *Loop) handleReadBy(t time.Duration) bool {
 func (l *Loop) catchUp() time.Duration {
 	l.stats.CatchUps++
 	l.flush()
-	l.facesMu.Lock()
-	marks := make([]inputMark, 0, len(l.faces))
-	for f := range l.faces {
-		marks = append(marks, f.in.mark())
+	l.sourcesMu.Lock()
+	marks := make([]func() bool, 0, len(l.sources))
+	for s := range l.sources {
+		marks = append(marks, s.Mark())
 	}
-	l.facesMu.Unlock()
+	l.sourcesMu.Unlock()
 	start := time.Now()
 	var poll *time.Timer
 	for !l.stopped.Load() && !caughtUp(marks) {
@@ -461,18 +456,30 @@ func (l *Loop) catchUp() time.Duration {
 	return l.Now()
 }
 
-// addFace registers an open face for catchUp; removeFace forgets it. Both
-// may be called from any goroutine.
-func (l *Loop) addFace(f *Face) {
-	l.facesMu.Lock()
-	l.faces[f] = struct{}{}
-	l.facesMu.Unlock()
+// caughtUp reports whether every reader got as far as its mark asks.
+func caughtUp(marks []func() bool) bool {
+	for _, reached := range marks {
+		if !reached() {
+			return false
+		}
+	}
+	return true
 }
 
-func (l *Loop) removeFace(f *Face) {
-	l.facesMu.Lock()
-	delete(l.faces, f)
-	l.facesMu.Unlock()
+// AddSource registers an open input whose socket the loop reads in
+// before overdue timers after a stall; RemoveSource forgets it. Both may
+// be called from any goroutine.
+func (l *Loop) AddSource(s Source) {
+	l.sourcesMu.Lock()
+	l.sources[s] = struct{}{}
+	l.sourcesMu.Unlock()
+}
+
+// RemoveSource forgets a source AddSource registered.
+func (l *Loop) RemoveSource(s Source) {
+	l.sourcesMu.Lock()
+	delete(l.sources, s)
+	l.sourcesMu.Unlock()
 }
 
 // armWake sets the wake-up timer to the earliest pending timer.
@@ -513,21 +520,4 @@ func (l *Loop) flush() {
 		l.dirty[i] = nil
 	}
 	l.dirty = l.dirty[:0]
-	for i, d := range l.recycle {
-		l.frames.put(d.Wire)
-		l.datas.put(d)
-		l.recycle[i] = nil
-	}
-	l.recycle = l.recycle[:0]
-}
-
-// Recycle hands back a received Data the caller is done with, and its
-// receive buffer: nothing may use d, its name, payload or wire bytes (nor
-// anything else received in the same frame) once the current callback
-// returns. Both are reused after the current loop iteration, d for a
-// later Data. Each Data may be recycled once.
-func (l *Loop) Recycle(d *ndn.Data) {
-	if d != nil {
-		l.recycle = append(l.recycle, d)
-	}
 }

@@ -1,4 +1,4 @@
-package cc
+package rtt
 
 import (
 	"strings"
@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-func TestRTTEstimatorReplay(t *testing.T) {
-	e := NewRTTEstimator(DefaultRTTConfig())
+func TestEstimatorReplay(t *testing.T) {
+	e := NewEstimator(DefaultConfig())
 	steps := []struct {
 		name       string
 		sample     time.Duration // 0: Backoff instead
@@ -42,8 +42,8 @@ func TestRTTEstimatorReplay(t *testing.T) {
 	}
 }
 
-func TestRTTEstimatorClamps(t *testing.T) {
-	e := NewRTTEstimator(DefaultRTTConfig())
+func TestEstimatorClamps(t *testing.T) {
+	e := NewEstimator(DefaultConfig())
 	if e.RTO() != time.Second || e.AvgRTT() != 0 {
 		t.Fatalf("initial RTO %v avg %v, want 1s 0", e.RTO(), e.AvgRTT())
 	}
@@ -58,32 +58,32 @@ func TestRTTEstimatorClamps(t *testing.T) {
 			t.Errorf("backoff %d: RTO %v, want %v", i+1, e.RTO(), w)
 		}
 	}
-	e2 := NewRTTEstimator(DefaultRTTConfig())
+	e2 := NewEstimator(DefaultConfig())
 	e2.AddSample(5 * time.Second) // 5 + 4*2.5 = 15 s
 	if e2.RTO() != 10*time.Second {
 		t.Errorf("RTO %v, want MaxRTO 10s", e2.RTO())
 	}
 }
 
-func TestRTTConfigValidate(t *testing.T) {
-	if err := DefaultRTTConfig().Validate(); err != nil {
+func TestConfigValidate(t *testing.T) {
+	if err := DefaultConfig().Validate(); err != nil {
 		t.Fatalf("defaults: %v", err)
 	}
 	cases := []struct {
 		name string
-		mod  func(*RTTConfig)
+		mod  func(*Config)
 		want string
 	}{
-		{"alpha 0", func(c *RTTConfig) { c.Alpha = 0 }, "Alpha"},
-		{"beta 2", func(c *RTTConfig) { c.Beta = 2 }, "Beta"},
-		{"negative K", func(c *RTTConfig) { c.K = -1 }, "K"},
-		{"zero min", func(c *RTTConfig) { c.MinRTO = 0 }, "MinRTO"},
-		{"max below min", func(c *RTTConfig) { c.MaxRTO = ms(100) }, "MaxRTO"},
-		{"initial above max", func(c *RTTConfig) { c.InitialRTO = time.Minute }, "InitialRTO"},
-		{"backoff below 1", func(c *RTTConfig) { c.BackoffMultiplier = 0.5 }, "BackoffMultiplier"},
+		{"alpha 0", func(c *Config) { c.Alpha = 0 }, "Alpha"},
+		{"beta 2", func(c *Config) { c.Beta = 2 }, "Beta"},
+		{"negative K", func(c *Config) { c.K = -1 }, "K"},
+		{"zero min", func(c *Config) { c.MinRTO = 0 }, "MinRTO"},
+		{"max below min", func(c *Config) { c.MaxRTO = ms(100) }, "MaxRTO"},
+		{"initial above max", func(c *Config) { c.InitialRTO = time.Minute }, "InitialRTO"},
+		{"backoff below 1", func(c *Config) { c.BackoffMultiplier = 0.5 }, "BackoffMultiplier"},
 	}
 	for _, c := range cases {
-		cfg := DefaultRTTConfig()
+		cfg := DefaultConfig()
 		c.mod(&cfg)
 		err := cfg.Validate()
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -92,8 +92,8 @@ func TestRTTConfigValidate(t *testing.T) {
 	}
 }
 
-func BenchmarkRTTEstimator(b *testing.B) {
-	e := NewRTTEstimator(DefaultRTTConfig())
+func BenchmarkEstimator(b *testing.B) {
+	e := NewEstimator(DefaultConfig())
 	b.ReportAllocs()
 	for i := range b.N {
 		e.AddSample(ms(70) + time.Duration(i%7)*time.Millisecond)
@@ -102,3 +102,5 @@ func BenchmarkRTTEstimator(b *testing.B) {
 		}
 	}
 }
+
+func ms(n float64) time.Duration { return time.Duration(n * float64(time.Millisecond)) }

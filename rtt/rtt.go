@@ -1,4 +1,10 @@
-package cc
+// Package rtt is RFC 6298's round-trip-time and retransmission-timeout
+// estimator, shared by the consumer pipelines, the link layer's NDNLPv2
+// reliability and the simulator's TCP baseline.
+//
+// It is a leaf of the sans-IO core: it imports no ndncc package, reads no
+// clock (callers hand it samples) and keeps no goroutine.
+package rtt
 
 import (
 	"errors"
@@ -7,9 +13,9 @@ import (
 	"time"
 )
 
-// RTTConfig parameterises an RTTEstimator. The defaults are seed 003's
+// Config parameterises an Estimator. The defaults are seed 003's
 // parameter list (§3.2), which is RFC 6298's mean-deviation estimator.
-type RTTConfig struct {
+type Config struct {
 	// Alpha is the SRTT gain (RFC 6298's alpha). Default 1/8.
 	Alpha float64
 	// Beta is the RTTVAR gain (RFC 6298's beta). Default 1/4.
@@ -36,9 +42,9 @@ type RTTConfig struct {
 	BackoffMultiplier float64
 }
 
-// DefaultRTTConfig returns the documented defaults.
-func DefaultRTTConfig() RTTConfig {
-	return RTTConfig{
+// DefaultConfig returns the documented defaults.
+func DefaultConfig() Config {
+	return Config{
 		Alpha:             1.0 / 8,
 		Beta:              1.0 / 4,
 		K:                 4,
@@ -50,7 +56,7 @@ func DefaultRTTConfig() RTTConfig {
 }
 
 // Validate reports the first field that is out of range.
-func (c RTTConfig) Validate() error {
+func (c Config) Validate() error {
 	switch {
 	case !(c.Alpha > 0 && c.Alpha <= 1):
 		return fmt.Errorf("rtt: Alpha %v not in (0,1]", c.Alpha)
@@ -72,13 +78,13 @@ func (c RTTConfig) Validate() error {
 	return nil
 }
 
-// RTTEstimator is RFC 6298's retransmission-timeout estimator, plus
+// Estimator is RFC 6298's retransmission-timeout estimator, plus
 // min/avg/max statistics of the samples it was given.
 //
 // The clock granularity G of RFC 6298 is taken as zero: time here is exact
 // (virtual time in the simulator, nanoseconds in the live runtime).
-type RTTEstimator struct {
-	cfg    RTTConfig
+type Estimator struct {
+	cfg    Config
 	srtt   float64 // nanoseconds
 	rttvar float64 // nanoseconds
 	rto    time.Duration
@@ -88,16 +94,16 @@ type RTTEstimator struct {
 	sum      time.Duration
 }
 
-// NewRTTEstimator returns an estimator with RTO = cfg.InitialRTO. It does
+// NewEstimator returns an estimator with RTO = cfg.InitialRTO. It does
 // not check cfg; call cfg.Validate first.
-func NewRTTEstimator(cfg RTTConfig) *RTTEstimator {
-	return &RTTEstimator{cfg: cfg, rto: cfg.InitialRTO}
+func NewEstimator(cfg Config) *Estimator {
+	return &Estimator{cfg: cfg, rto: cfg.InitialRTO}
 }
 
 // AddSample feeds one RTT measurement and recomputes the RTO (RFC 6298
 // §2.2 for the first sample, §2.3 afterwards); this also undoes any
 // Backoff. Non-positive samples are ignored (Ack uses 0 for "no sample").
-func (e *RTTEstimator) AddSample(rtt time.Duration) {
+func (e *Estimator) AddSample(rtt time.Duration) {
 	if rtt <= 0 {
 		return
 	}
@@ -120,11 +126,11 @@ func (e *RTTEstimator) AddSample(rtt time.Duration) {
 
 // Backoff multiplies the RTO by BackoffMultiplier, up to MaxRTO (RFC 6298
 // §5.5). The next AddSample recomputes the RTO from SRTT and RTTVAR.
-func (e *RTTEstimator) Backoff() {
+func (e *Estimator) Backoff() {
 	e.rto = e.clamp(float64(e.rto) * e.cfg.BackoffMultiplier)
 }
 
-func (e *RTTEstimator) clamp(ns float64) time.Duration {
+func (e *Estimator) clamp(ns float64) time.Duration {
 	switch {
 	case ns >= float64(e.cfg.MaxRTO):
 		return e.cfg.MaxRTO
@@ -135,25 +141,25 @@ func (e *RTTEstimator) clamp(ns float64) time.Duration {
 }
 
 // RTO is the current retransmission timeout.
-func (e *RTTEstimator) RTO() time.Duration { return e.rto }
+func (e *Estimator) RTO() time.Duration { return e.rto }
 
 // SRTT is the smoothed RTT, or 0 before the first sample.
-func (e *RTTEstimator) SRTT() time.Duration { return time.Duration(math.Round(e.srtt)) }
+func (e *Estimator) SRTT() time.Duration { return time.Duration(math.Round(e.srtt)) }
 
 // RTTVar is the RTT variation, or 0 before the first sample.
-func (e *RTTEstimator) RTTVar() time.Duration { return time.Duration(math.Round(e.rttvar)) }
+func (e *Estimator) RTTVar() time.Duration { return time.Duration(math.Round(e.rttvar)) }
 
 // Samples is the number of samples taken.
-func (e *RTTEstimator) Samples() int64 { return e.n }
+func (e *Estimator) Samples() int64 { return e.n }
 
 // MinRTT is the smallest sample, or 0 before the first sample.
-func (e *RTTEstimator) MinRTT() time.Duration { return e.min }
+func (e *Estimator) MinRTT() time.Duration { return e.min }
 
 // MaxRTT is the largest sample, or 0 before the first sample.
-func (e *RTTEstimator) MaxRTT() time.Duration { return e.max }
+func (e *Estimator) MaxRTT() time.Duration { return e.max }
 
 // AvgRTT is the mean of all samples, or 0 before the first sample.
-func (e *RTTEstimator) AvgRTT() time.Duration {
+func (e *Estimator) AvgRTT() time.Duration {
 	if e.n == 0 {
 		return 0
 	}
