@@ -11,7 +11,7 @@ import (
 
 	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/link"
-	"github.com/ndncc/ndncc/live"
+	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/sim"
@@ -33,7 +33,7 @@ const relayMaxDatagram = 65535
 // forwarding state: it is the wire.
 type relay struct {
 	link topology.Link
-	loop *live.Loop
+	loop *eventloop.Loop
 	ends [2]relayEnd
 	// dirs are the directions ends[0]→ends[1] and ends[1]→ends[0].
 	dirs [2]*sim.Channel
@@ -55,7 +55,7 @@ type relayEnd struct {
 // newRelay opens the sockets of a relay for link l (their addresses are
 // the faces' remotes); start runs it once both ends' peers are known.
 func (r *run) newRelay(l topology.Link) (*relay, error) {
-	rl := &relay{link: l, loop: live.NewLoop(), stopped: make(chan struct{}), log: r.log.With("relay", l.A+"-"+l.B)}
+	rl := &relay{link: l, loop: eventloop.New(), stopped: make(chan struct{}), log: r.log.With("relay", l.A+"-"+l.B)}
 	for i, n := range [2]string{l.A, l.B} {
 		c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 		if err != nil {
@@ -82,7 +82,7 @@ func (r *run) newRelay(l topology.Link) (*relay, error) {
 // relayChannel is the link model of direction from→to of l: the link's
 // rate, delay and queue limits, the scenario's loss for the direction,
 // its drop-tail queue (checkRelayed refuses others) and header overhead.
-func (r *run) relayChannel(loop *live.Loop, l topology.Link, from, to string) (*link.Channel, error) {
+func (r *run) relayChannel(loop *eventloop.Loop, l topology.Link, from, to string) (*link.Channel, error) {
 	name, params := r.sc.QueueFor(from, to)
 	lim := aqm.Limits{Packets: l.QueuePackets, Bytes: l.QueueBytes}
 	if lim.Packets == 0 {
