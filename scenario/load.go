@@ -171,3 +171,24 @@ func ParseTable(m map[string]any, file, prefix string, pos map[string]topology.P
 	d := &decoder{file: file, open: open, pos: sub}
 	return d.decode(m)
 }
+
+// IsTopologyFile reports whether file names a Mini-NDN topology (.conf)
+// rather than a scenario (.toml).
+func IsTopologyFile(file string) bool { return strings.EqualFold(filepath.Ext(file), ".conf") }
+
+// FromTopologyFile returns a scenario of the Mini-NDN topology file and
+// every default, with no producer or consumer: the network alone, for
+// `ndncc emu FILE.conf --hold`. It is not validated as a scenario to run
+// (it has no flow); the topology's own errors are reported as Load's.
+func FromTopologyFile(file string) (*Scenario, error) {
+	d := &decoder{file: file, open: DirOpener(".")}
+	t, resolved := d.topologyFile(file, "topology.file")
+	if len(d.errs) > 0 {
+		return nil, topology.JoinErrors(d.errs)
+	}
+	s := Default()
+	s.File, s.NetworkOnly = file, true
+	s.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	s.Topology, s.TopologyFile = t, resolved
+	return s, nil
+}

@@ -15,6 +15,10 @@ import (
 type Scenario struct {
 	// File is the scenario file it was read from; "" when built in Go.
 	File string
+	// NetworkOnly marks a scenario made from a bare topology file
+	// (FromTopologyFile): it needs no flow to be valid, as the emulator
+	// holds such a network up for programs of the user's.
+	NetworkOnly bool
 	// Name identifies the scenario in reports; the file's base name by
 	// default.
 	Name        string

@@ -57,7 +57,7 @@ func (s *Scenario) Validate() error {
 		v.consumer(path, c)
 	}
 	v.tcpFlows(ids)
-	if len(s.Consumers) == 0 && len(s.TCP) == 0 {
+	if len(s.Consumers) == 0 && len(s.TCP) == 0 && !s.NetworkOnly {
 		v.errorf("consumer", topology.Pos{}, "the scenario has no consumer (add a [[consumer]] or a [[tcp]] flow)")
 	}
 	return topology.JoinErrors(v.errs)

@@ -131,8 +131,19 @@ func parseExecs(flags []string) ([]emu.Exec, error) {
 }
 
 func runEmu(cmd *cobra.Command, ef *emuFlags, arg string) error {
-	sc, err := loadScenarioArg(arg, cmd.InOrStdin())
-	if err != nil {
+	var sc *scenario.Scenario
+	var err error
+	if scenario.IsTopologyFile(arg) {
+		// A bare topology: the network alone, kept up for programs of the
+		// user's (--hold).
+		if sc, err = scenario.FromTopologyFile(arg); err != nil {
+			return &exitError{2, err}
+		}
+		if !ef.hold {
+			return noFlowsError(arg, `; or give --hold to bring the network up with no flows and attach
+programs to the nodes' sockets it prints`)
+		}
+	} else if sc, err = loadScenarioArg(arg, cmd.InOrStdin()); err != nil {
 		return &exitError{2, err}
 	}
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()

@@ -102,7 +102,23 @@ func loadScenarioArg(arg string, stdin io.Reader) (*scenario.Scenario, error) {
 	return scenario.Load(arg)
 }
 
+// noFlowsError says that file, a Mini-NDN topology, has no flows to run,
+// and how to add them.
+func noFlowsError(file, also string) error {
+	return &exitError{2, fmt.Errorf(`%s is a Mini-NDN topology: nodes and links, no flows to run. Write a scenario that uses it,
+  [topology]
+  file = %q
+with a [[producer]] and a [[consumer]] on its nodes (docs/scenario.md; examples/linear-fixed32.toml
+uses examples/linear.conf so), and run that%s`, file, file, also)}
+}
+
 func runSim(cmd *cobra.Command, sf *simFlags, arg string) error {
+	if scenario.IsTopologyFile(arg) {
+		if _, err := scenario.FromTopologyFile(arg); err != nil {
+			return &exitError{2, err}
+		}
+		return noFlowsError(arg, "")
+	}
 	sc, err := loadScenarioArg(arg, cmd.InOrStdin())
 	if err != nil {
 		return &exitError{2, err}
