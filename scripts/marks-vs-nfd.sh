@@ -2,13 +2,15 @@
 # marks-vs-nfd.sh: congestion marks per fetch through NFD 24.07 and through
 # `ndncc fw`, for the same consumers and the same producer.
 #
-# For each forwarder in turn (NFD, then `ndncc fw`) it starts the
-# forwarder alone on a Unix socket in a temporary directory (NFD: no UDP,
-# TCP, Ethernet or WebSocket faces, congestion marking on, its default
-# 64 KiB threshold and 100 ms interval; `ndncc fw`: --udp none --tcp none,
-# its defaults), serves one object of SIZE_MB megabytes of random bytes
-# with ndnputchunks (8000-byte segments, signed with a key made in a
-# temporary HOME), and fetches it RUNS times with each consumer, in turn:
+# It starts both forwarders, each alone on a Unix socket of its own in a
+# temporary directory (NFD: no UDP, TCP, Ethernet or WebSocket faces,
+# congestion marking on, its default 64 KiB threshold and 100 ms
+# interval; `ndncc fw`: --udp none --tcp none, its defaults), serves one object of SIZE_MB megabytes of random bytes
+# through each with ndnputchunks (8000-byte segments, signed with a key
+# made in a temporary HOME), and fetches it RUNS times with each consumer
+# through each forwarder, interleaved (run 1 of the first consumer
+# through NFD, then through ndncc fw, then the next consumer, ...), so
+# that a change of the machine's load falls on both alike:
 #   catchunks-cubic   ndncatchunks -p cubic
 #   catchunks-aimd    ndncatchunks -p aimd
 #   fetch             ndncc fetch (its default pipeline), --trust any
@@ -16,8 +18,8 @@
 # Each fetch is compared with the object. It prints one row per fetch
 # (the consumer's own summary: time, congestion marks, timeouts,
 # retransmissions and their share, RTT average and maximum) and a table of
-# marks per consumer: NFD's and ndncc fw's per run, and the ratio of their
-# sums.
+# marks per consumer: NFD's and ndncc fw's per run, their medians, and the
+# ratios of the medians and of the sums (ndncc fw / NFD).
 #
 # Neither forwarder caches: NFD's Content Store is set to 0 packets, as
 # `ndncc fw` has none by default, so that every fetch's Data come from the
@@ -137,8 +139,8 @@ rib
 EOF
 }
 
-# start_forwarder NAME: starts it on $work/NAME/fw.sock and the producer;
-# sets fw_pid, put_pid and NDN_CLIENT_TRANSPORT.
+# start_forwarder NAME: starts it on $work/NAME/fw.sock and a producer on
+# it.
 start_forwarder() {
 	local dir=$work/$1
 	mkdir -p "$dir"
@@ -151,14 +153,11 @@ start_forwarder() {
 		"$ndncc" fw --socket "$dir/fw.sock" --udp none --tcp none >"$dir/fw.log" 2>&1 &
 		;;
 	esac
-	fw_pid=$!
-	pids+=("$fw_pid")
+	pids+=($!)
 	for _ in $(seq 100); do [ -S "$dir/fw.sock" ] && break; sleep 0.05; done
 	[ -S "$dir/fw.sock" ] || { echo "$1 did not start:" >&2; cat "$dir/fw.log" >&2; exit 1; }
-	export NDN_CLIENT_TRANSPORT="unix://$dir/fw.sock"
-	"$ref/bin/ndnputchunks" /ndncc/marks/object <"$work/object.bin" >"$dir/put.log" 2>&1 &
-	put_pid=$!
-	pids+=("$put_pid")
+	NDN_CLIENT_TRANSPORT="unix://$dir/fw.sock" "$ref/bin/ndnputchunks" /ndncc/marks/object <"$work/object.bin" >"$dir/put.log" 2>&1 &
+	pids+=($!)
 	for _ in $(seq 600); do grep -q '^Published' "$dir/put.log" && break; sleep 0.1; done
 	grep -q '^Published' "$dir/put.log" || { echo "ndnputchunks did not publish:" >&2; cat "$dir/put.log" >&2; exit 1; }
 }
@@ -175,7 +174,7 @@ fetch_one() {
 	fetch-cubic) cmd=("$ndncc" fetch --trust any -p cubic /ndncc/marks/object) ;;
 	*) echo "unknown consumer $c" >&2; exit 2 ;;
 	esac
-	if ! timeout "$fetch_timeout" "${cmd[@]}" >"$work/out.bin" 2>"$err"; then
+	if ! NDN_CLIENT_TRANSPORT="unix://$work/$fw/fw.sock" timeout "$fetch_timeout" "${cmd[@]}" >"$work/out.bin" 2>"$err"; then
 		printf '%-6s %-16s %3s  failed or timed out (%s s): %s\n' "$fw" "$c" "$run" "$fetch_timeout" "$(tail -1 "$err")"
 		echo "$fw $c $run -" >>"$work/marks"
 		return
@@ -195,26 +194,30 @@ fetch_one() {
 
 echo "== $runs runs per consumer, ${size_mb} MB, one forwarder, Unix faces; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-6s %-16s %3s %8s %6s %8s %7s %7s %8s %8s\n' fw consumer run time_s marks timeouts retx retx% rtt_avg rtt_max
-for fw in $forwarders; do
-	start_forwarder "$fw"
-	for run in $(seq "$runs"); do
-		for c in $consumers; do fetch_one "$fw" "$c" "$run"; done
+for fw in $forwarders; do start_forwarder "$fw"; done
+for run in $(seq "$runs"); do
+	for c in $consumers; do
+		for fw in $forwarders; do fetch_one "$fw" "$c" "$run"; done
 	done
-	stop "$fw_pid" "$put_pid"
 done
 echo "== load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo
 echo "Congestion marks per fetch (the consumer's count), per run:"
 echo
-echo "| consumer | NFD 24.07 | ndncc fw | ndncc fw / NFD (sums) |"
-echo "|---|---|---|---|"
+echo "| consumer | NFD 24.07 | ndncc fw | median NFD | median ndncc fw | ratio of medians | ratio of sums |"
+echo "|---|---|---|---|---|---|---|"
 for c in $consumers; do
 	awk -v c="$c" '
-		$2 == c && $1 == "nfd" { nfd = nfd (nfd == "" ? "" : ", ") $4; if ($4 != "-") sn += $4 }
-		$2 == c && $1 == "ndncc" { our = our (our == "" ? "" : ", ") $4; if ($4 != "-") so += $4 }
+		function median(v, n,    i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+			return n == 0 ? 0 : (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)
+		}
+		function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : (a > 0 ? "inf" : "-") }
+		$2 == c && $1 == "nfd" { nfd = nfd (nfd == "" ? "" : ", ") $4; if ($4 != "-") { sn += $4; vn[++nn] = $4 } }
+		$2 == c && $1 == "ndncc" { our = our (our == "" ? "" : ", ") $4; if ($4 != "-") { so += $4; vo[++no] = $4 } }
 		END {
-			ratio = sn > 0 ? sprintf("%.2f", so / sn) : (so > 0 ? "inf" : "-")
-			printf "| %s | %s | %s | %s |\n", c, nfd, our, ratio
+			mn = median(vn, nn); mo = median(vo, no)
+			printf "| %s | %s | %s | %g | %g | %s | %s |\n", c, nfd, our, mn, mo, ratio(mo, mn), ratio(so, sn)
 		}' "$work/marks"
 done
