@@ -57,8 +57,6 @@ done
 libdir=$ref/lib64
 [ -d "$libdir" ] || libdir=$ref/lib
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export HOME=$work/home # ndn-cxx's keychain, and nothing of the caller's
-mkdir -p "$HOME"
 
 pids=()
 stop() {
@@ -75,9 +73,13 @@ trap cleanup EXIT
 ndncc=${NDNCC_BIN:-}
 if [ -z "$ndncc" ]; then
 	echo "== building ndncc"
-	(cd "$repo" && go build -o "$work/ndncc" ./cmd/ndncc)
-	ndncc=$work/ndncc
+	(cd "$repo" && go build -o "$work/bin/ndncc" ./cmd/ndncc)
+	ndncc=$work/bin/ndncc
 fi
+# ndn-cxx's keychain goes in a HOME of its own (after the build, which
+# uses the caller's Go caches).
+export HOME=$work/home
+mkdir -p "$HOME"
 "$ref/bin/ndnsec" key-gen /ndncc/marks >/dev/null
 head -c "$((size_mb * 1000 * 1000))" /dev/urandom >"$work/object.bin"
 
