@@ -135,9 +135,9 @@ func (p BacklogParams) Validate() error {
 //
 // A packet sent with the backlog at or below the threshold ends the
 // period and resets the count. A Dequeue that finds the queue empty, or
-// an Enqueue a limit refuses, changes nothing, as NFD checks only when it sends a packet. Every
-// packet type is marked, as NFD marks every packet it sends on a congested
-// face.
+// an Enqueue a limit refuses, changes nothing, as NFD checks only when it
+// sends a packet. Every packet type is marked, as NFD marks every packet
+// it sends on a congested face.
 //
 // Where the backlog is measured is the runtime's choice. By default the
 // queue decides as the packet leaves it (Dequeue), counting the bytes
@@ -160,9 +160,9 @@ func (p BacklogParams) Validate() error {
 // writer's pending bytes and the kernel's socket send buffer. As NFD adds
 // the socket's send-queue length to its own queue's, the runtime tells the
 // marker those bytes with SetExternalBacklog before each Dequeue (or
-// Enqueue, after CheckAtEnqueue), and caps
-// the threshold at half the socket's send buffer with CapThreshold. Both
-// apply to a backlog measured in bytes only.
+// Enqueue, after CheckAtEnqueue), and caps the threshold at half the
+// socket's send buffer with CapThreshold. Both apply to a backlog
+// measured in bytes only.
 type BacklogMarker struct {
 	fifo
 	p        BacklogParams
