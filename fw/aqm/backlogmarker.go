@@ -121,8 +121,9 @@ func (p BacklogParams) Validate() error {
 // cap a queue whose limit is at most the threshold could never mark.
 //
 // The marking follows NFD 24.07's rule for its UDP, TCP and Unix faces
-// (GenericLinkService::checkCongestionLevel), a CoDel-like schedule. At
-// each Dequeue of a packet, if the backlog exceeds the threshold in effect:
+// (GenericLinkService::checkCongestionLevel), a CoDel-like schedule. For
+// each packet sent (at Dequeue, or at Enqueue after CheckAtEnqueue), if
+// the backlog exceeds the threshold in effect:
 //   - outside a congestion period, a period begins and its first mark is
 //     due at now + Interval; this packet is not marked;
 //   - inside one, the packet is marked if now has reached the due time;
@@ -132,29 +133,36 @@ func (p BacklogParams) Validate() error {
 //     after the period began for the default interval, and a backlog that
 //     drains within Interval is never marked.
 //
-// A Dequeue of a packet that leaves the backlog at or below the threshold
-// ends the period and resets the count. A Dequeue that finds the queue
-// empty changes nothing, as NFD checks only when it sends a packet. Every
-// packet type is marked, as NFD marks every packet it sends on a congested
-// face.
+// A packet sent with the backlog at or below the threshold ends the
+// period and resets the count. A Dequeue that finds the queue empty, or
+// an Enqueue a limit refuses, changes nothing, as NFD checks only when it
+// sends a packet. Every packet type is marked, as NFD marks every packet
+// it sends on a congested face.
 //
-// Where NFD samples the backlog differs in one respect: NFD reads its
-// send-queue length as it hands the packet to the transport, so it counts
-// the bytes queued ahead of the packet; this queue decides as the packet
-// leaves it, counting the bytes queued behind it plus those a runtime
-// reports beyond it (SetExternalBacklog). The schedule is the same.
+// Where the backlog is measured is the runtime's choice. By default the
+// queue decides as the packet leaves it (Dequeue), counting the bytes
+// queued behind it plus those a runtime reports beyond it
+// (SetExternalBacklog), and the mark rides on the head of the queue. NFD
+// decides as it hands the packet to the transport, counting the bytes
+// queued ahead of it (its transport's queue and the socket's), so its
+// mark rides on the tail and reaches the consumer only after the backlog
+// ahead has drained: a consumer hears of a congestion period a queueing
+// delay later, its window overshoots further and the period lasts longer.
+// CheckAtEnqueue makes the queue decide NFD's way, at Enqueue. The
+// schedule is the same either way.
 //
 // With Marking set to MarkEvery there is no spacing: every packet dequeued
-// while the backlog exceeds the threshold is marked, and Interval is
-// unused. The NFD of paper 002 (the 5th NDN hackathon) marked this way on
-// its UDP and TCP faces.
+// (or enqueued, after CheckAtEnqueue) while the backlog exceeds the
+// threshold is marked, and Interval is unused. The NFD of paper 002 (the
+// 5th NDN hackathon) marked this way on its UDP and TCP faces.
 //
 // A live runtime sends from this queue into more queues of its own: a
 // writer's pending bytes and the kernel's socket send buffer. As NFD adds
 // the socket's send-queue length to its own queue's, the runtime tells the
-// marker those bytes with SetExternalBacklog before each Dequeue, and caps
-// the threshold at half the socket's send buffer with CapThreshold. Both
-// apply to a backlog measured in bytes only.
+// marker those bytes with SetExternalBacklog before each Dequeue (or
+// Enqueue, after CheckAtEnqueue), and caps the threshold at half the
+// socket's send buffer with CapThreshold. Both apply to a backlog
+// measured in bytes only.
 type BacklogMarker struct {
 	fifo
 	p        BacklogParams
@@ -163,6 +171,7 @@ type BacklogMarker struct {
 	marking  bool          // in a congestion period
 	marks    int           // marks in the current period
 	nextMark time.Duration // when the next mark is due (meaningful when marking)
+	atEnq    bool          // decide at Enqueue (CheckAtEnqueue), not at Dequeue
 }
 
 // NewBacklogMarker returns an empty backlog-marking queue.
@@ -216,28 +225,60 @@ func (q *BacklogMarker) CapThreshold(capacity int) {
 	}
 }
 
-// Enqueue adds it at time now; it reports false if a limit dropped it.
-func (q *BacklogMarker) Enqueue(it Item, now time.Duration) bool { return q.enqueue(it, now) }
+// CheckAtEnqueue makes the queue decide each mark as NFD does: at
+// Enqueue, when the packet is handed over, from the backlog queued ahead
+// of it (the queue's bytes or packets before it joins, plus the external
+// backlog in bytes), instead of at Dequeue from the backlog behind it. A
+// live face calls it: its queue stands where NFD's transport queue
+// stands, between the forwarder and the socket. A packet a limit refuses
+// changes nothing, as it is never sent. Call it before the first Enqueue.
+func (q *BacklogMarker) CheckAtEnqueue() { q.atEnq = true }
 
-// Dequeue removes the head packet for transmission at now and marks it if
-// the backlog behind it calls for a mark.
+// ChecksAtEnqueue reports whether CheckAtEnqueue was called.
+func (q *BacklogMarker) ChecksAtEnqueue() bool { return q.atEnq }
+
+// Enqueue adds it at time now; it reports false if a limit dropped it.
+// After CheckAtEnqueue, it marks it first if the backlog ahead of it calls
+// for a mark.
+func (q *BacklogMarker) Enqueue(it Item, now time.Duration) bool {
+	if !q.atEnq {
+		return q.enqueue(it, now)
+	}
+	if !q.lim.admits(q.ring.len(), q.ring.bytes, it.Size) {
+		return q.enqueue(it, now) // counts and reports the tail drop
+	}
+	q.check(&it, now)
+	return q.enqueue(it, now)
+}
+
+// Dequeue removes the head packet for transmission at now and, unless the
+// queue checks at Enqueue, marks it if the backlog behind it calls for a
+// mark.
 func (q *BacklogMarker) Dequeue(now time.Duration) (it Item, ok bool) {
 	it, ok = q.pop()
 	if !ok {
 		return it, false // no packet sent: NFD checks nothing
 	}
 	q.stats.Dequeued++
+	if !q.atEnq {
+		q.check(&it, now)
+	}
+	return it, true
+}
+
+// check applies the marking rule to it, sent at now, against the backlog
+// the queue holds (without it) plus the external backlog.
+func (q *BacklogMarker) check(it *Item, now time.Duration) {
 	if !q.congested() {
 		q.marking = false
 		q.marks = 0
-		return it, true
+		return
 	}
-	// The backlog behind the popped packet is above the threshold.
 	switch {
 	case q.p.Marking == MarkEvery:
 		q.marking = true
 		q.marks++
-		q.mark(&it)
+		q.mark(it)
 	case !q.marking:
 		q.marking = true
 		q.marks = 0
@@ -245,9 +286,8 @@ func (q *BacklogMarker) Dequeue(now time.Duration) (it Item, ok bool) {
 	case now >= q.nextMark:
 		q.marks++
 		q.nextMark += time.Duration(float64(q.p.Interval) / math.Sqrt(float64(q.marks+1)))
-		q.mark(&it)
+		q.mark(it)
 	}
-	return it, true
 }
 
 // congested reports whether the current backlog exceeds the threshold in

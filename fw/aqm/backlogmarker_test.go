@@ -548,3 +548,125 @@ func TestBacklogMarkerFollowsNFDSchedule(t *testing.T) {
 		})
 	}
 }
+
+// TestBacklogMarkerCheckAtEnqueue checks NFD's point of decision: after
+// CheckAtEnqueue each packet is judged as it is enqueued, by the backlog
+// ahead of it (queued packets plus the external backlog), on NFD's
+// schedule; the mark stays on that packet, so it leaves behind the
+// backlog that caused it, and Dequeue changes nothing.
+func TestBacklogMarkerCheckAtEnqueue(t *testing.T) {
+	type enq struct {
+		at       time.Duration
+		external int  // SetExternalBacklog before the Enqueue
+		deq      int  // packets dequeued (at at) before the Enqueue
+		marked   bool // whether this packet is marked
+	}
+	tests := []struct {
+		name  string
+		p     BacklogParams
+		lim   Limits
+		steps []enq
+	}{
+		{"the backlog ahead, not behind, starts a period; the first mark after 100 ms", DefaultBacklogParams(), Limits{}, []enq{
+			// 65 packets of 1000 bytes ahead make 65000 bytes: not above 64 KiB.
+			{at: 0, external: 65_000},
+			// 65000 + 1000 queued: above, a period begins (first mark due at 100 ms).
+			{at: ms(10), external: 65_000},
+			{at: ms(110) - 1, external: 65_000},
+			{at: ms(110), external: 65_000, marked: true},
+			// The next due at 180.7 ms.
+			{at: ms(180), external: 65_000},
+			{at: ms(181), external: 65_000, marked: true},
+		}},
+		{"a packet sent into an emptied backlog ends the period", DefaultBacklogParams(), Limits{}, []enq{
+			{at: 0, external: 70_000},         // period begins: due at 100 ms
+			{at: ms(50), external: 0, deq: 1}, // nothing ahead: the period ends
+			{at: ms(100), external: 70_000},   // a new period begins: due at 200 ms
+			{at: ms(150), external: 70_000},   //
+			{at: ms(200), external: 70_000, marked: true},
+		}},
+		{"the queue's own bytes ahead count", DefaultBacklogParams(), Limits{}, []enq{
+			{at: 0, external: 61_000},
+			{at: 0, external: 61_000},
+			{at: 0, external: 61_000},
+			{at: 0, external: 61_000},
+			{at: 0, external: 61_000},
+			// 5000 bytes ahead in the queue + 61000: above 64 KiB; period begins.
+			{at: 0, external: 61_000},
+			{at: ms(100), external: 61_000, marked: true},
+		}},
+		{"every: each packet sent above the threshold", BacklogParams{ThresholdBytes: 1500, Interval: ms(100), Marking: MarkEvery}, Limits{}, []enq{
+			{at: 0}, {at: 0}, // 0 and 1000 bytes ahead
+			{at: 0, marked: true}, // 2000
+			{at: 0, deq: 3},       // 0
+			{at: 0, external: 2000, marked: true},
+		}},
+		{"packets: the queued packets ahead", BacklogParams{ThresholdPackets: 2, Interval: ms(100), Marking: MarkEvery}, Limits{}, []enq{
+			{at: 0}, {at: 0}, {at: 0}, // 0, 1, 2 ahead
+			{at: 0, marked: true}, // 3 ahead
+		}},
+		{"a refused packet changes nothing", BacklogParams{ThresholdBytes: 500, Interval: ms(100), Marking: MarkEvery}, Limits{Packets: 2}, []enq{
+			{at: 0}, {at: 0, marked: true},
+			{at: 0, marked: false}, // refused: the limit holds 2
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			q, err := NewBacklogMarker(tc.p, tc.lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q.CheckAtEnqueue()
+			if !q.ChecksAtEnqueue() {
+				t.Fatal("ChecksAtEnqueue false after CheckAtEnqueue")
+			}
+			var want []uint64
+			wantMarks := 0
+			drained := map[uint64]bool{}
+			for i, s := range tc.steps {
+				id := uint64(i + 1)
+				for range s.deq {
+					it, ok := q.Dequeue(s.at)
+					if !ok {
+						t.Fatalf("step %d: nothing to dequeue", i)
+					}
+					drained[idOf(it)] = it.Pkt.CongestionMark > 0
+				}
+				q.SetExternalBacklog(s.external)
+				if ok := q.Enqueue(testItem(id, 1000), s.at); !ok {
+					if s.marked {
+						t.Errorf("step %d: refused, want it marked", i)
+					}
+					continue
+				}
+				if s.marked {
+					want = append(want, id)
+					wantMarks++
+				}
+				if got := int(q.Stats().Marks); got != wantMarks {
+					t.Errorf("step %d at %v: %d marks, want %d", i, s.at, got, wantMarks)
+				}
+			}
+			for {
+				it, ok := q.Dequeue(ms(10_000))
+				if !ok {
+					break
+				}
+				drained[idOf(it)] = it.Pkt.CongestionMark > 0
+			}
+			var got []uint64
+			for id, m := range drained {
+				if m {
+					got = append(got, id)
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Errorf("marked ids %v, want %v", got, want)
+			}
+			if int(q.Stats().Marks) != len(want) {
+				t.Errorf("%d marks after the drain, want %d (Dequeue must not mark)", q.Stats().Marks, len(want))
+			}
+		})
+	}
+}

@@ -94,8 +94,8 @@ type Counters struct {
 	// QueueLen and QueueBytes are what the send queue holds now.
 	QueueLen, QueueBytes int
 	// MaxSocketBacklog is the most bytes seen in the socket's kernel send
-	// queue, read when a backlog-marking queue hands the writer a batch
-	// (0 for other disciplines).
+	// queue, read when a backlog-marking queue takes a packet (0 for
+	// other disciplines).
 	MaxSocketBacklog int
 }
 
@@ -190,6 +190,7 @@ type Face struct {
 type backlogMarker interface {
 	SetExternalBacklog(bytes int)
 	CapThreshold(capacity int)
+	CheckAtEnqueue()
 }
 
 // batch is frames the loop hands the writer at once, or the bytes of
@@ -268,14 +269,19 @@ func (f *Face) SetTag(v any) { f.tag = v }
 
 // SetQueue makes q the face's send queue, replacing the default
 // drop-tail (call it before the first Send). A backlog-marking queue
-// (aqm.BacklogMarker) on a socket face also counts the socket's send
-// queue and the writer's pending bytes, as NFD counts its socket's, and
+// (aqm.BacklogMarker) decides its marks as NFD's link service does: when
+// Send hands it the packet, from the backlog ahead of it, which counts
+// the socket's send queue and the writer's pending bytes besides the
+// queue's own, as NFD counts its socket's besides its transport's queue;
 // its threshold is capped at half the socket's send buffer.
 func (f *Face) SetQueue(q aqm.Queue) {
 	f.q = q
 	f.marker, _ = q.(backlogMarker)
-	if f.marker != nil && f.sndbuf > 0 {
-		f.marker.CapThreshold(f.sndbuf)
+	if f.marker != nil {
+		f.marker.CheckAtEnqueue()
+		if f.sndbuf > 0 {
+			f.marker.CapThreshold(f.sndbuf)
+		}
 	}
 	q.SetDropHandler(func(it aqm.Item) {
 		if f.onDrop != nil {
@@ -366,6 +372,9 @@ func (f *Face) Send(p ndn.Packet) {
 		f.shaper.Send(p)
 		return
 	}
+	if f.marker != nil {
+		f.marker.SetExternalBacklog(f.socketBacklog() + int(f.pending.Load()))
+	}
 	if !f.q.Enqueue(aqm.Item{Pkt: p, Size: frameSize(&p)}, f.host.Now()) {
 		if len(f.dropped) > 0 {
 			f.reportDrops()
@@ -398,11 +407,6 @@ func (f *Face) Flush() {
 		}
 		b := f.takeBatch()
 		now := f.host.Now()
-		kernel := 0
-		if f.marker != nil && f.backlog != nil {
-			kernel = f.backlog()
-			f.out.MaxSocketBacklog = max(f.out.MaxSocketBacklog, kernel)
-		}
 		n := 0
 		for ; n < len(f.ready) && len(b.frames) < batchPackets && b.bytes < batchBytes; n++ {
 			fr := f.ready[n]
@@ -415,9 +419,6 @@ func (f *Face) Flush() {
 		clear(f.ready[len(f.ready):left]) // the slots the remaining frames left
 
 		for f.shaper == nil && len(b.frames) < batchPackets && b.bytes < batchBytes {
-			if f.marker != nil {
-				f.marker.SetExternalBacklog(kernel + int(f.pending.Load()) + b.bytes)
-			}
 			it, ok := f.q.Dequeue(now)
 			if !ok {
 				break
@@ -442,6 +443,17 @@ func (f *Face) Flush() {
 		f.inflight.Add(1)
 		f.batches <- b // never blocks: at most maxInflight are out
 	}
+}
+
+// socketBacklog returns the bytes in the socket's kernel send queue (0 if
+// unknown), and keeps the most seen in the counters.
+func (f *Face) socketBacklog() int {
+	if f.backlog == nil {
+		return 0
+	}
+	n := f.backlog()
+	f.out.MaxSocketBacklog = max(f.out.MaxSocketBacklog, n)
+	return n
 }
 
 // writeNow writes batch b on the loop while the writer is idle, without

@@ -180,8 +180,10 @@ func TestSlowPeerNeverStallsTheLoop(t *testing.T) {
 }
 
 // TestBacklogMarkingCountsTheSocket checks NFD's rule on a stream face:
-// packets leave the face's queue at once, 16 KB at a time, so that the
-// queue and the writer never hold 64 KiB; with the peer not reading, the
+// the face's marker decides as Send hands it a packet (NFD's point of
+// decision), from the backlog ahead of it; packets leave the face's
+// queue at once, 16 KB at a time, so that the queue and the writer never
+// hold 64 KiB; with the peer not reading, the
 // kernel's send queue grows past the threshold and, as it stays there for
 // NFD's 100 ms interval, the face marks (the 10 rounds span 250 ms). With
 // the peer reading, the same sending sets no mark.
@@ -200,6 +202,9 @@ func TestBacklogMarkingCountsTheSocket(t *testing.T) {
 				t.Fatal(err)
 			}
 			h.do(func() { f.SetQueue(q) })
+			if !q.ChecksAtEnqueue() {
+				t.Fatal("the face's marker decides at dequeue; NFD decides as the packet is handed over")
+			}
 			f.Start()
 			fb := face.NewStream(h, b, face.Config{Scheme: "unix", Remote: "fd://reader"})
 			if tc.reading {

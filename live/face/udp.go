@@ -38,8 +38,13 @@ type UDPListener struct {
 // reassemblyTimeout drops a partly received packet after this long.
 const reassemblyTimeout = time.Second
 
-// udpBuffer is the socket buffer size a listener asks for (the kernel caps
-// it at net.core.rmem_max and wmem_max): a window's burst of fragments.
+// udpBuffer is the receive buffer size a listener asks for (the kernel
+// caps it at net.core.rmem_max): a window's burst of fragments. The send
+// buffer keeps the kernel's default (net.core.wmem_default), as NFD's UDP
+// faces do: a backlog-marking face counts the socket's send queue in its
+// backlog, so a larger buffer would let a burst queue deeper in the
+// kernel before the writer holds packets back, and change when marks
+// fall. A full send buffer blocks the writer; nothing is dropped.
 const udpBuffer = 4 << 20
 
 // ListenUDP opens a UDP listener on addr ("host:port") of network "udp4"
@@ -60,7 +65,6 @@ func ListenUDP(host Host, network, addr string, mtu int, log *slog.Logger) (*UDP
 		return nil, fmt.Errorf("face: udp listener: %w", err)
 	}
 	_ = conn.SetReadBuffer(udpBuffer)
-	_ = conn.SetWriteBuffer(udpBuffer)
 	l := &UDPListener{
 		host: host, conn: conn, scheme: network, mtu: mtu, log: orDiscard(log),
 		local: network + "://" + conn.LocalAddr().String(),
