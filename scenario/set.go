@@ -293,6 +293,9 @@ func (st *setter) links(rest string) error {
 			strings.Join(names, ", "))
 	}
 	key := strings.TrimPrefix(rest, best+".")
+	if key == "max_queue_size" { // Mini-NDN's spelling of the key
+		key = "max-queue-size"
+	}
 	path := "links." + best
 	if directed {
 		if err := check(key, linkDirKeys, []string{"queue-params"}); err != nil {

@@ -80,6 +80,10 @@ func TestSet(t *testing.T) {
 			l, _ := s.Topology.Link("r.1", "r2")
 			return l.QueuePackets == 64
 		}},
+		{"links.r.1-r2.max_queue_size", "16", func(s *Scenario) bool { // Mini-NDN's spelling
+			l, _ := s.Topology.Link("r.1", "r2")
+			return l.QueuePackets == 16
+		}},
 		{"links.r2-r.1.bw", "2.5", func(s *Scenario) bool {
 			l, _ := s.Topology.Link("r.1", "r2")
 			return l.Bandwidth == 2.5e6
