@@ -268,7 +268,7 @@ func (r *run) face(l topology.Link, from, to string, peer *node) scenario.FwFace
 		ID: to, Remote: "udp4://" + addr, Scheme: "udp4", Address: addr,
 		Queue: q, QueueParams: params, LossDetection: &detect,
 		Out: scenario.LinkEmulation{
-			Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: r.sc.LossFor(from, to),
+			Bandwidth: l.Bandwidth, Delay: l.Delay, Jitter: l.Jitter, Loss: r.sc.LossFor(from, to),
 			QueuePackets: l.QueuePackets, QueueBytes: l.QueueBytes,
 		},
 		Pos: l.Pos,

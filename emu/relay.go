@@ -94,7 +94,7 @@ func (r *run) relayChannel(loop *eventloop.Loop, l topology.Link, from, to strin
 	}
 	h := fnv.New64a()
 	h.Write([]byte(from + "->" + to))
-	p := link.Params{Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: r.sc.LossFor(from, to), HeaderOverhead: r.sc.HeaderOverhead}
+	p := link.Params{Bandwidth: l.Bandwidth, Delay: l.Delay, Jitter: l.Jitter, Loss: r.sc.LossFor(from, to), HeaderOverhead: r.sc.HeaderOverhead}
 	return link.NewChannel(loop, p, q, ndn.NewSizer(), rand.New(rand.NewPCG(r.seed, h.Sum64())))
 }
 

@@ -191,7 +191,7 @@ func (r *run) tunnelFace(l topology.Link, from, to string, conn *net.TCPConn) *s
 		ID: to, Remote: "tcp4://" + addr, Scheme: "tcp4", Address: addr,
 		Queue: q, QueueParams: simQueueParams(q, params), LossDetection: &off,
 		Out: scenario.LinkEmulation{QueuePackets: unboundedQueue},
-		In:  scenario.LinkEmulation{Delay: l.Delay}, InQueue: "droptail",
+		In:  scenario.LinkEmulation{Delay: l.Delay, Jitter: l.Jitter}, InQueue: "droptail",
 		Pos: l.Pos,
 	}
 }

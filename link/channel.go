@@ -25,6 +25,11 @@ type Params struct {
 	// Loss is the probability that a frame is lost on the wire, drawn
 	// independently per frame (Bernoulli), 0..1.
 	Loss float64
+	// Jitter varies each frame's propagation delay: Delay plus a uniform
+	// draw in [-Jitter, +Jitter] from the Channel's random source, at least
+	// 0. A frame never arrives before the one sent ahead of it (netem's
+	// jitter reorders frames; this link keeps their order).
+	Jitter time.Duration
 	// HeaderOverhead is the bytes added to every NDN frame on the wire
 	// (IP/UDP and link headers).
 	HeaderOverhead int
@@ -39,6 +44,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("link: delay %v must not be negative", p.Delay)
 	case !(p.Loss >= 0 && p.Loss <= 1):
 		return fmt.Errorf("link: loss %v must be a probability in [0, 1]", p.Loss)
+	case p.Jitter < 0:
+		return fmt.Errorf("link: jitter %v must not be negative", p.Jitter)
 	case p.HeaderOverhead < 0:
 		return fmt.Errorf("link: header overhead %d must not be negative", p.HeaderOverhead)
 	}
@@ -170,6 +177,9 @@ type Channel struct {
 
 	busy      bool          // the transmitter holds a frame until busyUntil
 	busyUntil time.Duration // when the transmitter is (or was) free
+	// lastArrive is the last frame's arrival on a link with jitter,
+	// which the next frame's may not precede.
+	lastArrive time.Duration
 	// With an ordered lane (a virtual clock), the end of a frame that
 	// nothing waits behind is not queued as an event: its place in the
 	// run order is reserved (endSeq, endHeld), and the event is queued only
@@ -222,8 +232,8 @@ func NewChannel(s sched.Scheduler, p Params, q aqm.Queue, sizer *ndn.Sizer, rng 
 	if s == nil || q == nil {
 		return nil, errors.New("link: channel: a scheduler and a queue are required")
 	}
-	if rng == nil && p.Loss > 0 {
-		return nil, errors.New("link: channel: random loss needs a random source")
+	if rng == nil && (p.Loss > 0 || p.Jitter > 0) {
+		return nil, errors.New("link: channel: random loss and jitter need a random source")
 	}
 	if sizer == nil {
 		sizer = ndn.NewSizer()
@@ -519,6 +529,9 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 		return
 	}
 	arrive := done + c.params.Delay
+	if c.params.Jitter > 0 {
+		arrive = c.jittered(done)
+	}
 	if early {
 		c.stats.Lateness.observe(arrive, arrive)
 		c.early(fr, arrive)
@@ -529,6 +542,16 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 	}
 	f.ext, f.arrive = it.Ext, arrive
 	c.arrivals.At(arrive)
+}
+
+// jittered returns the arrival of a frame whose last bit left at done on a
+// link with jitter: done plus the delay varied by a uniform draw in
+// [-Jitter, +Jitter] (at least done), and never before the last frame's.
+func (c *Channel) jittered(done time.Duration) time.Duration {
+	d := c.params.Delay + time.Duration((2*c.rng.Float64()-1)*float64(c.params.Jitter))
+	arrive := max(done+max(d, 0), c.lastArrive)
+	c.lastArrive = arrive
+	return arrive
 }
 
 // count adds a frame that leaves the transmitter to the counters.

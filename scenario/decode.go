@@ -493,7 +493,7 @@ func (d *decoder) inlineTopology(m map[string]any, path string) *topology.Topolo
 	}
 	for i, lt := range d.tables(m, path, "links") {
 		lp := joinIndex(joinKey(path, "links"), i)
-		d.known(lt, lp, "a", "b", "delay", "bw", "max-queue-size", "max-queue-bytes", "loss")
+		d.known(lt, lp, "a", "b", "delay", "jitter", "bw", "max-queue-size", "max-queue-bytes", "loss")
 		l := topology.NewLink("", "")
 		l.Pos = d.at(lp)
 		d.str(lt, lp, "a", &l.A)
@@ -512,12 +512,16 @@ func (d *decoder) inlineTopology(m map[string]any, path string) *topology.Topolo
 	return t
 }
 
-// linkParams decodes the link keys of table m (delay, bw, max-queue-size,
-// max-queue-bytes, loss: a Mini-NDN link line's, in its units) into l,
+// linkParams decodes the link keys of table m (delay, jitter, bw,
+// max-queue-size, max-queue-bytes, loss: a Mini-NDN link line's, in its
+// units) into l,
 // leaving the fields of keys not given as they are.
 func (d *decoder) linkParams(m map[string]any, path string, l *topology.Link) {
 	if d.duration(m, path, "delay", &l.Delay) && l.Delay < 0 {
 		d.errorf(joinKey(path, "delay"), "must not be negative, got %v", l.Delay)
+	}
+	if d.duration(m, path, "jitter", &l.Jitter) && l.Jitter < 0 {
+		d.errorf(joinKey(path, "jitter"), "must not be negative, got %v", l.Jitter)
 	}
 	var mbps float64
 	if d.number(m, path, "bw", &mbps) {

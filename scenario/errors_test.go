@@ -95,8 +95,8 @@ func TestParseErrors(t *testing.T) {
 			`f.toml:3: topology.links[1].delay: invalid duration "1" (write a number and a unit, such as "300s" or "10ms")`},
 		{"inline bad queue", "", edit(t, `b = "p", delay = "1ms"`, `b = "p", max-queue-size = 0`),
 			`f.toml:3: topology.links[1].max-queue-size: must be at least 1 packet, got 0`},
-		{"inline unknown link key", "", edit(t, `b = "p", delay = "1ms"`, `b = "p", jitter = "1ms"`),
-			`f.toml:3: topology.links[1].jitter: unknown key (expected one of: a, b, delay, bw, max-queue-size, max-queue-bytes, loss)`},
+		{"inline unknown link key", "", edit(t, `b = "p", delay = "1ms"`, `b = "p", jiter = "1ms"`),
+			`f.toml:3: topology.links[1].jiter: unknown key (expected one of: a, b, delay, jitter, bw, max-queue-size, max-queue-bytes, loss)`},
 		{"inline duplicate link", "", edit(t, `a = "r", b = "p"`, `a = "r", b = "c"`),
 			"f.toml:3: links: link r:c: duplicate link (first at f.toml:3)\n" +
 				`f.toml:12: consumer[0].prefix: no producer of "/x" is reachable from node "c"`},

@@ -148,13 +148,16 @@ type LinkEmulation struct {
 	Bandwidth    float64
 	Delay        time.Duration
 	Loss         float64
+	Jitter       time.Duration
 	QueuePackets int
 	QueueBytes   int
 }
 
-// Emulated reports whether the direction shapes traffic: a rate, a delay
-// or a loss (a queue limit alone only bounds the face's queue).
-func (l LinkEmulation) Emulated() bool { return l.Bandwidth > 0 || l.Delay > 0 || l.Loss > 0 }
+// Emulated reports whether the direction shapes traffic: a rate, a delay,
+// a jitter or a loss (a queue limit alone only bounds the face's queue).
+func (l LinkEmulation) Emulated() bool {
+	return l.Bandwidth > 0 || l.Delay > 0 || l.Loss > 0 || l.Jitter > 0
+}
 
 // FwRoute is one [[route]] entry: a static FIB route to a [[face]].
 type FwRoute struct {
@@ -355,7 +358,7 @@ func (d *decoder) fwFace(m map[string]any, path string) FwFace {
 // for both directions, and "out" and "in" tables whose keys override them
 // for one direction.
 func (d *decoder) linkEmulation(m map[string]any, path string) (out, in LinkEmulation) {
-	keys := []string{"delay", "bw", "max-queue-size", "max-queue-bytes", "loss"}
+	keys := []string{"delay", "jitter", "bw", "max-queue-size", "max-queue-bytes", "loss"}
 	d.known(m, path, append(slices.Clone(keys), "out", "in")...)
 	var both topology.Link
 	d.linkParams(m, path, &both)
@@ -367,7 +370,7 @@ func (d *decoder) linkEmulation(m map[string]any, path string) (out, in LinkEmul
 		}
 	}
 	conv := func(l topology.Link) LinkEmulation {
-		return LinkEmulation{Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: l.Loss, QueuePackets: l.QueuePackets, QueueBytes: l.QueueBytes}
+		return LinkEmulation{Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: l.Loss, Jitter: l.Jitter, QueuePackets: l.QueuePackets, QueueBytes: l.QueueBytes}
 	}
 	return conv(dirs[0]), conv(dirs[1])
 }

@@ -93,7 +93,7 @@ func TestParseFwConfigErrors(t *testing.T) {
 		{"face without remote", "[[face]]\nid = \"a\"", "fw.toml:1: face[0].remote: required"},
 		{"bad scheme", "[[face]]\nremote = \"ether://x\"", "fw.toml:2: face[0].remote: face URI"},
 		{"loss detection on tcp", "[[face]]\nremote = \"tcp4://1.2.3.4\"\nloss-detection = true", "fw.toml:3: face[0].loss-detection: the link-loss shim runs on UDP faces only"},
-		{"bad link key", "[[face]]\nremote = \"udp4://1.2.3.4\"\nlink = { jitter = \"1ms\" }", "face[0].link.jitter: unknown key"},
+		{"bad link key", "[[face]]\nremote = \"udp4://1.2.3.4\"\nlink = { jiter = \"1ms\" }", "face[0].link.jiter: unknown key"},
 		{"bad link value", "[[face]]\nremote = \"udp4://1.2.3.4\"\nlink = { out = { loss = 200 } }", "face[0].link.out.loss: must be a percentage"},
 		{"duplicate id", "[[face]]\nremote = \"udp4://1.2.3.4\"\n[[face]]\nremote = \"udp4://1.2.3.4\"", "fw.toml:3: face[1].id: face id \"udp4://1.2.3.4\" is already used"},
 		{"route to no face", "[[route]]\nprefix = \"/a\"\nface = \"x\"", "fw.toml:3: route[0].face: no [[face]] has id \"x\""},

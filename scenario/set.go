@@ -258,7 +258,7 @@ func (st *setter) nodePrefix(rest string) (node, key string, err error) {
 // linkKeys are the keys of links.A-B (the link) and links.A->B (one
 // direction).
 var (
-	linkParamKeys = []string{"delay", "bw", "max-queue-size", "max-queue-bytes", "loss"}
+	linkParamKeys = []string{"delay", "jitter", "bw", "max-queue-size", "max-queue-bytes", "loss"}
 	linkBothKeys  = []string{"queue", "loss-detection", "shaper-rate-mbps", "shaper-data-size", "shaper-queue", "underlay-rate-mbps", "underlay-queue", "tunnel", "tcp-send-buffer"}
 	linkDirKeys   = []string{"queue", "loss", "shaper-rate-mbps", "shaper-data-size", "shaper-queue", "underlay-rate-mbps", "underlay-queue"}
 )

@@ -357,7 +357,7 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 			if err != nil {
 				return fmt.Errorf("%s: queue on %s->%s: %w", sc.QueuePos(from, to), from, to, err)
 			}
-			p := link.Params{Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: sc.LossFor(from, to), HeaderOverhead: sc.HeaderOverhead}
+			p := link.Params{Bandwidth: l.Bandwidth, Delay: l.Delay, Jitter: l.Jitter, Loss: sc.LossFor(from, to), HeaderOverhead: sc.HeaderOverhead}
 			if ch[i], err = newChannel(n.Sched, from, to, p, q, n.Sizer, rng(seed, "link/"+from+"->"+to)); err != nil {
 				return fmt.Errorf("%s: link %s->%s: %w", sc.File, from, to, err)
 			}

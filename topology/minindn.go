@@ -36,12 +36,13 @@ const maxErrors = 20
 //
 //	delay=T           one-way propagation delay; T is a number with a unit
 //	                  s, ms or us (also sec, msec, usec, secs, msecs, usecs)
+//	jitter=T          each packet's delay varied uniformly within ±T, as
+//	                  netem's delay jitter; packets keep their order
 //	bw=N              bandwidth of each direction in Mbit/s (N > 0)
 //	max_queue_size=N  output-queue limit of each direction, packets (N >= 1)
 //	loss=P            random loss of each direction, percent (0..100)
 //
-// Absent keys take the defaults in defaults.go. Any other link key,
-// including Mini-NDN's jitter= (ndncc links have a fixed delay), is an
+// Absent keys take the defaults in defaults.go. Any other link key is an
 // error rather than being ignored. Lines whose first non-blank character is
 // '#' or ';' are comments, and '#' also starts a comment at the end of a
 // line. Names are case-sensitive (Mini-NDN lowercases them; ndncc keeps them
@@ -302,9 +303,13 @@ func setLinkParam(l *Link, key, val string) error {
 		}
 		l.Loss = pct / 100
 	case "jitter":
-		return errors.New("not supported: ndncc links have a fixed propagation delay")
+		d, err := ParseNetemTime(val)
+		if err != nil {
+			return err
+		}
+		l.Jitter = d
 	default:
-		return fmt.Errorf("unknown link parameter (supported: delay, bw, max_queue_size, loss)")
+		return fmt.Errorf("unknown link parameter (supported: delay, jitter, bw, max_queue_size, loss)")
 	}
 	return nil
 }

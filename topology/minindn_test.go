@@ -78,7 +78,7 @@ b:
 
 [links]
 a:b delay=1.5s bw=0.5 max_queue_size=7 loss=2.5
-b:c delay=250US
+b:c delay=250US jitter=2ms
 `
 	got, err := ParseMiniNDN(strings.NewReader(conf), "t.conf")
 	if err != nil {
@@ -92,7 +92,7 @@ b:c delay=250US
 		},
 		Links: []Link{
 			{A: "a", B: "b", Delay: 1500 * time.Millisecond, Bandwidth: 0.5e6, QueuePackets: 7, Loss: 0.025, Pos: Pos{"t.conf", 9}},
-			{A: "b", B: "c", Delay: 250 * time.Microsecond, QueuePackets: DefaultQueuePackets, Pos: Pos{"t.conf", 10}},
+			{A: "b", B: "c", Delay: 250 * time.Microsecond, Jitter: 2 * time.Millisecond, QueuePackets: DefaultQueuePackets, Pos: Pos{"t.conf", 10}},
 		},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -131,10 +131,10 @@ func TestParseMiniNDNErrors(t *testing.T) {
 			`f.conf:6: max_queue_size: invalid integer "3.5"`},
 		{"loss range", head + "a:b loss=101\n",
 			`f.conf:6: loss: must be a percentage between 0 and 100, got "101"`},
-		{"jitter", head + "a:b delay=10ms jitter=2ms\n",
-			`f.conf:6: jitter: not supported: ndncc links have a fixed propagation delay`},
+		{"jitter", head + "a:b delay=10ms jitter=2x\n",
+			`f.conf:6: jitter: invalid time "2x": unknown unit "x" (use s, ms or us)`},
 		{"unknown key", head + "a:b dealy=10ms\n",
-			`f.conf:6: dealy: unknown link parameter (supported: delay, bw, max_queue_size, loss)`},
+			`f.conf:6: dealy: unknown link parameter (supported: delay, jitter, bw, max_queue_size, loss)`},
 		{"key twice", head + "a:b bw=1 bw=2\n",
 			`f.conf:6: bw: given twice for link a:b`},
 		{"not key=value", head + "a:b 10ms\n",

@@ -48,7 +48,11 @@ type Link struct {
 	// Loss is the probability (0..1) that a packet is lost, independently
 	// for every packet and every direction.
 	Loss float64
-	Pos  Pos
+	// Jitter varies each packet's propagation delay: Delay plus a uniform
+	// draw in [-Jitter, +Jitter], at least 0 (Mini-NDN's jitter=, netem's
+	// delay jitter). Packets still arrive in the order they left.
+	Jitter time.Duration
+	Pos    Pos
 }
 
 // NewLink returns a link between a and b with the default parameters (see

@@ -473,7 +473,7 @@ func (d *Forwarder) channel(ff *scenario.FwFace, dir scenario.LinkEmulation) (*l
 	if err != nil {
 		return nil, err
 	}
-	p := link.Params{Bandwidth: dir.Bandwidth, Delay: dir.Delay, Loss: dir.Loss, HeaderOverhead: d.cfg.HeaderOverhead}
+	p := link.Params{Bandwidth: dir.Bandwidth, Delay: dir.Delay, Jitter: dir.Jitter, Loss: dir.Loss, HeaderOverhead: d.cfg.HeaderOverhead}
 	return link.NewChannel(d.loop, p, q, d.sizer, rand.New(rand.NewPCG(d.seed, uint64(len(d.faces)))))
 }
 
