@@ -107,7 +107,7 @@ func (m *Manager) runCommand(r request, at int, cmd command) {
 		m.reply(r, fail(400, textMalformed, err.Error()))
 		return
 	}
-	if res, ok := authenticate(r.in); !ok {
+	if res, ok := authenticate(r.in, at); !ok {
 		m.reply(r, res)
 		return
 	}
@@ -118,19 +118,34 @@ func (m *Manager) runCommand(r request, at int, cmd command) {
 	cmd.run(r, args, func(res response) { m.reply(r, res) })
 }
 
-// authenticate applies the signature policy to a command: it must be a
-// signed Interest (InterestSignatureInfo and InterestSignatureValue, which
-// ndn has checked against the ParametersSha256Digest); a DigestSha256
+// authenticate applies the signature policy to a command, accepting
+// both formats NFD accepts: a signed Interest of the packet format v0.3
+// (InterestSignatureInfo and InterestSignatureValue, which ndn has checked
+// against the ParametersSha256Digest), or, when the Interest has none, the
+// older format with the signature in the name's last four components after
+// the ControlParameters at index at (legacysig.go). A DigestSha256
 // signature must verify. Other signature types are accepted without
 // verification, as NFD's default configuration accepts them (no trust
 // anchor, "certfile any"): the manager serves local faces only.
-func authenticate(in *ndn.Interest) (response, bool) {
-	if !in.Signed() {
+func authenticate(in *ndn.Interest, at int) (response, bool) {
+	if in.Signed() {
+		if in.Ext.Sig.Type == ndn.SigDigestSHA256 {
+			if err := ndn.VerifyInterestDigest(in); err != nil {
+				return fail(403, textRejected, "DigestSha256 signature does not verify"), false
+			}
+		}
+		return response{}, true
+	}
+	if len(in.Name) == at+1 {
 		return fail(401, textUnsigned, "the command is not a signed Interest"), false
 	}
-	if in.Ext.Sig.Type == ndn.SigDigestSHA256 {
-		if err := ndn.VerifyInterestDigest(in); err != nil {
-			return fail(403, textRejected, "DigestSha256 signature does not verify"), false
+	sig, err := parseLegacySignature(in.Name, at)
+	if err != nil {
+		return fail(401, textUnsigned, fmt.Sprintf("no signature in the name: %v", err)), false
+	}
+	if sig.sigType == uint64(ndn.SigDigestSHA256) {
+		if err := verifyLegacyDigest(in.Name, sig); err != nil {
+			return fail(403, textRejected, fmt.Sprintf("DigestSha256 signature does not verify: %v", err)), false
 		}
 	}
 	return response{}, true

@@ -110,6 +110,23 @@ func TestCommands(t *testing.T) {
 		name: "ECDSA-signed (an ndn-cxx application's key)", local: true, module: "rib", verb: "register", sign: signECDSA,
 		args: &nfd.ControlArgs{Name: name(t, "/ecdsa")}, code: 200, text: "OK",
 	}, {
+		name: "older format, signature in the name (python-ndn 0.5)", local: true, module: "rib", verb: "register", sign: signLegacy,
+		args: &nfd.ControlArgs{Name: name(t, "/py")}, code: 200, text: "OK",
+		check: func(t *testing.T, h *harness, b *nfd.ControlArgs) {
+			if got := fibOf(t, h.fwd, "/py"); got != fmt.Sprintf("%d/0", h.app.ID) {
+				t.Errorf("FIB /py = %q", got)
+			}
+		},
+	}, {
+		name: "older format under /localhop/nfd", module: "rib", verb: "register", sign: signLegacy,
+		args: &nfd.ControlArgs{Name: name(t, "/pyhop")}, code: 200, text: "OK",
+	}, {
+		name: "older format, DigestSha256 that does not verify", local: true, module: "rib", verb: "register", sign: signLegacyBad,
+		args: &nfd.ControlArgs{Name: name(t, "/a")}, code: 403, text: "authorization rejected",
+	}, {
+		name: "older format, ECDSA (accepted unverified, as NFD's default)", local: true, module: "rib", verb: "unregister", sign: signLegacyECDSA,
+		args: &nfd.ControlArgs{Name: name(t, "/a")}, code: 200, text: "OK",
+	}, {
 		// (under /localhost the forwarder's scope control drops it first:
 		// TestDatasets' "from a network face")
 		name: "/localhop command from a network face", fromNet: true, module: "rib", verb: "register",
@@ -118,7 +135,7 @@ func TestCommands(t *testing.T) {
 		name: "fib under /localhop/nfd", module: "fib", verb: "add-nexthop",
 		args: &nfd.ControlArgs{Name: name(t, "/a")}, code: 501, text: "Unknown module",
 	}, {
-		name: "unknown module", local: true, module: "status", verb: "general",
+		name: "unknown module", local: true, module: "bogus", verb: "general",
 		args: &nfd.ControlArgs{}, code: 501, text: "Unknown module",
 	}, {
 		name: "unknown verb", local: true, module: "rib", verb: "announce",
