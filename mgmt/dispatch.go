@@ -30,6 +30,10 @@ const maxPrefixDepth = 32
 type module struct {
 	commands map[string]command
 	datasets map[string]func() ([]byte, error)
+	// queries are datasets whose name has a parameter after the verb (a
+	// filter, such as faces/query's FaceQueryFilter); a *StatusError
+	// from one is the response (NFD's 400 "Malformed filter").
+	queries map[string]func(param []byte) ([]byte, error)
 	// localhop: the module is also served under /localhop/nfd.
 	localhop bool
 }
@@ -52,6 +56,7 @@ func (m *Manager) modules() map[string]module {
 		"fib":             m.fibModule(),
 		"strategy-choice": m.strategyChoiceModule(),
 		"cs":              m.csModule(),
+		"status":          m.statusModule(),
 	}
 }
 
@@ -84,6 +89,16 @@ func (m *Manager) handle(r request) {
 	verb := componentString(name[len(top)+1])
 	if build, ok := mod.datasets[verb]; ok {
 		m.serveDataset(r, len(top)+2, build)
+		return
+	}
+	if query, ok := mod.queries[verb]; ok {
+		at := len(top) + 2
+		if len(name) == at || name[at].Typ != enc.TypeGenericNameComponent {
+			m.reply(r, fail(400, "Malformed filter", ""))
+			return
+		}
+		param := name[at].Val
+		m.serveDataset(r, at+1, func() ([]byte, error) { return query(param) })
 		return
 	}
 	cmd, ok := mod.commands[verb]

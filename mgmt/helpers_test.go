@@ -50,6 +50,11 @@ type fakeFaces struct {
 
 func (f *fakeFaces) List() []FaceInfo { return slices.Clone(f.infos) }
 
+// Channels implements Channels: a Unix and a UDP listener.
+func (f *fakeFaces) Channels() []string {
+	return []string{"unix:///run/nfd/nfd.sock", "udp4://192.0.2.1:6363"}
+}
+
 // add adds a face to the forwarder and the table.
 func (f *fakeFaces) add(info FaceInfo, kind fw.FaceKind) FaceInfo {
 	out := &recFace{}
@@ -245,11 +250,13 @@ func controlResponse(t testing.TB, d *ndn.Data) *nfd.ControlResponseVal {
 
 // fetchDataset requests /localhost/nfd/<module>/<verb> from face as
 // ndnd's nfdc does (CanBePrefix, MustBeFresh), then every further segment
-// by name, and returns the dataset's content and its segments.
-func (h *harness) fetchDataset(face FaceInfo, module, verb string) ([]byte, []*ndn.Data) {
+// by name, and returns the dataset's content and its segments. extra
+// follows the verb (faces/query's filter).
+func (h *harness) fetchDataset(face FaceInfo, module, verb string, extra ...enc.Component) ([]byte, []*ndn.Data) {
 	h.t.Helper()
 	h.nonce++
 	name := append(LocalhostPrefix(), enc.NewGenericComponent(module), enc.NewGenericComponent(verb))
+	name = append(name, extra...)
 	got := h.send(face, &ndn.Interest{Name: name, Nonce: h.nonce, CanBePrefix: true, MustBeFresh: true})
 	if len(got) != 1 || got[0].Data == nil {
 		h.t.Fatalf("%s: %d packets back, want one Data", name, len(got))

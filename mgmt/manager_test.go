@@ -174,7 +174,7 @@ func TestCommands(t *testing.T) {
 		},
 	}, {
 		name: "strategy-choice/set of the root, versioned", local: true, module: "strategy-choice", verb: "set",
-		args: &nfd.ControlArgs{Name: ndn.Name{}, Strategy: &nfd.Strategy{Name: name(t, "/localhost/nfd/strategy/multicast/v=1")}},
+		args: &nfd.ControlArgs{Name: ndn.Name{}, Strategy: &nfd.Strategy{Name: name(t, "/localhost/nfd/strategy/multicast/v=5")}},
 		code: 200, text: "OK",
 		check: func(t *testing.T, h *harness, _ *nfd.ControlArgs) {
 			if s := h.fwd.StrategyFor(name(t, "/any")); s != fw.StrategyMulticast {
@@ -187,7 +187,7 @@ func TestCommands(t *testing.T) {
 		code: 404, text: "Strategy not registered",
 	}, {
 		name: "strategy-choice/set of another version", local: true, module: "strategy-choice", verb: "set",
-		args: &nfd.ControlArgs{Name: name(t, "/s"), Strategy: &nfd.Strategy{Name: name(t, "/localhost/nfd/strategy/best-route/v=5")}},
+		args: &nfd.ControlArgs{Name: name(t, "/s"), Strategy: &nfd.Strategy{Name: name(t, "/localhost/nfd/strategy/best-route/v=1")}},
 		code: 404, text: "Strategy not registered",
 	}, {
 		name: "strategy-choice/unset", local: true, module: "strategy-choice", verb: "unset",
