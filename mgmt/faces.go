@@ -91,6 +91,11 @@ type FaceInfo struct {
 	QueueLen          uint64
 }
 
+// StreamMTU is the MTU NFD reports for a face with no limit of its own
+// (Unix and TCP stream faces, the internal face): ndn-cxx's
+// MAX_NDN_PACKET_SIZE.
+const StreamMTU = 8800
+
 // StatusError is a failure with NFD's status code and text.
 type StatusError struct {
 	Code uint64
@@ -346,7 +351,7 @@ func (m *Manager) Faces() []FaceInfo {
 	fs := append(m.faces.List(), FaceInfo{
 		ID: m.face, Remote: "internal://", Local: "internal://",
 		Scope: nfd.FaceScopeLocal, Persistency: nfd.FacePersPermanent, LinkType: nfd.FaceLinkPointToPoint,
-		Flags: nfd.FaceFlagLocalFieldsEnabled,
+		Flags: nfd.FaceFlagLocalFieldsEnabled, MTU: optional.Some(uint64(StreamMTU)),
 	})
 	slices.SortFunc(fs, func(a, b FaceInfo) int { return int(a.ID) - int(b.ID) })
 	return fs
