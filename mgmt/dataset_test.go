@@ -138,7 +138,7 @@ func TestDatasets(t *testing.T) {
 			}
 			got = append(got, s)
 		}
-		want := []string{"/a 1/2 2/7", "/localhop/nfd 3/0", "/localhost/nfd 3/0"}
+		want := []string{"/a 1/2 2/7", "/localhop/nfd 3/0", "/localhop/nfd/rib 3/0", "/localhost/nfd 3/0", "/localhost/nfd/rib 3/0"}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("fib/list %q, want %q", got, want)
 		}
@@ -149,7 +149,9 @@ func TestDatasets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(st.Entries) != 1 || len(st.Entries[0].Routes) != 2 {
+		// /a, then the manager's /localhop/nfd/rib and /localhost/nfd/rib
+		if len(st.Entries) != 3 || len(st.Entries[0].Routes) != 2 ||
+			!st.Entries[2].Name.Equal(name(t, "/localhost/nfd/rib")) || st.Entries[2].Routes[0].FaceId != uint64(h.m.FaceID()) {
 			t.Fatalf("rib/list %+v", st.Entries)
 		}
 		app, net := st.Entries[0].Routes[0], st.Entries[0].Routes[1]
@@ -181,7 +183,7 @@ func TestDatasets(t *testing.T) {
 			t.Fatal(err)
 		}
 		if st.NfdVersion != DefaultVersion || st.StartTimestamp != 0 || st.CurrentTimestamp != 4*time.Second ||
-			st.NFibEntries != 3 || st.NInInterests == 0 {
+			st.NFibEntries != 5 || st.NInInterests == 0 {
 			t.Errorf("status/general %+v", st)
 		}
 	})
@@ -294,8 +296,8 @@ func TestSegmentedDataset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Entries) != 302 {
-		t.Errorf("%d FIB entries, want 302", len(st.Entries))
+	if len(st.Entries) != 304 { // and the manager's four
+		t.Errorf("%d FIB entries, want 304", len(st.Entries))
 	}
 	v1 := segs[0].Name[len(segs[0].Name)-2].NumberVal()
 	h.s.AdvanceTo(h.s.Now() + 2*datasetFreshness) // the Content Store's copy is stale

@@ -23,7 +23,8 @@
 //     dataset; also under /localhop/nfd, which ndnd's tools use over TCP.
 //     The RIB computes the FIB's nexthops as NFD does (ChildInherit,
 //     Capture, lowest cost per face) and expires routes with an
-//     ExpirationPeriod.
+//     ExpirationPeriod. It holds the manager's own <top>/rib routes, as
+//     NFD's does.
 //   - faces (faces.go): create (udp4 and tcp4 canonical FaceUris, through
 //     Faces.Create), destroy, the faces/channels dataset (the runtime's
 //     listeners, when its Faces implements Channels), the faces/query

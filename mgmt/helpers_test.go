@@ -316,3 +316,14 @@ func legacySign(name ndn.Name, nonce uint32, how signer) ndn.Name {
 	}
 	return append(name, enc.NewGenericBytesComponent(appendTLV(nil, 0x17, value)))
 }
+
+// appRIB is the RIB without the manager's own routes (<top>/rib).
+func appRIB(m *Manager) []RIBEntry {
+	var out []RIBEntry
+	for _, e := range m.RIB() {
+		if !LocalhostPrefix().IsPrefix(e.Name) && !LocalhopPrefix().IsPrefix(e.Name) {
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -132,6 +132,12 @@ func New(cfg Config) (*Manager, error) {
 	m.fwd.SetLocalFields(m.face, true)
 	m.fwd.AddRoute(LocalhostPrefix(), m.face, 0)
 	m.fwd.AddRoute(LocalhopPrefix(), m.face, 0)
+	// As NFD's RIB manager does, register <top>/rib in the RIB (origin
+	// app, ChildInherit): rib/list, and nfdc's route list, show them.
+	for _, top := range []ndn.Name{LocalhostPrefix(), LocalhopPrefix()} {
+		m.Register(append(top.Clone(), enc.NewGenericComponent("rib")),
+			Route{Face: m.face, Flags: uint64(nfd.RouteFlagChildInherit)}, 0)
+	}
 	return m, nil
 }
 

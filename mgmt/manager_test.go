@@ -96,8 +96,8 @@ func TestCommands(t *testing.T) {
 		args: &nfd.ControlArgs{Name: name(t, "/gone")}, code: 200, text: "OK",
 		setup: func(h *harness) { h.m.Register(name(t, "/gone"), Route{Face: h.app.ID}, 0) },
 		check: func(t *testing.T, h *harness, b *nfd.ControlArgs) {
-			if got := fibOf(t, h.fwd, "/gone"); got != "" || len(h.m.RIB()) != 0 || b.FaceId.Unwrap() != uint64(h.app.ID) {
-				t.Errorf("after unregister FIB %q, RIB %v, body %+v", got, h.m.RIB(), b)
+			if got := fibOf(t, h.fwd, "/gone"); got != "" || len(appRIB(h.m)) != 0 || b.FaceId.Unwrap() != uint64(h.app.ID) {
+				t.Errorf("after unregister FIB %q, RIB %v, body %+v", got, appRIB(h.m), b)
 			}
 		},
 	}, {
@@ -283,8 +283,8 @@ func TestCommands(t *testing.T) {
 		setup: func(h *harness) { h.m.Register(name(t, "/via/net"), Route{Face: 2}, 0) },
 		code:  200, text: "OK",
 		check: func(t *testing.T, h *harness, _ *nfd.ControlArgs) {
-			if len(h.faces.destroyed) != 1 || h.faces.destroyed[0] != 2 || len(h.m.RIB()) != 0 || fibOf(t, h.fwd, "/via/net") != "" {
-				t.Errorf("destroyed %v, RIB %v", h.faces.destroyed, h.m.RIB())
+			if len(h.faces.destroyed) != 1 || h.faces.destroyed[0] != 2 || len(appRIB(h.m)) != 0 || fibOf(t, h.fwd, "/via/net") != "" {
+				t.Errorf("destroyed %v, RIB %v", h.faces.destroyed, appRIB(h.m))
 			}
 		},
 	}, {
