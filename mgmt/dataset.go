@@ -1,6 +1,7 @@
 package mgmt
 
 import (
+	"errors"
 	"time"
 
 	enc "github.com/named-data/ndnd/std/encoding"
@@ -85,7 +86,12 @@ func (m *Manager) serveDataset(r request, at int, build func() ([]byte, error)) 
 		return
 	}
 	content, err := build()
-	if err != nil {
+	var se *StatusError
+	switch {
+	case errors.As(err, &se):
+		m.reply(r, fail(se.Code, se.Text, ""))
+		return
+	case err != nil:
 		m.reply(r, fail(500, "dataset not produced", err.Error()))
 		return
 	}
@@ -103,7 +109,7 @@ func (m *Manager) serveDataset(r request, at int, build func() ([]byte, error)) 
 // makeDataset cuts content into signed segments of a new version of the
 // dataset named name.
 func (m *Manager) makeDataset(name ndn.Name, content []byte) (dataset, error) {
-	vname := append(name.Clone(), enc.NewVersionComponent(m.version()))
+	vname := append(name.Clone(), enc.NewVersionComponent(m.nextVersion()))
 	n := max(1, (len(content)+SegmentSize-1)/SegmentSize)
 	ds := dataset{name: vname, segs: make([]*ndn.Data, n)}
 	final := enc.NewSegmentComponent(uint64(n - 1))

@@ -138,7 +138,7 @@ func TestDatasets(t *testing.T) {
 			}
 			got = append(got, s)
 		}
-		want := []string{"/a 1/2 2/7", "/localhop/nfd 3/0", "/localhost/nfd 3/0"}
+		want := []string{"/a 1/2 2/7", "/localhop/nfd 3/0", "/localhop/nfd/rib 3/0", "/localhost/nfd 3/0", "/localhost/nfd/rib 3/0"}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("fib/list %q, want %q", got, want)
 		}
@@ -149,7 +149,9 @@ func TestDatasets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(st.Entries) != 1 || len(st.Entries[0].Routes) != 2 {
+		// /a, then the manager's /localhop/nfd/rib and /localhost/nfd/rib
+		if len(st.Entries) != 3 || len(st.Entries[0].Routes) != 2 ||
+			!st.Entries[2].Name.Equal(name(t, "/localhost/nfd/rib")) || st.Entries[2].Routes[0].FaceId != uint64(h.m.FaceID()) {
 			t.Fatalf("rib/list %+v", st.Entries)
 		}
 		app, net := st.Entries[0].Routes[0], st.Entries[0].Routes[1]
@@ -167,9 +169,85 @@ func TestDatasets(t *testing.T) {
 		for _, c := range st.StrategyChoices {
 			got = append(got, c.Name.String()+"="+c.Strategy.Name.String())
 		}
-		want := []string{"/=/localhost/nfd/strategy/best-route/v=1", "/a=/localhost/nfd/strategy/pcon/v=1"}
+		want := []string{"/=/localhost/nfd/strategy/best-route/v=5", "/a=/localhost/nfd/strategy/pcon/v=1",
+			"/ndn/broadcast=/localhost/nfd/strategy/multicast/v=5", // NFD's default choices
+			"/localhost=/localhost/nfd/strategy/multicast/v=5", "/localhost/nfd=/localhost/nfd/strategy/best-route/v=5"}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("strategy-choice/list %q, want %q", got, want)
+		}
+	})
+	t.Run("status/general", func(t *testing.T) {
+		content, _ := h.fetchDataset(h.app, "status", "general")
+		st, err := nfd.ParseGeneralStatus(enc.NewBufferView(content), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.NfdVersion != DefaultVersion || st.StartTimestamp != 0 || st.CurrentTimestamp != 4*time.Second ||
+			st.NFibEntries != 5 || st.NInInterests == 0 {
+			t.Errorf("status/general %+v", st)
+		}
+	})
+	t.Run("faces/channels", func(t *testing.T) {
+		content, _ := h.fetchDataset(h.app, "faces", "channels")
+		var got []string
+		for r := enc.NewBufferView(content); !r.IsEOF(); {
+			typ, _ := r.ReadTLNum()
+			l, _ := r.ReadTLNum()
+			inner := r.Delegate(int(l))
+			if typ != tlvChannelStatus {
+				t.Fatalf("element %#x, want ChannelStatus", typ)
+			}
+			a, err := nfd.ParseControlArgs(inner, false) // LocalUri has the same type
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, a.LocalUri.Unwrap())
+		}
+		if want := (&fakeFaces{}).Channels(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("faces/channels %q, want %q", got, want)
+		}
+	})
+	for _, tt := range []struct {
+		name   string
+		filter *nfd.FaceQueryFilterValue
+		want   []uint64
+	}{
+		{"FaceId", &nfd.FaceQueryFilterValue{FaceId: some(uint64(h.net.ID))}, []uint64{uint64(h.net.ID)}},
+		{"no such FaceId", &nfd.FaceQueryFilterValue{FaceId: some(uint64(99))}, nil},
+		{"UriScheme of the local URI", &nfd.FaceQueryFilterValue{UriScheme: some("unix")}, []uint64{uint64(h.app.ID)}},
+		{"scope and persistency", &nfd.FaceQueryFilterValue{FaceScope: some(uint64(nfd.FaceScopeNonLocal)),
+			FacePersistency: some(uint64(nfd.FacePersPersistent))}, []uint64{uint64(h.net.ID)}},
+		{"remote URI", &nfd.FaceQueryFilterValue{Uri: some("udp4://192.0.2.9:6363")}, []uint64{uint64(h.net.ID)}},
+		{"empty filter", &nfd.FaceQueryFilterValue{}, []uint64{uint64(h.app.ID), uint64(h.net.ID), uint64(h.m.FaceID())}},
+	} {
+		t.Run("faces/query "+tt.name, func(t *testing.T) {
+			filter := enc.NewGenericBytesComponent((&nfd.FaceQueryFilter{Val: tt.filter}).Encode().Join())
+			content, _ := h.fetchDataset(h.app, "faces", "query", filter)
+			var got []uint64
+			for r := enc.NewBufferView(content); !r.IsEOF(); {
+				_, _ = r.ReadTLNum()
+				l, _ := r.ReadTLNum()
+				st, err := nfd.ParseFaceStatus(r.Delegate(int(l)), true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, st.FaceId)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("faces %v, want %v", got, tt.want)
+			}
+		})
+	}
+	t.Run("faces/query with a malformed filter", func(t *testing.T) {
+		for _, n := range []string{"/localhost/nfd/faces/query", "/localhost/nfd/faces/query/%01%02"} {
+			h.nonce++
+			got := h.send(h.app, &ndn.Interest{Name: name(t, n), Nonce: h.nonce, CanBePrefix: true, MustBeFresh: true})
+			if len(got) != 1 || got[0].Data == nil {
+				t.Fatalf("%s: %d packets back", n, len(got))
+			}
+			if r := controlResponse(t, got[0].Data); r.StatusCode != 400 || r.StatusText != "Malformed filter" {
+				t.Errorf("%s: %d %q, want 400 Malformed filter", n, r.StatusCode, r.StatusText)
+			}
 		}
 	})
 	t.Run("cs/info", func(t *testing.T) {
@@ -218,8 +296,8 @@ func TestSegmentedDataset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Entries) != 302 {
-		t.Errorf("%d FIB entries, want 302", len(st.Entries))
+	if len(st.Entries) != 304 { // and the manager's four
+		t.Errorf("%d FIB entries, want 304", len(st.Entries))
 	}
 	v1 := segs[0].Name[len(segs[0].Name)-2].NumberVal()
 	h.s.AdvanceTo(h.s.Now() + 2*datasetFreshness) // the Content Store's copy is stale
@@ -254,10 +332,10 @@ func TestDatasetVersionsFollowEpoch(t *testing.T) {
 	}
 	h.s.AdvanceTo(1500 * time.Millisecond)
 	want := uint64(epoch.UnixMicro()) + 1500000
-	if v := m.version(); v != want {
+	if v := m.nextVersion(); v != want {
 		t.Errorf("version %d, want %d", v, want)
 	}
-	if v := m.version(); v != want+1 {
+	if v := m.nextVersion(); v != want+1 {
 		t.Errorf("a second version at the same time %d, want %d", v, want+1)
 	}
 }

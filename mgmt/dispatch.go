@@ -30,6 +30,10 @@ const maxPrefixDepth = 32
 type module struct {
 	commands map[string]command
 	datasets map[string]func() ([]byte, error)
+	// queries are datasets whose name has a parameter after the verb (a
+	// filter, such as faces/query's FaceQueryFilter); a *StatusError
+	// from one is the response (NFD's 400 "Malformed filter").
+	queries map[string]func(param []byte) ([]byte, error)
 	// localhop: the module is also served under /localhop/nfd.
 	localhop bool
 }
@@ -52,6 +56,7 @@ func (m *Manager) modules() map[string]module {
 		"fib":             m.fibModule(),
 		"strategy-choice": m.strategyChoiceModule(),
 		"cs":              m.csModule(),
+		"status":          m.statusModule(),
 	}
 }
 
@@ -86,6 +91,16 @@ func (m *Manager) handle(r request) {
 		m.serveDataset(r, len(top)+2, build)
 		return
 	}
+	if query, ok := mod.queries[verb]; ok {
+		at := len(top) + 2
+		if len(name) == at || name[at].Typ != enc.TypeGenericNameComponent {
+			m.reply(r, fail(400, "Malformed filter", ""))
+			return
+		}
+		param := name[at].Val
+		m.serveDataset(r, at+1, func() ([]byte, error) { return query(param) })
+		return
+	}
 	cmd, ok := mod.commands[verb]
 	if !ok {
 		m.reply(r, fail(501, textUnknownVrb, ""))
@@ -107,7 +122,7 @@ func (m *Manager) runCommand(r request, at int, cmd command) {
 		m.reply(r, fail(400, textMalformed, err.Error()))
 		return
 	}
-	if res, ok := authenticate(r.in); !ok {
+	if res, ok := authenticate(r.in, at); !ok {
 		m.reply(r, res)
 		return
 	}
@@ -118,19 +133,34 @@ func (m *Manager) runCommand(r request, at int, cmd command) {
 	cmd.run(r, args, func(res response) { m.reply(r, res) })
 }
 
-// authenticate applies the signature policy to a command: it must be a
-// signed Interest (InterestSignatureInfo and InterestSignatureValue, which
-// ndn has checked against the ParametersSha256Digest); a DigestSha256
+// authenticate applies the signature policy to a command, accepting
+// both formats NFD accepts: a signed Interest of the packet format v0.3
+// (InterestSignatureInfo and InterestSignatureValue, which ndn has checked
+// against the ParametersSha256Digest), or, when the Interest has none, the
+// older format with the signature in the name's last four components after
+// the ControlParameters at index at (legacysig.go). A DigestSha256
 // signature must verify. Other signature types are accepted without
 // verification, as NFD's default configuration accepts them (no trust
 // anchor, "certfile any"): the manager serves local faces only.
-func authenticate(in *ndn.Interest) (response, bool) {
-	if !in.Signed() {
+func authenticate(in *ndn.Interest, at int) (response, bool) {
+	if in.Signed() {
+		if in.Ext.Sig.Type == ndn.SigDigestSHA256 {
+			if err := ndn.VerifyInterestDigest(in); err != nil {
+				return fail(403, textRejected, "DigestSha256 signature does not verify"), false
+			}
+		}
+		return response{}, true
+	}
+	if len(in.Name) == at+1 {
 		return fail(401, textUnsigned, "the command is not a signed Interest"), false
 	}
-	if in.Ext.Sig.Type == ndn.SigDigestSHA256 {
-		if err := ndn.VerifyInterestDigest(in); err != nil {
-			return fail(403, textRejected, "DigestSha256 signature does not verify"), false
+	sig, err := parseLegacySignature(in.Name, at)
+	if err != nil {
+		return fail(401, textUnsigned, fmt.Sprintf("no signature in the name: %v", err)), false
+	}
+	if sig.sigType == uint64(ndn.SigDigestSHA256) {
+		if err := verifyLegacyDigest(in.Name, sig); err != nil {
+			return fail(403, textRejected, fmt.Sprintf("DigestSha256 signature does not verify: %v", err)), false
 		}
 	}
 	return response{}, true

@@ -23,18 +23,24 @@
 //     dataset; also under /localhop/nfd, which ndnd's tools use over TCP.
 //     The RIB computes the FIB's nexthops as NFD does (ChildInherit,
 //     Capture, lowest cost per face) and expires routes with an
-//     ExpirationPeriod.
+//     ExpirationPeriod. It holds the manager's own <top>/rib routes, as
+//     NFD's does.
 //   - faces (faces.go): create (udp4 and tcp4 canonical FaceUris, through
-//     Faces.Create), destroy, and the faces/list dataset with NFD's
+//     Faces.Create), destroy, the faces/channels dataset (the runtime's
+//     listeners, when its Faces implements Channels), the faces/query
+//     dataset (a FaceQueryFilter after the verb), and the faces/list dataset with NFD's
 //     FaceStatus fields, the forwarder's per-face packet counters, and
 //     three ndncc fields after NFD's: NCongestionMarked (0xd0), NQueueDrops
 //     (0xd2) and QueueLength (0xd4).
 //   - fib (fib.go): add-nexthop, remove-nexthop, the fib/list dataset.
 //   - strategy-choice (strategychoice.go): set, unset, the
-//     strategy-choice/list dataset; strategies are named
-//     /localhost/nfd/strategy/<fw strategy>/v=1.
+//     strategy-choice/list dataset; best-route and multicast carry NFD's
+//     names and versions (/localhost/nfd/strategy/best-route/v=5), ndncc's
+//     own strategies version 1; NFD's default choices for /localhost,
+//     /localhost/nfd and /ndn/broadcast are made at start.
 //   - cs (cs.go): config (capacity, admit and serve flags), the cs/info
 //     dataset.
+//   - status (status.go): the status/general dataset.
 //
 // Status datasets are segmented and versioned as NFD publishes them
 // (dataset.go).
@@ -59,10 +65,13 @@
 //     /localhop/nfd (501 "Unknown module" / "Unknown verb");
 //  4. for a command, the ControlParameters name component decodes (400
 //     "Malformed command");
-//  5. the command is a signed Interest in the NDN packet format v0.3 (an
-//     InterestSignatureInfo and InterestSignatureValue, the
-//     ParametersSha256Digest matching; 401 "Signature required"
-//     otherwise), and a DigestSha256 signature verifies (403). Other
+//  5. the command is signed in a format NFD accepts: a signed Interest in
+//     the NDN packet format v0.3 (an InterestSignatureInfo and
+//     InterestSignatureValue, the ParametersSha256Digest matching), or the
+//     older format with a timestamp, nonce, SignatureInfo and
+//     SignatureValue as the name's last four components (legacysig.go;
+//     python-ndn 0.5); 401 "Signature required" otherwise. A DigestSha256
+//     signature verifies (403). Other
 //     signature types are accepted without verification, as NFD's default
 //     configuration accepts any signer; there is no certificate, timestamp
 //     or replay check;
@@ -73,5 +82,5 @@
 //
 // Datasets need no signature but the same local face. Every refusal is
 // answered with a ControlResponse; nothing in a request can make the
-// manager panic (FuzzManagerRequest).
+// manager panic (FuzzManagerRequest, FuzzLegacySignedCommand).
 package mgmt

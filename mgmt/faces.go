@@ -13,6 +13,7 @@ import (
 	"github.com/named-data/ndnd/std/types/optional"
 
 	"github.com/ndncc/ndncc/fw"
+	"github.com/ndncc/ndncc/ndn"
 )
 
 // Faces is the face table of the runtime the manager runs in: the live
@@ -90,6 +91,11 @@ type FaceInfo struct {
 	QueueLen          uint64
 }
 
+// StreamMTU is the MTU NFD reports for a face with no limit of its own
+// (Unix and TCP stream faces, the internal face): ndn-cxx's
+// MAX_NDN_PACKET_SIZE.
+const StreamMTU = 8800
+
 // StatusError is a failure with NFD's status code and text.
 type StatusError struct {
 	Code uint64
@@ -123,8 +129,70 @@ func (m *Manager) facesModule() module {
 				run:      m.destroyFace,
 			},
 		},
-		datasets: map[string]func() ([]byte, error){"list": m.faceList},
+		datasets: map[string]func() ([]byte, error){"list": m.faceList, "channels": m.channelList},
+		queries:  map[string]func([]byte) ([]byte, error){"query": m.faceQuery},
 	}
+}
+
+// Channels is what a runtime's Faces may also implement: the LocalUris of
+// its listeners (NFD's channels: unix:///run/nfd.sock,
+// udp4://0.0.0.0:6363, ...), for the faces/channels dataset. Without it
+// the dataset is empty.
+type Channels interface {
+	Channels() []string
+}
+
+// channelList is the faces/channels dataset: a ChannelStatus (its
+// LocalUri) per listener of the runtime.
+func (m *Manager) channelList() ([]byte, error) {
+	ch, ok := m.faces.(Channels)
+	if !ok {
+		return nil, nil
+	}
+	var out []byte
+	for _, uri := range ch.Channels() {
+		out = appendTLV(out, tlvChannelStatus, appendTLV(nil, tlvLocalURI, []byte(uri)))
+	}
+	return out, nil
+}
+
+// ChannelStatus element and its LocalUri field (ndn-cxx's
+// nfd::ChannelStatus; ndnd's mgmt_2022 has no type for it).
+const (
+	tlvChannelStatus = 0x82
+	tlvLocalURI      = 0x81
+)
+
+// faceQuery is the faces/query dataset: the FaceStatus of the faces that
+// match a FaceQueryFilter, each field of the filter that is present
+// matching as NFD matches it (UriScheme matches either URI's scheme).
+func (m *Manager) faceQuery(param []byte) ([]byte, error) {
+	f, err := ndn.ParseSafely(func() (*nfd.FaceQueryFilter, error) {
+		return nfd.ParseFaceQueryFilter(enc.NewBufferView(param), false)
+	})
+	if err != nil || f.Val == nil {
+		return nil, &StatusError{Code: 400, Text: "Malformed filter"}
+	}
+	return m.faceStatuses(func(fi FaceInfo) bool { return matchFilter(f.Val, fi) }), nil
+}
+
+// matchFilter tells whether face fi matches filter q.
+func matchFilter(q *nfd.FaceQueryFilterValue, fi FaceInfo) bool {
+	scheme := func(uri string) string { s, _, _ := strings.Cut(uri, "://"); return s }
+	for _, ok := range []bool{
+		!q.FaceId.IsSet() || q.FaceId.Unwrap() == uint64(fi.ID),
+		!q.UriScheme.IsSet() || q.UriScheme.Unwrap() == scheme(fi.Remote) || q.UriScheme.Unwrap() == scheme(fi.Local),
+		!q.Uri.IsSet() || q.Uri.Unwrap() == fi.Remote,
+		!q.LocalUri.IsSet() || q.LocalUri.Unwrap() == fi.Local,
+		!q.FaceScope.IsSet() || q.FaceScope.Unwrap() == fi.Scope,
+		!q.FacePersistency.IsSet() || q.FacePersistency.Unwrap() == fi.Persistency,
+		!q.LinkType.IsSet() || q.LinkType.Unwrap() == fi.LinkType,
+	} {
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // createFace checks a faces/create command and asks the runtime for the
@@ -283,7 +351,7 @@ func (m *Manager) Faces() []FaceInfo {
 	fs := append(m.faces.List(), FaceInfo{
 		ID: m.face, Remote: "internal://", Local: "internal://",
 		Scope: nfd.FaceScopeLocal, Persistency: nfd.FacePersPermanent, LinkType: nfd.FaceLinkPointToPoint,
-		Flags: nfd.FaceFlagLocalFieldsEnabled,
+		Flags: nfd.FaceFlagLocalFieldsEnabled, MTU: optional.Some(uint64(StreamMTU)),
 	})
 	slices.SortFunc(fs, func(a, b FaceInfo) int { return int(a.ID) - int(b.ID) })
 	return fs
@@ -292,8 +360,16 @@ func (m *Manager) Faces() []FaceInfo {
 // faceList is the faces/list dataset: a FaceStatus per face, with NFD's
 // fields and counters and ndncc's queue counters after them.
 func (m *Manager) faceList() ([]byte, error) {
+	return m.faceStatuses(func(FaceInfo) bool { return true }), nil
+}
+
+// faceStatuses encodes a FaceStatus for each face that keep accepts.
+func (m *Manager) faceStatuses(keep func(FaceInfo) bool) []byte {
 	var out []byte
 	for _, f := range m.Faces() {
+		if !keep(f) {
+			continue
+		}
 		c := m.fwd.FaceCounters(f.ID)
 		st := nfd.FaceStatus{
 			FaceId: uint64(f.ID), Uri: f.Remote, LocalUri: f.Local,
@@ -318,7 +394,7 @@ func (m *Manager) faceList() ([]byte, error) {
 		}
 		out = appendTLV(out, 0x80, value) // FaceStatus
 	}
-	return out, nil
+	return out
 }
 
 // appendTLV appends a TLV element of type typ and value v to b, with

@@ -80,3 +80,48 @@ func FuzzManagerRequest(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLegacySignedCommand sends the manager commands in the older
+// signed-command format, with arbitrary ControlParameters, SignatureInfo
+// and SignatureValue component values. The manager must answer exactly
+// once with one of NFD's codes, and 200 only when the signature components
+// are well formed.
+func FuzzLegacySignedCommand(f *testing.F) {
+	params := (&nfd.ControlParameters{Val: &nfd.ControlArgs{Name: enc.Name{enc.NewGenericComponent("a")}}}).Bytes()
+	ok := legacySign(append(LocalhostPrefix(), enc.NewGenericComponent("rib"), enc.NewGenericComponent("register"),
+		enc.NewGenericBytesComponent(params)), 1, signLegacy)
+	f.Add("rib", "register", params, ok[len(ok)-2].Val, ok[len(ok)-1].Val)
+	ecdsa := legacySign(ok[:len(ok)-4], 2, signLegacyECDSA)
+	f.Add("rib", "unregister", params, ecdsa[len(ecdsa)-2].Val, ecdsa[len(ecdsa)-1].Val)
+	f.Add("faces", "destroy", []byte{0x68, 0x03, 0x69, 0x01, 0x05}, []byte{0x16, 0x03, 0x1b, 0x01, 0x03}, []byte{0x17, 0x00})
+	f.Add("cs", "config", []byte{0x68, 0x00}, []byte{0x16, 0xff}, []byte{})
+	f.Fuzz(func(t *testing.T, module, verb string, params, info, value []byte) {
+		h := newHarness(t)
+		n := append(LocalhostPrefix(), enc.NewGenericComponent(module), enc.NewGenericComponent(verb),
+			enc.NewGenericBytesComponent(params), enc.NewNumberComponent(enc.TypeGenericNameComponent, 1),
+			enc.NewGenericBytesComponent([]byte{1}), enc.NewGenericBytesComponent(info), enc.NewGenericBytesComponent(value))
+		e, err := spec.Spec{}.MakeInterest(n, &ndnd.InterestConfig{Nonce: some(uint32(1))}, nil, nil)
+		if err != nil {
+			t.Skip("ndnd cannot encode this name")
+		}
+		p, err := ndn.DecodeFrame(e.Wire.Join())
+		if err != nil {
+			t.Skip("not a decodable Interest")
+		}
+		got := h.send(h.app, p.Interest)
+		if len(got) != 1 || got[0].Data == nil {
+			t.Fatalf("%d packets back, want one ControlResponse", len(got))
+		}
+		res := controlResponse(t, got[0].Data)
+		switch res.StatusCode {
+		case 200, 400, 401, 403, 404, 406, 409, 410, 414, 500, 501, 504:
+		default:
+			t.Fatalf("status %d %q", res.StatusCode, res.StatusText)
+		}
+		if res.StatusCode == 200 {
+			if _, err := parseLegacySignature(p.Interest.Name, len(LocalhostPrefix())+2); err != nil {
+				t.Fatalf("status 200 with a malformed signature: %v", err)
+			}
+		}
+	})
+}

@@ -2,6 +2,7 @@ package mgmt
 
 import (
 	"crypto/elliptic"
+	"crypto/sha256"
 	"errors"
 	"math/rand/v2"
 	"slices"
@@ -48,6 +49,11 @@ type fakeFaces struct {
 }
 
 func (f *fakeFaces) List() []FaceInfo { return slices.Clone(f.infos) }
+
+// Channels implements Channels: a Unix and a UDP listener.
+func (f *fakeFaces) Channels() []string {
+	return []string{"unix:///run/nfd/nfd.sock", "udp4://192.0.2.1:6363"}
+}
 
 // add adds a face to the forwarder and the table.
 func (f *fakeFaces) add(info FaceInfo, kind fw.FaceKind) FaceInfo {
@@ -131,10 +137,13 @@ func newHarness(t *testing.T) *harness {
 type signer int
 
 const (
-	signSha256 signer = iota // DigestSha256, as ndnd's engine and ndncc serve sign
-	signNone                 // not signed at all
-	signBad                  // DigestSha256 with a wrong value
-	signECDSA                // an ECDSA key, as an ndn-cxx application's default identity
+	signSha256      signer = iota // DigestSha256, as ndnd's engine and ndncc serve sign
+	signNone                      // not signed at all
+	signBad                       // DigestSha256 with a wrong value
+	signECDSA                     // an ECDSA key, as an ndn-cxx application's default identity
+	signLegacy                    // the older format, DigestSha256 in the name (python-ndn 0.5)
+	signLegacyBad                 // the older format with a wrong DigestSha256
+	signLegacyECDSA               // the older format, an ECDSA SignatureInfo (unverified, as NFD's default)
 )
 
 // command builds a command Interest exactly as ndnd's engine does
@@ -163,13 +172,16 @@ func (h *harness) command(local bool, module, verb string, args *nfd.ControlArgs
 		}
 	}
 	var w []byte
-	if how == signNone {
+	if how == signNone || how >= signLegacy {
 		top := LocalhostPrefix()
 		if !local {
 			top = LocalhopPrefix()
 		}
 		name := append(top.Clone(), enc.NewGenericComponent(module), enc.NewGenericComponent(verb),
 			enc.NewGenericBytesComponent((&nfd.ControlParameters{Val: args}).Bytes()))
+		if how >= signLegacy {
+			name = legacySign(name, h.nonce, how)
+		}
 		e, err := spec.Spec{}.MakeInterest(name, cfg, nil, nil)
 		if err != nil {
 			h.t.Fatal(err)
@@ -238,11 +250,13 @@ func controlResponse(t testing.TB, d *ndn.Data) *nfd.ControlResponseVal {
 
 // fetchDataset requests /localhost/nfd/<module>/<verb> from face as
 // ndnd's nfdc does (CanBePrefix, MustBeFresh), then every further segment
-// by name, and returns the dataset's content and its segments.
-func (h *harness) fetchDataset(face FaceInfo, module, verb string) ([]byte, []*ndn.Data) {
+// by name, and returns the dataset's content and its segments. extra
+// follows the verb (faces/query's filter).
+func (h *harness) fetchDataset(face FaceInfo, module, verb string, extra ...enc.Component) ([]byte, []*ndn.Data) {
 	h.t.Helper()
 	h.nonce++
 	name := append(LocalhostPrefix(), enc.NewGenericComponent(module), enc.NewGenericComponent(verb))
+	name = append(name, extra...)
 	got := h.send(face, &ndn.Interest{Name: name, Nonce: h.nonce, CanBePrefix: true, MustBeFresh: true})
 	if len(got) != 1 || got[0].Data == nil {
 		h.t.Fatalf("%s: %d packets back, want one Data", name, len(got))
@@ -279,4 +293,37 @@ func name(t testing.TB, s string) ndn.Name {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// legacySign appends the older format's four signature components to
+// name, as python-ndn 0.5 does: a timestamp, a nonce, the SignatureInfo
+// and the SignatureValue (DigestSha256 of the components before it;
+// zeros for signLegacyBad; an ECDSA SignatureInfo with a KeyLocator and
+// an unchecked value for signLegacyECDSA).
+func legacySign(name ndn.Name, nonce uint32, how signer) ndn.Name {
+	name = append(name.Clone(), enc.NewNumberComponent(enc.TypeGenericNameComponent, 1700000000000+uint64(nonce)),
+		enc.NewGenericBytesComponent([]byte{1, 2, 3, 4, 5, 6, 7, byte(nonce)}))
+	info := appendTLV(nil, 0x1b, enc.Nat(0).Bytes()) // SignatureType DigestSha256
+	if how == signLegacyECDSA {
+		kl := appendTLV(nil, 0x07, ndn.Name{enc.NewGenericComponent("op"), enc.NewGenericComponent("KEY")}.BytesInner())
+		info = append(appendTLV(nil, 0x1b, enc.Nat(3).Bytes()), appendTLV(nil, 0x1c, kl)...)
+	}
+	name = append(name, enc.NewGenericBytesComponent(appendTLV(nil, 0x16, info)))
+	value := make([]byte, 32)
+	if how == signLegacy {
+		sum := sha256.Sum256(name.BytesInner())
+		value = sum[:]
+	}
+	return append(name, enc.NewGenericBytesComponent(appendTLV(nil, 0x17, value)))
+}
+
+// appRIB is the RIB without the manager's own routes (<top>/rib).
+func appRIB(m *Manager) []RIBEntry {
+	var out []RIBEntry
+	for _, e := range m.RIB() {
+		if !LocalhostPrefix().IsPrefix(e.Name) && !LocalhopPrefix().IsPrefix(e.Name) {
+			out = append(out, e)
+		}
+	}
+	return out
 }

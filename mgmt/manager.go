@@ -32,6 +32,9 @@ type Config struct {
 	// microseconds since the Unix epoch, as ndnd's forwarder numbers them;
 	// the zero Epoch numbers them from 0 (tests, simulations).
 	Epoch time.Time
+	// Version is the NfdVersion that status/general reports (the
+	// runtime's version); "" reports DefaultVersion.
+	Version string
 	// Logger receives a line per refused request; nil discards them.
 	Logger *slog.Logger
 }
@@ -40,19 +43,20 @@ type Config struct {
 // it as an internal local face. It is not safe for concurrent use: call it
 // on the forwarder's loop only.
 type Manager struct {
-	fwd    *fw.Forwarder
-	sched  sched.Scheduler
-	faces  Faces
-	log    *slog.Logger
-	epoch  int64 // microseconds since the Unix epoch at scheduler time 0
-	face   fw.FaceID
-	mods   map[string]module
-	rib    *rib
-	store  datasetStore
-	stats  Stats
-	queue  []request
-	timer  sched.Timer
-	lastVs uint64 // last status dataset version
+	fwd     *fw.Forwarder
+	sched   sched.Scheduler
+	faces   Faces
+	log     *slog.Logger
+	epoch   int64 // microseconds since the Unix epoch at scheduler time 0
+	face    fw.FaceID
+	mods    map[string]module
+	rib     *rib
+	store   datasetStore
+	stats   Stats
+	queue   []request
+	timer   sched.Timer
+	lastVs  uint64 // last status dataset version
+	version string // NfdVersion of status/general
 }
 
 // Stats counts what the manager did.
@@ -108,6 +112,10 @@ func New(cfg Config) (*Manager, error) {
 		log:   cfg.Logger,
 		stats: Stats{Responses: map[uint64]uint64{}},
 	}
+	m.version = cfg.Version
+	if m.version == "" {
+		m.version = DefaultVersion
+	}
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
 	}
@@ -117,10 +125,19 @@ func New(cfg Config) (*Manager, error) {
 	m.rib = newRIB(m.fwd, m.sched)
 	m.fwd.OnFaceRemoved(m.rib.removeFace)
 	m.mods = m.modules()
+	if err := m.setDefaultChoices(); err != nil {
+		return nil, fmt.Errorf("mgmt: new: %w", err)
+	}
 	m.face = m.fwd.AddFace(m, fw.FaceLocal)
 	m.fwd.SetLocalFields(m.face, true)
 	m.fwd.AddRoute(LocalhostPrefix(), m.face, 0)
 	m.fwd.AddRoute(LocalhopPrefix(), m.face, 0)
+	// As NFD's RIB manager does, register <top>/rib in the RIB (origin
+	// app, ChildInherit): rib/list, and nfdc's route list, show them.
+	for _, top := range []ndn.Name{LocalhostPrefix(), LocalhopPrefix()} {
+		m.Register(append(top.Clone(), enc.NewGenericComponent("rib")),
+			Route{Face: m.face, Flags: uint64(nfd.RouteFlagChildInherit)}, 0)
+	}
 	return m, nil
 }
 
@@ -209,7 +226,7 @@ func fail(code uint64, text, detail string) response {
 }
 
 // version returns a status dataset version larger than any before.
-func (m *Manager) version() uint64 {
+func (m *Manager) nextVersion() uint64 {
 	v := uint64(m.epoch + m.sched.Now().Microseconds())
 	if v <= m.lastVs {
 		v = m.lastVs + 1

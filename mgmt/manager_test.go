@@ -96,8 +96,8 @@ func TestCommands(t *testing.T) {
 		args: &nfd.ControlArgs{Name: name(t, "/gone")}, code: 200, text: "OK",
 		setup: func(h *harness) { h.m.Register(name(t, "/gone"), Route{Face: h.app.ID}, 0) },
 		check: func(t *testing.T, h *harness, b *nfd.ControlArgs) {
-			if got := fibOf(t, h.fwd, "/gone"); got != "" || len(h.m.RIB()) != 0 || b.FaceId.Unwrap() != uint64(h.app.ID) {
-				t.Errorf("after unregister FIB %q, RIB %v, body %+v", got, h.m.RIB(), b)
+			if got := fibOf(t, h.fwd, "/gone"); got != "" || len(appRIB(h.m)) != 0 || b.FaceId.Unwrap() != uint64(h.app.ID) {
+				t.Errorf("after unregister FIB %q, RIB %v, body %+v", got, appRIB(h.m), b)
 			}
 		},
 	}, {
@@ -110,6 +110,23 @@ func TestCommands(t *testing.T) {
 		name: "ECDSA-signed (an ndn-cxx application's key)", local: true, module: "rib", verb: "register", sign: signECDSA,
 		args: &nfd.ControlArgs{Name: name(t, "/ecdsa")}, code: 200, text: "OK",
 	}, {
+		name: "older format, signature in the name (python-ndn 0.5)", local: true, module: "rib", verb: "register", sign: signLegacy,
+		args: &nfd.ControlArgs{Name: name(t, "/py")}, code: 200, text: "OK",
+		check: func(t *testing.T, h *harness, b *nfd.ControlArgs) {
+			if got := fibOf(t, h.fwd, "/py"); got != fmt.Sprintf("%d/0", h.app.ID) {
+				t.Errorf("FIB /py = %q", got)
+			}
+		},
+	}, {
+		name: "older format under /localhop/nfd", module: "rib", verb: "register", sign: signLegacy,
+		args: &nfd.ControlArgs{Name: name(t, "/pyhop")}, code: 200, text: "OK",
+	}, {
+		name: "older format, DigestSha256 that does not verify", local: true, module: "rib", verb: "register", sign: signLegacyBad,
+		args: &nfd.ControlArgs{Name: name(t, "/a")}, code: 403, text: "authorization rejected",
+	}, {
+		name: "older format, ECDSA (accepted unverified, as NFD's default)", local: true, module: "rib", verb: "unregister", sign: signLegacyECDSA,
+		args: &nfd.ControlArgs{Name: name(t, "/a")}, code: 200, text: "OK",
+	}, {
 		// (under /localhost the forwarder's scope control drops it first:
 		// TestDatasets' "from a network face")
 		name: "/localhop command from a network face", fromNet: true, module: "rib", verb: "register",
@@ -118,7 +135,7 @@ func TestCommands(t *testing.T) {
 		name: "fib under /localhop/nfd", module: "fib", verb: "add-nexthop",
 		args: &nfd.ControlArgs{Name: name(t, "/a")}, code: 501, text: "Unknown module",
 	}, {
-		name: "unknown module", local: true, module: "status", verb: "general",
+		name: "unknown module", local: true, module: "bogus", verb: "general",
 		args: &nfd.ControlArgs{}, code: 501, text: "Unknown module",
 	}, {
 		name: "unknown verb", local: true, module: "rib", verb: "announce",
@@ -157,7 +174,7 @@ func TestCommands(t *testing.T) {
 		},
 	}, {
 		name: "strategy-choice/set of the root, versioned", local: true, module: "strategy-choice", verb: "set",
-		args: &nfd.ControlArgs{Name: ndn.Name{}, Strategy: &nfd.Strategy{Name: name(t, "/localhost/nfd/strategy/multicast/v=1")}},
+		args: &nfd.ControlArgs{Name: ndn.Name{}, Strategy: &nfd.Strategy{Name: name(t, "/localhost/nfd/strategy/multicast/v=5")}},
 		code: 200, text: "OK",
 		check: func(t *testing.T, h *harness, _ *nfd.ControlArgs) {
 			if s := h.fwd.StrategyFor(name(t, "/any")); s != fw.StrategyMulticast {
@@ -170,7 +187,7 @@ func TestCommands(t *testing.T) {
 		code: 404, text: "Strategy not registered",
 	}, {
 		name: "strategy-choice/set of another version", local: true, module: "strategy-choice", verb: "set",
-		args: &nfd.ControlArgs{Name: name(t, "/s"), Strategy: &nfd.Strategy{Name: name(t, "/localhost/nfd/strategy/best-route/v=5")}},
+		args: &nfd.ControlArgs{Name: name(t, "/s"), Strategy: &nfd.Strategy{Name: name(t, "/localhost/nfd/strategy/best-route/v=1")}},
 		code: 404, text: "Strategy not registered",
 	}, {
 		name: "strategy-choice/unset", local: true, module: "strategy-choice", verb: "unset",
@@ -266,8 +283,8 @@ func TestCommands(t *testing.T) {
 		setup: func(h *harness) { h.m.Register(name(t, "/via/net"), Route{Face: 2}, 0) },
 		code:  200, text: "OK",
 		check: func(t *testing.T, h *harness, _ *nfd.ControlArgs) {
-			if len(h.faces.destroyed) != 1 || h.faces.destroyed[0] != 2 || len(h.m.RIB()) != 0 || fibOf(t, h.fwd, "/via/net") != "" {
-				t.Errorf("destroyed %v, RIB %v", h.faces.destroyed, h.m.RIB())
+			if len(h.faces.destroyed) != 1 || h.faces.destroyed[0] != 2 || len(appRIB(h.m)) != 0 || fibOf(t, h.fwd, "/via/net") != "" {
+				t.Errorf("destroyed %v, RIB %v", h.faces.destroyed, appRIB(h.m))
 			}
 		},
 	}, {

@@ -101,8 +101,8 @@ func TestRouteExpiry(t *testing.T) {
 		t.Fatalf("FIB /e at 150 ms = %q", got)
 	}
 	h.s.AdvanceTo(160 * time.Millisecond)
-	if got := fibOf(t, h.fwd, "/e"); got != "" || len(h.m.RIB()) != 0 {
-		t.Fatalf("FIB /e after expiry = %q, RIB %v", got, h.m.RIB())
+	if got := fibOf(t, h.fwd, "/e"); got != "" || len(appRIB(h.m)) != 0 {
+		t.Fatalf("FIB /e after expiry = %q, RIB %v", got, appRIB(h.m))
 	}
 }
 
@@ -116,7 +116,7 @@ func TestRemovedFaceLosesRoutes(t *testing.T) {
 	if got := fibOf(t, h.fwd, "/a/b"); got != "1/0" {
 		t.Errorf("FIB /a/b = %q", got)
 	}
-	rib := h.m.RIB()
+	rib := appRIB(h.m)
 	if len(rib) != 1 || !rib[0].Name.Equal(name(t, "/a/b")) {
 		t.Errorf("RIB %v", rib)
 	}

@@ -2,19 +2,34 @@ package mgmt
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	enc "github.com/named-data/ndnd/std/encoding"
 	nfd "github.com/named-data/ndnd/std/ndn/mgmt_2022"
 
+	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/ndn"
 )
 
-// StrategyVersion is the version component of every strategy name the
-// manager reports: /localhost/nfd/strategy/<name>/v=1. ndncc's strategies
-// are its own, not NFD's (whose best-route is v=5), so they carry their
-// own version.
+// StrategyVersion is the version component of the strategies that are
+// ndncc's own (pcon, pi, cf): /localhost/nfd/strategy/pcon/v=1.
 const StrategyVersion = 1
+
+// nfdStrategyVersions are the versions NFD 24.07 gives the strategies
+// ndncc has under NFD's names.
+var nfdStrategyVersions = map[string]uint64{
+	fw.StrategyBestRoute: 5,
+	fw.StrategyMulticast: 5,
+}
+
+// strategyVersion returns the version of strategy s.
+func strategyVersion(s string) uint64 {
+	if v, ok := nfdStrategyVersions[s]; ok {
+		return v
+	}
+	return StrategyVersion
+}
 
 // strategyPrefix is /localhost/nfd/strategy, the prefix of strategy names.
 func strategyPrefix() ndn.Name {
@@ -22,23 +37,55 @@ func strategyPrefix() ndn.Name {
 }
 
 // StrategyName returns the NFD name of strategy s (fw's name, such as
-// best-route or pcon).
+// best-route or pcon), with its version: NFD's for NFD's strategies
+// (/localhost/nfd/strategy/best-route/v=5), StrategyVersion for ndncc's.
 func StrategyName(s string) ndn.Name {
-	return append(strategyPrefix(), enc.NewGenericComponent(s), enc.NewVersionComponent(StrategyVersion))
+	return append(strategyPrefix(), enc.NewGenericComponent(s), enc.NewVersionComponent(strategyVersion(s)))
 }
 
 // strategyOf returns fw's name of the strategy an NFD strategy name asks
-// for: /localhost/nfd/strategy/<name>, optionally with /v=1.
+// for: /localhost/nfd/strategy/<name>, optionally with its version.
 func strategyOf(n ndn.Name, known []string) (string, bool) {
 	p := strategyPrefix()
 	if !p.IsPrefix(n) || len(n) < len(p)+1 || len(n) > len(p)+2 {
 		return "", false
 	}
 	s := componentString(n[len(p)])
-	if len(n) == len(p)+2 && (!n[len(p)+1].IsVersion() || n[len(p)+1].NumberVal() != StrategyVersion) {
+	if len(n) == len(p)+2 && (!n[len(p)+1].IsVersion() || n[len(p)+1].NumberVal() != strategyVersion(s)) {
 		return "", false
 	}
 	return s, slices.Contains(known, s)
+}
+
+// nfdDefaultChoices are the strategy choices NFD makes at start beside
+// the root's: multicast for /localhost and /ndn/broadcast, best-route for
+// /localhost/nfd.
+var nfdDefaultChoices = []struct {
+	prefix   string
+	strategy string
+}{
+	{"/localhost", fw.StrategyMulticast},
+	{"/localhost/nfd", fw.StrategyBestRoute},
+	{"/ndn/broadcast", fw.StrategyMulticast},
+}
+
+// setDefaultChoices makes NFD's default strategy choices, for the
+// strategies the forwarder has.
+func (m *Manager) setDefaultChoices() error {
+	known := m.fwd.Strategies()
+	for _, c := range nfdDefaultChoices {
+		if !slices.Contains(known, c.strategy) {
+			continue
+		}
+		n, err := enc.NameFromStr(c.prefix)
+		if err != nil {
+			return fmt.Errorf("strategy choice %s: %w", c.prefix, err)
+		}
+		if err := m.fwd.SetStrategy(n, c.strategy); err != nil {
+			return fmt.Errorf("strategy choice %s: %w", c.prefix, err)
+		}
+	}
+	return nil
 }
 
 // strategyChoiceModule is NFD's strategy-choice module: set, unset and the

@@ -55,6 +55,7 @@ func (d *Forwarder) info(e *entry) mgmt.FaceInfo {
 		info.BaseCongestionMarkingInterval = optional.Some(q.Params().Interval)
 		info.DefaultCongestionThreshold = optional.Some(uint64(q.Threshold()))
 	}
+	info.MTU = optional.Some(uint64(mgmt.StreamMTU)) // NFD's for a stream face: no limit of its own
 	if e.f.Datagram() {
 		info.MTU = optional.Some(uint64(c.MTU))
 		if c.Persistency == face.OnDemand {
@@ -63,6 +64,22 @@ func (d *Forwarder) info(e *entry) mgmt.FaceInfo {
 		}
 	}
 	return info
+}
+
+// Channels implements mgmt.Channels: the LocalUris of the open
+// listeners, for the faces/channels dataset.
+func (d *Forwarder) Channels() []string {
+	var out []string
+	if d.unix != nil {
+		out = append(out, d.unix.URI())
+	}
+	if d.udp != nil {
+		out = append(out, d.udp.URI())
+	}
+	if d.tcp != nil {
+		out = append(out, d.tcp.URI())
+	}
+	return out
 }
 
 // backlogMarking is a queue that marks by backlog (aqm.BacklogMarker).
@@ -105,7 +122,7 @@ func (d *Forwarder) Create(req mgmt.FaceRequest, done func(mgmt.FaceInfo, error)
 	}
 	if req.Scheme == "udp4" {
 		if d.udp == nil {
-			refuse(406, "no UDP listener to send from")
+			refuse(406, "Unsupported protocol") // NFD's answer when its UDP factory is off
 			return
 		}
 		if req.Local != "" && req.Local != d.udp.URI() {
