@@ -3,8 +3,11 @@
 # README.md becomes a bash script (set -euo pipefail) run in a copy of the
 # working tree, so that what a newcomer types is what CI checks. Commands
 # a block starts in the background (&) are stopped, by their PIDs, when the
-# block ends. The README's test command (`go test ./...`) is the one line
-# not run here: .ci/run runs it just before this script.
+# block ends. The README's test commands (`go test ./...` and the
+# real-time tests' line) are not run here: .ci/run runs them in steps of
+# their own. At the end, every file the commands wrote must be under out/
+# (or the ./ndncc binary, which .gitignore names too): the README leaves a
+# checkout as git status found it.
 # Usage: scripts/readme.sh [README]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,7 +38,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 	if [ "$in_block" = 1 ]; then
 		cmd=${line%%#*}
 		cmd=$(echo "$cmd" | sed 's/[[:space:]]*$//')
-		if [ "$cmd" = "go test ./..." ]; then
+		if [ "$cmd" = "go test ./..." ] || [[ "$cmd" == "NDNCC_REALTIME=1 go test "* ]]; then
 			echo "# (run by .ci/run) $line" >>"$work/readme-block-$n.sh"
 			continue
 		fi
@@ -52,6 +55,8 @@ if [ "$n" = 0 ]; then
 fi
 
 cd "$work"
+before=$(mktemp)
+find . -type f ! -name 'readme-block-*.sh' | sort >"$before"
 for i in $(seq 1 "$n"); do
 	echo "== README block $i"
 	if ! timeout 900 bash "readme-block-$i.sh"; then
@@ -59,4 +64,11 @@ for i in $(seq 1 "$n"); do
 		exit 1
 	fi
 done
-echo "== every command of the README ran ($n blocks)"
+left=$(comm -13 "$before" <(find . -type f ! -name 'readme-block-*.sh' | sort) | grep -v -e '^\./out/' -e '^\./ndncc$' || true)
+rm -f "$before"
+if [ -n "$left" ]; then
+	echo "the README's commands wrote outside out/ (git status would show them):" >&2
+	echo "$left" >&2
+	exit 1
+fi
+echo "== every command of the README ran ($n blocks); all they wrote is under out/"
