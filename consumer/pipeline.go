@@ -49,8 +49,11 @@ type segment struct {
 	// rackLost: the segment was last declared lost by time-based loss
 	// detection (rack).
 	rackLost bool
-	retries  uint16
-	sentAt   time.Duration
+	// rackEvent: that loss is still to be taken as a loss event, when
+	// the retransmission leaves.
+	rackEvent bool
+	retries   uint16
+	sentAt    time.Duration
 	// stallsAtSend is the runtime's stall time when the latest Interest
 	// left (Config.Stalls).
 	stallsAtSend time.Duration
@@ -323,6 +326,9 @@ func (p *Pipeline) nextRetx() (uint64, bool) {
 func (p *Pipeline) send(seg uint64, retx bool) {
 	now := p.s.Now()
 	st := p.slot(seg)
+	if st.rackEvent {
+		p.rackLossEvent(now, seg, st)
+	}
 	if retx {
 		st.retx = true
 		st.retries++
@@ -634,7 +640,7 @@ func (p *Pipeline) lose(seg uint64, st *segment, timedOut bool) {
 		p.inFlight--
 	}
 	st.timedOut = timedOut
-	st.rackLost = false
+	st.rackLost, st.rackEvent = false, false
 	if p.opt.MaxRetries >= 0 && int(st.retries) >= p.opt.MaxRetries {
 		p.finish(fmt.Errorf("segment %d of %s: %w after %d retransmissions", seg, p.cfg.Prefix, ErrRetriesExhausted, st.retries))
 		return

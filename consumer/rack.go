@@ -131,16 +131,20 @@ func (p *Pipeline) rackDelivered(now time.Duration, st *segment) {
 
 // detectLosses declares lost, in send order, every Interest in flight that
 // the rule of rack finds lost at now: each is a loss event for the window
-// (through the conservative filter, as a timeout's) and goes to the
-// retransmission queue, to leave as the window allows rather than after
-// its RTO. It stops at the first Interest not (yet) lost: those sent after
-// it were sent later still. Each Interest leaves the order queue once, so
+// and goes to the retransmission queue, to leave as the window allows
+// rather than after its RTO, and no sooner than the forwarders'
+// retransmission suppression lets it pass; when it leaves it is a loss
+// event for the window (through the conservative filter, as a timeout's;
+// rackLossEvent). It stops at the first Interest not (yet) lost: those sent after
+// it were sent later still; and at the first one in flight across a stall
+// of the runtime. Each Interest leaves the order queue once, so
 // the cost is O(1) amortised per Interest.
 func (p *Pipeline) detectLosses(now time.Duration) {
 	if !p.opt.Rack {
 		return
 	}
 	srtt := p.rto.est.SRTT()
+	stalls := p.stalls()
 	for p.orderQ.Len() > 0 && !p.done {
 		e := p.orderQ.Peek()
 		if !p.live(e) {
@@ -148,20 +152,34 @@ func (p *Pipeline) detectLosses(now time.Duration) {
 			continue
 		}
 		st := p.slot(e.seg)
+		if st.stallsAtSend != stalls {
+			// In flight across a stall of the runtime (Config.Stalls):
+			// its Data and later ones queued meanwhile in the forwarder
+			// and the socket and come out of order as those drain. Its
+			// RTO, which leaves the stall out, decides.
+			return
+		}
 		if !p.rack.lost(now, st.sentAt, e.order, srtt) {
 			return
 		}
 		p.orderQ.Pop()
 		p.stats.RackLosses++
-		if p.decrease(now, cc.CauseLoss) {
-			p.rack.lossEvent()
-		}
-		if p.counter != nil {
-			p.counter.OnLost(now, e.seg)
-		}
 		p.lose(e.seg, st, false)
-		st.rackLost = true
+		st.rackLost, st.rackEvent = true, true
 		st.holdUntil = st.sentAt + fwRetxSuppression(st.retries)
+	}
+}
+
+// rackLossEvent takes a RACK loss as a loss event when its retransmission
+// leaves: a Data that comes during the suppression wait shows reordering,
+// not a loss, and costs the window nothing.
+func (p *Pipeline) rackLossEvent(now time.Duration, seg uint64, st *segment) {
+	st.rackEvent = false
+	if p.decrease(now, cc.CauseLoss) {
+		p.rack.lossEvent()
+	}
+	if p.counter != nil {
+		p.counter.OnLost(now, seg)
 	}
 }
 

@@ -216,3 +216,26 @@ func TestRackDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestRackReorderingWithinSuppressionWait: segment 2's Data comes 8 ms
+// after its Interest (the others in 2 ms). Declared lost at the 5 ms check
+// (2 + 2 + 2/4 = 4.5 ms), it waits for the forwarder's suppression until
+// 12 ms; its Data at 10 ms ends the wait: no retransmission and no window
+// decrease, only a spurious loss.
+func TestRackReorderingWithinSuppressionWait(t *testing.T) {
+	f := newFetch(t, "fixed", map[string]string{"window": "4", "rack": "true", "rto-check-interval": "1ms"}, 3, func(seg uint64, attempt int) action {
+		if seg == 2 {
+			return action{delay: ms(8)}
+		}
+		return action{delay: ms(2)}
+	})
+	f.run(t)
+	st := f.p.Stats()
+	if st.RackLosses != 1 || st.SpuriousRackLosses != 1 || st.Retransmissions != 0 || st.LossEvents != 0 {
+		t.Errorf("RACK losses %d, spurious %d, retransmissions %d, loss events %d; want 1, 1, 0, 0",
+			st.RackLosses, st.SpuriousRackLosses, st.Retransmissions, st.LossEvents)
+	}
+	if !st.Complete || st.End != ms(10) {
+		t.Errorf("complete %v at %v, want at 10ms", st.Complete, st.End)
+	}
+}
