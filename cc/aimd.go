@@ -29,7 +29,8 @@ type AIMDConfig struct {
 	// ResetToInit makes a decrease set cwnd to InitCwnd, as seed 003 §2.2
 	// (and seed 000's prose, "cwnd = 1") say; otherwise cwnd falls to the
 	// new ssthresh, as seed 000's pseudocode does. A CauseHole decrease
-	// always falls to ssthresh: seed 003 §2.3 calls it fast recovery.
+	// always falls to ssthresh: seed 003 §2.3 calls it fast recovery; so
+	// does a CauseLoss one, a loss found by later Data as a hole is.
 	// Default false.
 	ResetToInit bool
 	// MarkBeta, when non-zero, is the decrease factor for a congestion
@@ -109,7 +110,7 @@ func (w *AIMD) OnDecrease(_ time.Duration, cause Cause) {
 		beta = w.cfg.MarkBeta
 	}
 	w.ssthresh = max(w.cwnd*beta, MinSsthresh)
-	if w.cfg.ResetToInit && cause != CauseHole {
+	if w.cfg.ResetToInit && cause != CauseHole && cause != CauseLoss {
 		w.cwnd = decreased(w.cwnd, w.cfg.InitCwnd)
 		return
 	}

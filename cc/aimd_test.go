@@ -87,6 +87,9 @@ func TestAIMDResetToInitSeed003(t *testing.T) {
 		{name: "ca", cwnd: 3 + 1.0/3, ssthresh: 2.125},
 		{name: "hole: fast recovery to ssthresh, not init", decrease: true, cause: CauseHole, cwnd: 2, ssthresh: 2},
 		{name: "nack resets", decrease: true, cause: CauseNack, cwnd: 1, ssthresh: 2},
+		{name: "slow start", cwnd: 2, ssthresh: 2},
+		{name: "ca", cwnd: 2.5, ssthresh: 2},
+		{name: "RACK loss: fast recovery to ssthresh, not init", decrease: true, cause: CauseLoss, cwnd: 2, ssthresh: 2},
 	})
 }
 

@@ -69,6 +69,10 @@ const (
 	CauseMark                 // a Data carried an NDNLPv2 CongestionMark
 	CauseNack                 // a Nack with reason Congestion (or a marked link-loss Nack)
 	CauseHole                 // sequence-hole detection (out-of-order Data) fired
+	// CauseLoss: an Interest was found lost before its RTO ran out, because
+	// Data for Interests sent after it arrived (time-based loss detection,
+	// RFC 8985's RACK): a loss, where a timeout may also be a stall.
+	CauseLoss
 	numCauses
 )
 
@@ -86,6 +90,8 @@ func (c Cause) String() string {
 		return "nack"
 	case CauseHole:
 		return "hole"
+	case CauseLoss:
+		return "loss"
 	}
 	return "unknown"
 }

@@ -2,6 +2,7 @@ package consumer
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,6 +96,16 @@ var perDataPipelines = []struct {
 	{"aimd", map[string]string{"init-ssthresh": "200"}},
 	{"cubic", map[string]string{"init-ssthresh": "200"}},
 	{"vegas", nil},
+	// The same with the time-based loss detection on: it runs at every
+	// Data.
+	{"fixed+rack", map[string]string{"window": "32", "rack": "true"}},
+	{"cubic+rack", map[string]string{"init-ssthresh": "200", "rack": "true"}},
+}
+
+// pipelineOf is the pipeline a perDataPipelines name runs.
+func pipelineOf(name string) string {
+	pl, _, _ := strings.Cut(name, "+")
+	return pl
 }
 
 // BenchmarkPipelinePerData measures the pipeline's cost per Data in steady
@@ -102,7 +113,7 @@ var perDataPipelines = []struct {
 func BenchmarkPipelinePerData(b *testing.B) {
 	for _, pl := range perDataPipelines {
 		b.Run(pl.name, func(b *testing.B) {
-			st := newSteady(b, pl.name, pl.params)
+			st := newSteady(b, pipelineOf(pl.name), pl.params)
 			b.ReportAllocs()
 			for b.Loop() {
 				st.step()
@@ -119,7 +130,7 @@ func BenchmarkPipelinePerData(b *testing.B) {
 func TestPipelineAllocsPerData(t *testing.T) {
 	for _, pl := range perDataPipelines {
 		t.Run(pl.name, func(t *testing.T) {
-			st := newSteady(t, pl.name, pl.params)
+			st := newSteady(t, pipelineOf(pl.name), pl.params)
 			before := st.p.Stats().Interests
 			allocs := testing.AllocsPerRun(10000, st.step)
 			if allocs > 1 {

@@ -46,8 +46,14 @@ type segment struct {
 	// timedOut: the segment was last declared lost by a timeout (not a
 	// Nack or a Reissue).
 	timedOut bool
-	retries  uint16
-	sentAt   time.Duration
+	// rackLost: the segment was last declared lost by time-based loss
+	// detection (rack).
+	rackLost bool
+	// rackEvent: that loss is still to be taken as a loss event, when
+	// the retransmission leaves.
+	rackEvent bool
+	retries   uint16
+	sentAt    time.Duration
 	// stallsAtSend is the runtime's stall time when the latest Interest
 	// left (Config.Stalls).
 	stallsAtSend time.Duration
@@ -125,6 +131,8 @@ type Pipeline struct {
 	cwa     *cc.Conservative
 	hole    *cc.HoleDetector
 	rto     retxTimer
+	// rack is the time-based loss detection (used when Options.Rack).
+	rack rack
 
 	final      uint64
 	finalKnown bool
@@ -172,6 +180,7 @@ func New(cfg Config, s sched.Scheduler, face ndn.Face) (*Pipeline, error) {
 		cfg: cfg, opt: o, s: s, face: face, alg: alg,
 		cwa:     cc.NewConservative(o.Conservative),
 		rto:     newRetxTimer(o),
+		rack:    newRack(),
 		sampler: cc.NewRTTSampler(o.RTTSampling),
 		ring:    make([]segment, 64),
 	}
@@ -317,6 +326,9 @@ func (p *Pipeline) nextRetx() (uint64, bool) {
 func (p *Pipeline) send(seg uint64, retx bool) {
 	now := p.s.Now()
 	st := p.slot(seg)
+	if st.rackEvent {
+		p.rackLossEvent(now, seg, st)
+	}
 	if retx {
 		st.retx = true
 		st.retries++
@@ -443,6 +455,9 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 		// time standing in for its timestamp).
 		p.stats.SpuriousTimeouts++
 	}
+	if p.opt.Rack {
+		p.rackDelivered(now, st)
+	}
 	outOfOrder := p.outOfOrder(st.order)
 	st.status = segReceived
 	p.stats.Segments++
@@ -491,9 +506,14 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	for p.base < p.nextSeg && p.slot(p.base).status == segReceived {
 		p.base++
 	}
-	p.traceCwnd()
 	if p.finalKnown && p.stats.Segments == p.final+1 {
+		p.traceCwnd()
 		p.finish(nil)
+		return
+	}
+	p.detectLosses(now)
+	p.traceCwnd()
+	if p.done {
 		return
 	}
 	p.schedule()
@@ -620,6 +640,7 @@ func (p *Pipeline) lose(seg uint64, st *segment, timedOut bool) {
 		p.inFlight--
 	}
 	st.timedOut = timedOut
+	st.rackLost, st.rackEvent = false, false
 	if p.opt.MaxRetries >= 0 && int(st.retries) >= p.opt.MaxRetries {
 		p.finish(fmt.Errorf("segment %d of %s: %w after %d retransmissions", seg, p.cfg.Prefix, ErrRetriesExhausted, st.retries))
 		return
@@ -657,6 +678,10 @@ func (p *Pipeline) checkTimeouts() {
 	now := p.s.Now()
 	if p.rto.gaveUp(now) {
 		p.finish(fmt.Errorf("%s: %w (%v without Data)", p.cfg.Prefix, ErrGaveUp, now-p.rto.lastData))
+		return
+	}
+	p.detectLosses(now)
+	if p.done {
 		return
 	}
 	timedOut, backOff := false, false

@@ -22,12 +22,18 @@ type Stats struct {
 	Interests       uint64 // Interests sent, retransmissions included
 	Retransmissions uint64 // Interests sent again for a segment
 	Timeouts        uint64 // RTO expiries
-	LossEvents      uint64 // window decreases (congestion events acted on)
-	Decreases       [cc.NumCauses]uint64
-	Marks           uint64    // Data carrying a congestion mark
-	Nacks           uint64    // Nacks received for outstanding Interests
-	NacksByReason   [4]uint64 // Congestion, Duplicate, NoRoute, other
-	LinkLossNacks   uint64    // unmarked Congestion Nacks taken as link losses
+	// RackLosses counts Interests declared lost by time-based loss
+	// detection (Options.Rack) rather than by their RTO.
+	RackLosses uint64
+	// SpuriousRackLosses counts those whose Data then answered the
+	// Interest declared lost.
+	SpuriousRackLosses uint64
+	LossEvents         uint64 // window decreases (congestion events acted on)
+	Decreases          [cc.NumCauses]uint64
+	Marks              uint64    // Data carrying a congestion mark
+	Nacks              uint64    // Nacks received for outstanding Interests
+	NacksByReason      [4]uint64 // Congestion, Duplicate, NoRoute, other
+	LinkLossNacks      uint64    // unmarked Congestion Nacks taken as link losses
 	// LateData counts Data that arrived for a segment already declared
 	// lost but not yet retransmitted: certainly spurious timeouts (a late
 	// Data after the retransmission left cannot be told from its answer).

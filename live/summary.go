@@ -47,6 +47,9 @@ func WriteSummary(w io.Writer, st consumer.Stats, payload uint64, adaptive bool)
 	if st.Nacks > 0 {
 		fmt.Fprintf(w, "Nacks: %d (caused %d window decreases)\n", st.Nacks, st.Decreases[cc.CauseNack])
 	}
+	if st.RackLosses > 0 {
+		fmt.Fprintf(w, "Lost before their RTO: %d (caused %d window decreases; %d spurious)\n", st.RackLosses, st.Decreases[cc.CauseLoss], st.SpuriousRackLosses)
+	}
 	if n := st.Decreases[cc.CauseHole]; n > 0 {
 		fmt.Fprintf(w, "Hole detection: %d window decreases\n", n)
 	}

@@ -86,7 +86,7 @@ type FlowResult struct {
 	Retransmissions       uint64           `json:"retransmissions"`
 	LossRatePct           float64          `json:"loss_rate_pct"` // paper 003: retransmissions / Data received, percent
 	LossEvents            uint64           `json:"loss_events"`   // window decreases
-	Decreases             map[string]int64 `json:"decreases"`     // by cause: timeout, mark, nack, hole
+	Decreases             map[string]int64 `json:"decreases"`     // by cause: timeout, mark, nack, hole, loss
 	Marks                 uint64           `json:"marks"`
 	Nacks                 uint64           `json:"nacks"`
 	Duplicates            uint64           `json:"duplicates"`

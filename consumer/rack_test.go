@@ -1,0 +1,241 @@
+package consumer
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ndncc/ndncc/cc"
+)
+
+// TestRackRule replays deliveries and asks the rule about one Interest,
+// in RFC 8985's terms: lost once a later-sent Interest's Data has arrived
+// and its RTT plus the reorder window (min RTT/4, at most SRTT) has
+// passed since the Interest left.
+func TestRackRule(t *testing.T) {
+	type delivery struct {
+		now, sentAt time.Duration
+		order       uint64
+		retx        bool
+	}
+	tests := []struct {
+		name       string
+		samples    []time.Duration // unambiguous RTTs
+		delivered  []delivery
+		spurious   int // spurious losses, each in a new round
+		srtt       time.Duration
+		now        time.Duration // asked about order 2, sent at 10 ms
+		want       bool
+		wantReoWnd time.Duration
+	}{
+		{name: "nothing delivered", samples: []time.Duration{ms(40)}, now: ms(500), srtt: ms(40), wantReoWnd: ms(10)},
+		{name: "only earlier-sent delivered",
+			samples: []time.Duration{ms(40)}, delivered: []delivery{{ms(50), ms(10), 1, false}},
+			now: ms(500), srtt: ms(40), wantReoWnd: ms(10)},
+		{name: "later-sent delivered, inside the reorder window",
+			samples: []time.Duration{ms(40)}, delivered: []delivery{{ms(52), ms(12), 3, false}},
+			now: ms(59), srtt: ms(40), wantReoWnd: ms(10)},
+		{name: "later-sent delivered, reorder window passed",
+			// 10 (sent) + 40 (rack.rtt) + 10 (min RTT/4) = 60 ms.
+			samples: []time.Duration{ms(40)}, delivered: []delivery{{ms(52), ms(12), 3, false}},
+			now: ms(60), srtt: ms(40), want: true, wantReoWnd: ms(10)},
+		{name: "newest-sent delivered sets rack.rtt",
+			// Order 4's RTT (60 ms) counts, not order 3's: 10+60+10.
+			samples:   []time.Duration{ms(40)},
+			delivered: []delivery{{ms(75), ms(15), 4, false}, {ms(52), ms(12), 3, false}},
+			now:       ms(79), srtt: ms(40), wantReoWnd: ms(10)},
+		{name: "retransmission answered sooner than the min RTT is not taken",
+			samples:   []time.Duration{ms(40)},
+			delivered: []delivery{{ms(52), ms(45), 3, true}},
+			now:       ms(500), srtt: ms(40), wantReoWnd: ms(10)},
+		{name: "spurious loss widens the window",
+			samples: []time.Duration{ms(40)}, delivered: []delivery{{ms(52), ms(12), 3, false}},
+			spurious: 1, now: ms(69), srtt: ms(40), wantReoWnd: ms(20)},
+		{name: "window bounded by SRTT",
+			samples: []time.Duration{ms(40)}, delivered: []delivery{{ms(52), ms(12), 3, false}},
+			spurious: 9, now: ms(95), srtt: ms(45), want: true, wantReoWnd: ms(45)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRack()
+			for _, s := range tt.samples {
+				r.sample(s)
+			}
+			for _, d := range tt.delivered {
+				r.delivered(d.now, d.sentAt, d.order, d.retx)
+			}
+			for i := range tt.spurious {
+				r.spurious(r.order + 1 + uint64(i))
+				r.order++ // the next round
+			}
+			if got := r.reoWnd(tt.srtt); got != tt.wantReoWnd {
+				t.Errorf("reorder window %v, want %v", got, tt.wantReoWnd)
+			}
+			if got := r.lost(tt.now, ms(10), 2, tt.srtt); got != tt.want {
+				t.Errorf("lost at %v: %v, want %v", tt.now, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRackSpuriousOncePerRound checks that the reorder window grows once
+// per round trip however many spurious losses it brings, and returns to
+// its least after 16 loss events without one (RFC 8985's
+// reo_wnd_persist).
+func TestRackSpuriousOncePerRound(t *testing.T) {
+	r := newRack()
+	r.sample(ms(40))
+	r.delivered(ms(52), ms(12), 3, false)
+	r.spurious(10)
+	r.spurious(11) // same round: rack.order 3 < 10
+	if r.mult != 2 {
+		t.Fatalf("mult %d after two spurious losses in one round, want 2", r.mult)
+	}
+	r.delivered(ms(90), ms(50), 10, false)
+	r.spurious(20)
+	if r.mult != 3 {
+		t.Fatalf("mult %d after a spurious loss in the next round, want 3", r.mult)
+	}
+	for i := range rackPersist {
+		if r.mult != 3 {
+			t.Fatalf("mult %d after %d loss events, want 3 until %d", r.mult, i, rackPersist)
+		}
+		r.lossEvent()
+	}
+	if r.mult != 1 {
+		t.Errorf("mult %d after %d loss events, want 1", r.mult, rackPersist)
+	}
+}
+
+// TestRackRetransmitsBeforeRTO is a scripted fetch in virtual time:
+// segment 0 returns at 33 ms (min RTT 33 ms), segments 1-3 leave at
+// 33 ms and segment 2's Interest is lost. Segment 3's Data at 66 ms makes
+// segment 2 lost at 33 + 33 + 33/4 = 74.25 ms; the next check finds it.
+// Without rack it waits for its 200 ms RTO.
+func TestRackRetransmitsBeforeRTO(t *testing.T) {
+	tests := []struct {
+		name     string
+		params   map[string]string
+		wantRetx time.Duration
+		wantRack uint64
+	}{
+		{"rack off", map[string]string{"window": "4"}, ms(240), 0},
+		{"rack", map[string]string{"window": "4", "rack": "true"}, ms(80), 1},
+		{"rack, 1 ms check", map[string]string{"window": "4", "rack": "true", "rto-check-interval": "1ms"}, ms(75), 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFetch(t, "fixed", tt.params, 3, dropFirst(ms(33), 2))
+			f.run(t)
+			tx := f.net.sendsOf(2)
+			if len(tx) != 2 || tx[0].at != ms(33) || tx[1].at != tt.wantRetx {
+				t.Fatalf("segment 2 sent %+v, want at 33ms and again at %v", tx, tt.wantRetx)
+			}
+			st := f.p.Stats()
+			if !st.Complete || st.End != tt.wantRetx+ms(33) {
+				t.Errorf("complete %v at %v, want at %v", st.Complete, st.End, tt.wantRetx+ms(33))
+			}
+			timeouts := 1 - tt.wantRack
+			if st.RackLosses != tt.wantRack || st.Timeouts != timeouts || st.Decreases[cc.CauseLoss] != tt.wantRack || st.Decreases[cc.CauseTimeout] != timeouts {
+				t.Errorf("RACK losses %d, timeouts %d, decreases %v; want %d RACK, %d timeouts", st.RackLosses, st.Timeouts, st.Decreases, tt.wantRack, timeouts)
+			}
+		})
+	}
+}
+
+// TestRackReorderingIsSpurious delays segment 2's first Data to 83 ms:
+// declared lost at 80 ms and sent again, its Data then comes 3 ms after
+// the retransmission, sooner than the min RTT, so it answers the first
+// Interest: a spurious loss, which widens the reorder window.
+func TestRackReorderingIsSpurious(t *testing.T) {
+	f := newFetch(t, "fixed", map[string]string{"window": "4", "rack": "true"}, 3, func(seg uint64, attempt int) action {
+		if seg == 2 && attempt == 0 {
+			return action{delay: ms(50)}
+		}
+		return action{delay: ms(33)}
+	})
+	f.run(t)
+	st := f.p.Stats()
+	if st.RackLosses != 1 || st.SpuriousRackLosses != 1 || f.p.rack.mult != 2 {
+		t.Errorf("RACK losses %d, spurious %d, reorder multiplier %d; want 1, 1, 2", st.RackLosses, st.SpuriousRackLosses, f.p.rack.mult)
+	}
+	if !st.Complete || st.End != ms(83) {
+		t.Errorf("complete %v at %v, want at 83ms", st.Complete, st.End)
+	}
+}
+
+// TestRackRetransmissionWaitsForSuppression loses segment 2 three times:
+// each retransmission leaves no sooner than the forwarder's suppression
+// interval after the previous Interest (10, 20, 40 ms), so that it is not
+// dropped there.
+func TestRackRetransmissionWaitsForSuppression(t *testing.T) {
+	f := newFetch(t, "fixed", map[string]string{"window": "4", "rack": "true", "rto-check-interval": "1ms"}, 60, func(seg uint64, attempt int) action {
+		if seg == 2 && attempt < 3 {
+			return action{drop: true}
+		}
+		return action{delay: ms(2)}
+	})
+	f.run(t)
+	tx := f.net.sendsOf(2)
+	if len(tx) != 4 {
+		t.Fatalf("segment 2 sent %d times, want 4", len(tx))
+	}
+	for i := 1; i < len(tx); i++ {
+		if gap, least := tx[i].at-tx[i-1].at, fwRetxSuppression(uint16(i-1)); gap < least {
+			t.Errorf("retransmission %d %v after the previous Interest, want at least %v", i, gap, least)
+		}
+	}
+	if st := f.p.Stats(); st.Timeouts != 0 || st.RackLosses != 3 {
+		t.Errorf("%d timeouts, %d RACK losses; want 0 and 3", st.Timeouts, st.RackLosses)
+	}
+}
+
+func TestFwRetxSuppression(t *testing.T) {
+	for _, tt := range []struct {
+		retries uint16
+		want    time.Duration
+	}{{0, ms(10)}, {1, ms(20)}, {2, ms(40)}, {4, ms(160)}, {5, ms(250)}, {15, ms(250)}, {65535, ms(250)}} {
+		if got := fwRetxSuppression(tt.retries); got != tt.want {
+			t.Errorf("fwRetxSuppression(%d) = %v, want %v", tt.retries, got, tt.want)
+		}
+	}
+}
+
+// TestRackDefaults: on for the paced pipelines, off for the seeds' (whose
+// papers' consumers wait for the RTO).
+func TestRackDefaults(t *testing.T) {
+	for _, tt := range []struct {
+		pipeline string
+		want     bool
+	}{
+		{"paced-delay", true}, {"bbr", true}, {"copa", true},
+		{"fixed", false}, {"aimd", false}, {"cubic", false}, {"bic", false},
+		{"vegas", false}, {"ndn-vegas", false}, {"raaqm", false},
+	} {
+		if got := DefaultOptions(tt.pipeline).Rack; got != tt.want {
+			t.Errorf("%s: rack %v, want %v", tt.pipeline, got, tt.want)
+		}
+	}
+}
+
+// TestRackReorderingWithinSuppressionWait: segment 2's Data comes 8 ms
+// after its Interest (the others in 2 ms). Declared lost at the 5 ms check
+// (2 + 2 + 2/4 = 4.5 ms), it waits for the forwarder's suppression until
+// 12 ms; its Data at 10 ms ends the wait: no retransmission and no window
+// decrease, only a spurious loss.
+func TestRackReorderingWithinSuppressionWait(t *testing.T) {
+	f := newFetch(t, "fixed", map[string]string{"window": "4", "rack": "true", "rto-check-interval": "1ms"}, 3, func(seg uint64, attempt int) action {
+		if seg == 2 {
+			return action{delay: ms(8)}
+		}
+		return action{delay: ms(2)}
+	})
+	f.run(t)
+	st := f.p.Stats()
+	if st.RackLosses != 1 || st.SpuriousRackLosses != 1 || st.Retransmissions != 0 || st.LossEvents != 0 {
+		t.Errorf("RACK losses %d, spurious %d, retransmissions %d, loss events %d; want 1, 1, 0, 0",
+			st.RackLosses, st.SpuriousRackLosses, st.Retransmissions, st.LossEvents)
+	}
+	if !st.Complete || st.End != ms(10) {
+		t.Errorf("complete %v at %v, want at 10ms", st.Complete, st.End)
+	}
+}
