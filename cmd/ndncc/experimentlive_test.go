@@ -144,8 +144,21 @@ func TestExperimentLiveDesigns(t *testing.T) {
 	} else {
 		within("design0", 0.05)
 		within("design3", 0.10)
-		if !(liveT["design0"] < liveT["design3"] && liveT["design3"] < liveT["design2"] && liveT["design2"] < liveT["design1"]) {
-			t.Errorf("live times %v: want design0 < design3 < design2 < design1", liveT)
+		// The live order is the simulator's: where the simulator puts two
+		// designs more than 2% apart, live puts them in the same order;
+		// where it times them within 2% (with ndn-cxx's 200 ms minimum RTO
+		// designs #2 and #3 take the same time), live keeps them within 10%,
+		// the spread of the timeout-driven designs over seeds.
+		names := []string{"design0", "design1", "design2", "design3"}
+		for i, a := range names {
+			for _, b := range names[i+1:] {
+				switch sa, sb, la, lb := simT[a], simT[b], liveT[a], liveT[b]; {
+				case sa < 0.98*sb && !(la < lb), sb < 0.98*sa && !(lb < la):
+					t.Errorf("%s and %s: sim %.3f and %.3f s, live %.3f and %.3f s: not in the simulator's order", a, b, sa, sb, la, lb)
+				case sa >= 0.98*sb && sb >= 0.98*sa && (la > 1.1*lb || lb > 1.1*la):
+					t.Errorf("%s and %s: sim %.3f and %.3f s (within 2%%), live %.3f and %.3f s: more than 10%% apart", a, b, sa, sb, la, lb)
+				}
+			}
 		}
 	}
 	for _, f := range []string{"live/design0/rtt-c1.csv", "design0/rtt-c1.csv", "index.html"} {
