@@ -60,12 +60,7 @@ func FuzzManagerRequest(f *testing.F) {
 			from = h.app
 		}
 		got := h.send(from, p.Interest)
-		if h.fwd.Counters().NameTooLongDrops > 0 {
-			// Over the forwarder's component limit: dropped on arrival,
-			// before management (docs/security.md), so nothing answers.
-			if len(got) != 0 {
-				t.Fatalf("%d packets back for a name the forwarder dropped", len(got))
-			}
+		if dropped(t, h, got) {
 			return
 		}
 		if !local {
@@ -74,15 +69,7 @@ func FuzzManagerRequest(f *testing.F) {
 			}
 			return
 		}
-		if len(got) != 1 || got[0].Data == nil {
-			t.Fatalf("%d packets back, want one ControlResponse", len(got))
-		}
-		res := controlResponse(t, got[0].Data)
-		switch res.StatusCode {
-		case 200, 400, 401, 403, 404, 406, 409, 410, 414, 500, 501, 504:
-		default:
-			t.Fatalf("status %d %q", res.StatusCode, res.StatusText)
-		}
+		res := oneAnswer(t, got)
 		if res.StatusCode == 200 && (!local || !signed) {
 			t.Fatalf("status 200 for a command that is unsigned (%t) or from a network face (%t)", !signed, !local)
 		}
@@ -117,27 +104,44 @@ func FuzzLegacySignedCommand(f *testing.F) {
 			t.Skip("not a decodable Interest")
 		}
 		got := h.send(h.app, p.Interest)
-		if h.fwd.Counters().NameTooLongDrops > 0 {
-			// Over the forwarder's component limit: dropped on arrival,
-			// before management (docs/security.md), so nothing answers.
-			if len(got) != 0 {
-				t.Fatalf("%d packets back for a name the forwarder dropped", len(got))
-			}
+		if dropped(t, h, got) {
 			return
 		}
-		if len(got) != 1 || got[0].Data == nil {
-			t.Fatalf("%d packets back, want one ControlResponse", len(got))
-		}
-		res := controlResponse(t, got[0].Data)
-		switch res.StatusCode {
-		case 200, 400, 401, 403, 404, 406, 409, 410, 414, 500, 501, 504:
-		default:
-			t.Fatalf("status %d %q", res.StatusCode, res.StatusText)
-		}
+		res := oneAnswer(t, got)
 		if res.StatusCode == 200 {
 			if _, err := parseLegacySignature(p.Interest.Name, len(LocalhostPrefix())+2); err != nil {
 				t.Fatalf("status 200 with a malformed signature: %v", err)
 			}
 		}
 	})
+}
+
+// dropped reports whether the forwarder dropped the request on arrival for
+// its name's component limit (before management, docs/security.md), and
+// then fails the test if anything answered it.
+func dropped(t *testing.T, h *harness, got []ndn.Packet) bool {
+	t.Helper()
+	if h.fwd.Counters().NameTooLongDrops == 0 {
+		return false
+	}
+	if len(got) != 0 {
+		t.Fatalf("%d packets back for a name the forwarder dropped", len(got))
+	}
+	return true
+}
+
+// oneAnswer returns the one ControlResponse in got, failing the test unless
+// there is exactly one, with one of NFD's status codes.
+func oneAnswer(t *testing.T, got []ndn.Packet) *nfd.ControlResponseVal {
+	t.Helper()
+	if len(got) != 1 || got[0].Data == nil {
+		t.Fatalf("%d packets back, want one ControlResponse", len(got))
+	}
+	res := controlResponse(t, got[0].Data)
+	switch res.StatusCode {
+	case 200, 400, 401, 403, 404, 406, 409, 410, 414, 500, 501, 504:
+	default:
+		t.Fatalf("status %d %q", res.StatusCode, res.StatusText)
+	}
+	return res
 }
