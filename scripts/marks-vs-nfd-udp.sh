@@ -52,8 +52,8 @@ if [ "$inner" = 0 ]; then
 	ndncc=${NDNCC_BIN:-}
 	if [ -z "$ndncc" ]; then
 		echo "== building ndncc"
-		(cd "$repo" && go build -o "$work/ndncc" ./cmd/ndncc)
-		ndncc=$work/ndncc
+		(cd "$repo" && mkdir -p "$work/bin" && go build -o "$work/bin/ndncc" ./cmd/ndncc)
+		ndncc=$work/bin/ndncc
 	fi
 	head -c "$((size_mb * 1000 * 1000))" /dev/urandom >"$work/object.bin"
 	for fw in ${FORWARDERS:-nfd ndncc}; do
@@ -72,64 +72,8 @@ tc qdisc add dev lo root tbf rate "${RATE:-20mbit}" burst 64kb limit 64mb
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true' EXIT
 
-nfd_config() { # FILE SOCKET PORT
-	cat >"$1" <<EOF
-general
-{
-}
-log
-{
-  default_level WARN
-}
-tables
-{
-  cs_max_packets 0
-}
-face_system
-{
-  general
-  {
-    enable_congestion_marking yes
-  }
-  unix
-  {
-    path $2
-  }
-  udp
-  {
-    listen yes
-    port $3
-    enable_v4 yes
-    enable_v6 no
-    mcast no
-  }
-}
-authorizations
-{
-  authorize
-  {
-    certfile any
-    privileges
-    {
-      faces
-      fib
-      cs
-      strategy-choice
-    }
-  }
-}
-rib
-{
-  localhost_security
-  {
-    trust-anchor
-    {
-      type any
-    }
-  }
-}
-EOF
-}
+# nfd_config FILE SOCKET [UDP_PORT] (scripts/nfd-conf.sh)
+source "$repo/scripts/nfd-conf.sh"
 
 dir=$work/$FW
 mkdir -p "$dir"

@@ -83,63 +83,8 @@ mkdir -p "$HOME"
 "$ref/bin/ndnsec" key-gen /ndncc/marks >/dev/null
 head -c "$((size_mb * 1000 * 1000))" /dev/urandom >"$work/object.bin"
 
-# nfd_config FILE SOCKET: NFD with a Unix face only, marking on.
-nfd_config() {
-	cat >"$1" <<EOF
-general
-{
-}
-log
-{
-  default_level WARN
-}
-tables
-{
-  cs_max_packets ${CS_PACKETS:-0}
-  strategy_choice
-  {
-    /               /localhost/nfd/strategy/best-route
-    /localhost      /localhost/nfd/strategy/multicast
-    /localhost/nfd  /localhost/nfd/strategy/best-route
-  }
-}
-face_system
-{
-  general
-  {
-    enable_congestion_marking yes
-  }
-  unix
-  {
-    path $2
-  }
-}
-authorizations
-{
-  authorize
-  {
-    certfile any
-    privileges
-    {
-      faces
-      fib
-      cs
-      strategy-choice
-    }
-  }
-}
-rib
-{
-  localhost_security
-  {
-    trust-anchor
-    {
-      type any
-    }
-  }
-}
-EOF
-}
+# nfd_config FILE SOCKET [UDP_PORT] (scripts/nfd-conf.sh)
+source "$repo/scripts/nfd-conf.sh"
 
 # start_forwarder NAME: starts it on $work/NAME/fw.sock and a producer on
 # it.
