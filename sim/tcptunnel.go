@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/cc"
 	"github.com/ndncc/ndncc/fw"
-	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/internal/fifo"
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/ndn"

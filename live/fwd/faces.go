@@ -10,8 +10,8 @@ import (
 	nfd "github.com/named-data/ndnd/std/ndn/mgmt_2022"
 	"github.com/named-data/ndnd/std/types/optional"
 
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/fw"
-	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/mgmt"
 	"github.com/ndncc/ndncc/scenario"

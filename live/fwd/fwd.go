@@ -10,7 +10,7 @@
 // table (adding the faces listeners accept, removing failed and idle
 // ones), applies the configuration's strategies, routes and queues, and
 // reports counters. It holds no forwarding logic: PIT, Content Store,
-// FIB, strategies, queue management and marking are fw's and fw/aqm's.
+// FIB, strategies, queue management and marking are fw's and aqm's.
 package fwd
 
 import (
@@ -29,8 +29,8 @@ import (
 
 	nfd "github.com/named-data/ndnd/std/ndn/mgmt_2022"
 
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/fw"
-	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/live/face"

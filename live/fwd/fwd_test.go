@@ -10,8 +10,8 @@ import (
 
 	enc "github.com/named-data/ndnd/std/encoding"
 
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/cc"
-	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/internal/ndntest"
 	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/link"
