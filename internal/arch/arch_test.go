@@ -78,11 +78,17 @@ var rules = map[string][]string{
 	// live/face is the forwarder's faces: transports, listeners, the
 	// NDNLPv2 link service and send queues. It knows queues and the link
 	// layer, never the forwarder (live/fwd wires them) nor the applications.
-	"live/face": {"live", "live/fwd", "live/ndndtest", "fw/...", "consumer/...", "producer/...", "scenario",
+	"live/face": {"live", "live/fwd/...", "live/ndndtest", "fw/...", "consumer/...", "producer/...", "scenario",
 		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	// live/fwd is `ndncc fw`: the fw core on live/eventloop's loop with
 	// live/face's faces, never the applications (live: fetch, serve).
 	"live/fwd": {"live", "live/ndndtest", "sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	// live/fwd/fwconf is `ndncc fw`'s configuration: a scenario's keys
+	// (decoded with scenario.Keys) and plain values, no forwarder, faces
+	// nor loop, so that a file is checked before anything starts.
+	"live/fwd/fwconf": {"cc", "rtt", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "mgmt", "sched",
+		"live", "live/eventloop", "live/face", "live/fwd", "live/ndndtest",
+		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	// emu is `ndncc emu`: live/fwd's forwarders, live's applications and
 	// sim's routes, options and results, wired in real time.
 	"emu":        {"live/ndndtest", "experiment/...", "report/...", "cmd/..."},
