@@ -76,7 +76,7 @@ var rules = map[string][]string{
 	// packets, faces nor protocol. (The core's rows forbid it through
 	// "live/...": the core sees it only as a sched.Scheduler.)
 	"live/eventloop": {"tcp", "cc", "rtt", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "mgmt", "ndn",
-		"topology", "scenario", "live", "live/face", "live/fwd", "live/ndndtest",
+		"topology", "scenario", "live", "live/face", "live/fwd/...", "live/ndndtest",
 		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	"live/ndndtest": {"..."},
 	// live/face is the forwarder's faces: transports, listeners, the
