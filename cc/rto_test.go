@@ -19,42 +19,29 @@ type rtoAlgorithm interface {
 // ssthresh kept, nothing else remembered (CUBIC's W_max, epoch, W_est and
 // smoothed RTT included).
 func TestOnRTORestartsTheWindow(t *testing.T) {
-	aimdCfg := DefaultAIMDConfig()
-	aimdCfg.InitCwnd, aimdCfg.InitSsthresh = 1, 1000
-	cubicCfg := paperCubic()
-	cubicCfg.InitSsthresh = 1000
+	aimd := func(ss float64, hyStart bool) rtoAlgorithm {
+		cfg := DefaultAIMDConfig()
+		cfg.InitCwnd, cfg.InitSsthresh, cfg.HyStart = 1, ss, hyStart
+		a, err := NewAIMD(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	cubic := func(ss float64, hyStart bool) rtoAlgorithm {
+		cfg := paperCubic()
+		cfg.InitSsthresh, cfg.HyStart = ss, hyStart
+		return newCubic(t, cfg)
+	}
 	tests := []struct {
-		name string
-		make func(ssthresh float64) rtoAlgorithm
+		name    string
+		make    func(ssthresh float64, hyStart bool) rtoAlgorithm
+		hyStart bool
 	}{
-		{"aimd", func(ss float64) rtoAlgorithm {
-			cfg := aimdCfg
-			cfg.InitSsthresh = ss
-			a, err := NewAIMD(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return a
-		}},
-		{"aimd with hystart off", func(ss float64) rtoAlgorithm {
-			cfg := aimdCfg
-			cfg.InitSsthresh, cfg.HyStart = ss, false
-			a, err := NewAIMD(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return a
-		}},
-		{"cubic", func(ss float64) rtoAlgorithm {
-			cfg := cubicCfg
-			cfg.InitSsthresh = ss
-			return newCubic(t, cfg)
-		}},
-		{"cubic with hystart off", func(ss float64) rtoAlgorithm {
-			cfg := cubicCfg
-			cfg.InitSsthresh, cfg.HyStart = ss, false
-			return newCubic(t, cfg)
-		}},
+		{"aimd", aimd, true},
+		{"aimd with hystart off", aimd, false},
+		{"cubic", cubic, true},
+		{"cubic with hystart off", cubic, false},
 	}
 	// feed gives n Data from segment *seg on, 20 ms apart, with RTTs that
 	// grow from 40 ms by 0.1 ms a segment.
@@ -67,7 +54,7 @@ func TestOnRTORestartsTheWindow(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a := tc.make(1000)
+			a := tc.make(1000, tc.hyStart)
 			var now time.Duration
 			var seg uint64
 			feed(a, &now, &seg, 300)
@@ -79,7 +66,7 @@ func TestOnRTORestartsTheWindow(t *testing.T) {
 				t.Fatalf("cwnd %v ssthresh %v before the RTO: the history should have left both above their floors", a.Cwnd(), ss)
 			}
 			a.OnRTO(now)
-			fresh := tc.make(ss)
+			fresh := tc.make(ss, tc.hyStart)
 			if a.Cwnd() != 1 || a.Ssthresh() != ss {
 				t.Fatalf("after OnRTO cwnd %v ssthresh %v, want 1 and %v", a.Cwnd(), a.Ssthresh(), ss)
 			}

@@ -99,27 +99,21 @@ type TCPStats struct {
 	UniqueWireBytes uint64 // wire bytes of the distinct segments
 	Duplicates      uint64 // data segments received again
 
-	SegmentsSent     uint64 // data segments sent, retransmissions included
-	Retransmissions  uint64 // data segments sent again
-	Timeouts         uint64 // RTO expiries
-	TimeoutDecreases uint64 // window decreases by RTO (first expiry of a series)
-	FastRetransmits  uint64 // fast retransmits (window decreases by duplicate ACKs)
-	DupAcks          uint64 // duplicate ACKs received
+	tcp.SenderStats // the sender's: segments sent, retransmissions, timeouts, ...
 
 	RTTMin, RTTAvg, RTTMax time.Duration // over Karn-valid samples
 }
 
 // Stats returns the flow's counters.
 func (f *TCPFlow) Stats() TCPStats {
-	s, r := f.snd.Stats(), f.rcv.Stats()
+	r := f.rcv.Stats()
 	est := f.snd.RTT()
 	return TCPStats{
 		Start: f.Start, End: f.rcv.End(), Complete: f.rcv.Complete(),
 		Segments: r.Unique, PayloadBytes: f.payloadBefore(f.rcv.Next()), DataReceived: r.Received,
 		WireBytes: r.WireBytes, UniqueWireBytes: r.UniqueWire, Duplicates: r.Duplicates,
-		SegmentsSent: s.SegmentsSent, Retransmissions: s.Retransmissions, Timeouts: s.Timeouts,
-		TimeoutDecreases: s.TimeoutDecreases, FastRetransmits: s.FastRetransmits, DupAcks: s.DupAcks,
-		RTTMin: est.MinRTT(), RTTAvg: est.AvgRTT(), RTTMax: est.MaxRTT(),
+		SenderStats: f.snd.Stats(),
+		RTTMin:      est.MinRTT(), RTTAvg: est.AvgRTT(), RTTMax: est.MaxRTT(),
 	}
 }
 
