@@ -443,6 +443,7 @@ func (s *Scenario) Clone() *Scenario {
 		c.Consumers[i].ParamPos = maps.Clone(c.Consumers[i].ParamPos)
 	}
 	c.TCP = slices.Clone(s.TCP)
+	c.Events = slices.Clone(s.Events)
 	c.keyPos = maps.Clone(s.keyPos)
 	return &c
 }

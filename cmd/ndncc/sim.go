@@ -322,6 +322,7 @@ func printResult(w io.Writer, r *sim.Result) {
 			f.RTTMinMs, f.RTTAvgMs, f.RTTMaxMs)
 	}
 	tw.Flush()
+	printApps(w, r.Flows)
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "link\tpackets\tdrops\tmarks\tmax queue\tmean queue\tutilization\t")
@@ -332,11 +333,45 @@ func printResult(w io.Writer, r *sim.Result) {
 		fmt.Fprintf(tw, "%s->%s\t%d\t%d\t%d\t%d\t%.2f\t%.1f%%\t\n", l.From, l.To, l.Packets, l.Drops, l.Marks, l.MaxQueue, l.MeanQueue, l.Utilization*100)
 	}
 	tw.Flush()
+	if len(r.Caches) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "cache\thits\tmisses\thit ratio\t")
+		for _, c := range r.Caches {
+			ratio := 0.0
+			if c.Hits+c.Misses > 0 {
+				ratio = float64(c.Hits) / float64(c.Hits+c.Misses) * 100
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t\n", c.Node, c.Hits, c.Misses, ratio)
+		}
+		tw.Flush()
+	}
 	for _, f := range r.Flows {
 		if f.Error != "" {
 			fmt.Fprintf(w, "\nflow %s: %s\n", f.ID, f.Error)
 		}
 	}
+}
+
+// printApps prints the traffic applications' Interests and delays, if
+// any flow is one.
+func printApps(w io.Writer, flows []sim.FlowResult) {
+	var apps []sim.FlowResult
+	for _, f := range flows {
+		if consumer.IsApp(f.Pipeline) {
+			apps = append(apps, f)
+		}
+	}
+	if len(apps) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "app flow\tapp\tinterests\tdata\ttimeouts\tnacks\tmean delay (ms)\t")
+	for _, f := range apps {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%.1f\t\n", f.ID, f.Pipeline, f.Interests, f.Segments, f.Timeouts, f.Nacks, f.DelayMeanMs)
+	}
+	tw.Flush()
 }
 
 // version is the ndncc module version this binary was built from.
