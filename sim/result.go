@@ -19,8 +19,8 @@ type Result struct {
 	// tcpFlowResult), so that tables and reports show both alike.
 	Flows []FlowResult `json:"flows"`
 	// TCP details the TCP flows, with the counters only TCP has.
-	TCP    []TCPResult  `json:"tcp,omitempty"`
-	Links  []LinkResult `json:"links"`
+	TCP   []TCPResult  `json:"tcp,omitempty"`
+	Links []LinkResult `json:"links"`
 	// Caches are the Content Stores' hits and misses, per node with a
 	// Content Store (cs-capacity above 0), by node name.
 	Caches []CacheResult `json:"caches,omitempty"`
