@@ -425,6 +425,10 @@ type Traffic struct {
 	sent    uint64   // first Interests sent (Count)
 	batch   int      // batches sent
 
+	// due is when the next Interest of cbr or zipf is due, and batches'
+	// origin (the start with its random delay): the schedule keeps its
+	// times when a timer runs late (in real time).
+	due                   time.Duration
 	sendTimer, checkTimer sched.Timer
 	started, done         bool
 	stats                 TrafficStats
@@ -489,6 +493,7 @@ func (t *Traffic) Start() {
 	if t.opt.RandomStart > 0 {
 		delay = time.Duration(t.rng.Int64N(int64(t.opt.RandomStart)))
 	}
+	t.due = t.stats.Start + delay
 	if t.opt.App == AppBatches {
 		t.sendTimer = t.s.After(delay+t.opt.Batches[0].At, t.sendBatch)
 		return
@@ -533,7 +538,8 @@ func (t *Traffic) sendNext() {
 		t.maybeDone()
 		return // what is left is outstanding: a timeout schedules again
 	}
-	t.sendTimer = t.s.After(t.interval(), t.sendNext)
+	t.due += t.interval()
+	t.sendTimer = t.s.After(t.due-t.s.Now(), t.sendNext)
 }
 
 // interval is the wait before the next Interest of cbr or zipf.
@@ -562,8 +568,8 @@ func (t *Traffic) sendBatch() {
 		t.send(seq, false)
 	}
 	if t.batch < len(t.opt.Batches) {
-		next := t.opt.Batches[t.batch].At - b.At
-		t.sendTimer = t.s.After(next, t.sendBatch)
+		// due is the batches' origin: the start, with its random delay
+		t.sendTimer = t.s.After(t.due+t.opt.Batches[t.batch].At-t.s.Now(), t.sendBatch)
 	}
 }
 
@@ -622,6 +628,7 @@ func (t *Traffic) check() {
 		t.retxQ = append(t.retxQ, seq)
 	}
 	if len(expired) > 0 && t.opt.App != AppBatches && t.sendTimer == nil {
+		t.due = now
 		t.sendTimer = t.s.After(0, t.sendNext) // sending had stopped at the count
 	}
 	if len(t.pending) > 0 && t.checkTimer == nil {
