@@ -31,13 +31,7 @@ func AppOptions(c scenario.Consumer) (consumer.TrafficOptions, error) {
 	}
 	opts, err := consumer.ParseTrafficParams(c.App, c.Params)
 	if err != nil {
-		pos := c.Pos
-		if pe, ok := err.(*consumer.ParamError); ok {
-			if pp, ok := c.ParamPos[pe.Key]; ok {
-				pos = pp
-			}
-		}
-		return opts, fmt.Errorf("%s: consumer %s: params: %w", pos, c.ID, err)
+		return opts, paramError(c, err)
 	}
 	return opts, nil
 }

@@ -683,15 +683,21 @@ func ConsumerOptions(sc *scenario.Scenario, c scenario.Consumer) (consumer.Optio
 	}
 	opts, err := consumer.ParseParams(c.Pipeline, params)
 	if err != nil {
-		pos := c.Pos
-		if pe, ok := err.(*consumer.ParamError); ok {
-			if pp, ok := c.ParamPos[pe.Key]; ok {
-				pos = pp
-			}
-		}
-		return consumer.Options{}, fmt.Errorf("%s: consumer %s: params: %w", pos, c.ID, err)
+		return consumer.Options{}, paramError(c, err)
 	}
 	return opts, nil
+}
+
+// paramError is err, an invalid param of consumer c, at the position of
+// the key at fault (a consumer.ParamError's), else at c's.
+func paramError(c scenario.Consumer, err error) error {
+	pos := c.Pos
+	if pe, ok := err.(*consumer.ParamError); ok {
+		if pp, ok := c.ParamPos[pe.Key]; ok {
+			pos = pp
+		}
+	}
+	return fmt.Errorf("%s: consumer %s: params: %w", pos, c.ID, err)
 }
 
 // droppedParams returns, sorted, the params of c that its pipeline does not
