@@ -586,6 +586,9 @@ func (t *Traffic) send(seq uint64, retx bool) {
 	if retx {
 		o.retx = true
 		t.stats.Retransmissions++
+	} else if i := slices.Index(t.retxQ, seq); i >= 0 {
+		// zipf drew a content waiting to be sent again: this is it
+		t.retxQ = slices.Delete(t.retxQ, i, i+1)
 	}
 	t.stats.Interests++
 	in := &ndn.Interest{
