@@ -386,3 +386,29 @@ func TestNDNSimTraces(t *testing.T) {
 		t.Errorf("cs trace: r1 hit %v times, the run's counters say %d", hits, r.Caches[0].Hits)
 	}
 }
+
+// TestNodeFailureRetransmissionsTakeTheOtherPath runs
+// examples/node-failure.toml with and without its events: without, r1
+// sends nothing to b (the path via a is the best route); with a down from
+// 5 s to 15 s, the retransmissions go to b and the fetch completes.
+func TestNodeFailureRetransmissionsTakeTheOtherPath(t *testing.T) {
+	sc, err := scenario.Load("../examples/node-failure.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, with := run(t, sc, Options{})
+	calm := sc.Clone()
+	calm.Events = nil
+	_, without := run(t, calm, Options{})
+	if l := linkOf(without, "r1", "b"); l.Interests != 0 {
+		t.Errorf("without the failure r1 sent %d Interests to b, want none", l.Interests)
+	}
+	l := linkOf(with, "r1", "b")
+	f := with.Flows[0]
+	if !f.Complete || l.Interests == 0 || l.Interests > f.Retransmissions {
+		t.Errorf("with the failure: complete %v, %d Interests to b, %d retransmissions: want the retransmissions (some of them) via b", f.Complete, l.Interests, f.Retransmissions)
+	}
+	if d := linkOf(with, "r1", "a").DownDrops; d == 0 {
+		t.Errorf("r1->a dropped nothing while a was down")
+	}
+}
