@@ -92,32 +92,29 @@ type TrafficOptions struct {
 
 // trafficParam is one parameter of the traffic applications.
 type trafficParam struct {
-	name, def, doc string
-	apps           []string
-	set            func(o *TrafficOptions, v string) error
-}
-
-// TrafficParamDoc describes one parameter of the traffic applications.
-type TrafficParamDoc struct {
-	Name, Default, Doc string
-	Apps               []string
+	name, def string
+	apps      []string
+	set       func(o *TrafficOptions, v string) error
 }
 
 func trafficParams() []trafficParam {
 	rate := []string{AppCBR, AppZipf}
 	all := Apps()
 	return []trafficParam{
-		{"rate", "1", "Interests per second, retransmissions included (ndnSIM's Frequency)", rate, func(o *TrafficOptions, v string) error {
+		// rate: Interests per second, retransmissions included (ndnSIM's Frequency)
+		{"rate", "1", rate, func(o *TrafficOptions, v string) error {
 			return positiveFloat(v, MaxRate, &o.Rate)
 		}},
-		{"randomize", "none", "spacing of the Interests: none (1/rate apart), uniform (uniform in [0, 2/rate)) or exponential (mean 1/rate)", rate, func(o *TrafficOptions, v string) error {
+		// randomize: spacing of the Interests: none (1/rate apart), uniform (uniform in [0, 2/rate)) or exponential (mean 1/rate)
+		{"randomize", "none", rate, func(o *TrafficOptions, v string) error {
 			if !slices.Contains([]string{"none", "uniform", "exponential"}, v) {
 				return fmt.Errorf("want none, uniform or exponential, got %q", v)
 			}
 			o.Randomize = v
 			return nil
 		}},
-		{"count", "0", "Interests to send, retransmissions not counted; 0: until the run ends (ndnSIM's MaxSeq)", rate, func(o *TrafficOptions, v string) error {
+		// count: Interests to send, retransmissions not counted; 0: until the run ends (ndnSIM's MaxSeq)
+		{"count", "0", rate, func(o *TrafficOptions, v string) error {
 			n, err := strconv.ParseUint(v, 10, 64)
 			if err != nil {
 				return fmt.Errorf("want a whole number ≥ 0, got %q", v)
@@ -125,10 +122,12 @@ func trafficParams() []trafficParam {
 			o.Count = n
 			return nil
 		}},
-		{"random-start", "0s", "the first Interest leaves a uniform [0, random-start) after the start", all, func(o *TrafficOptions, v string) error {
+		// random-start: the first Interest leaves a uniform [0, random-start) after the start
+		{"random-start", "0s", all, func(o *TrafficOptions, v string) error {
 			return nonNegativeDuration(v, &o.RandomStart)
 		}},
-		{"contents", "100", "the catalogue size N: content 1..N (ndnSIM's NumberOfContents)", []string{AppZipf}, func(o *TrafficOptions, v string) error {
+		// contents: the catalogue size N: content 1..N (ndnSIM's NumberOfContents)
+		{"contents", "100", []string{AppZipf}, func(o *TrafficOptions, v string) error {
 			n, err := strconv.ParseUint(v, 10, 64)
 			if err != nil || n < 1 || n > MaxContents {
 				return fmt.Errorf("want a whole number from 1 to %d, got %q", MaxContents, v)
@@ -136,18 +135,22 @@ func trafficParams() []trafficParam {
 			o.Contents = n
 			return nil
 		}},
-		{"s", "0.7", "the Zipf–Mandelbrot exponent α (ndnSIM's s)", []string{AppZipf}, func(o *TrafficOptions, v string) error {
+		// s: the Zipf–Mandelbrot exponent α (ndnSIM's s)
+		{"s", "0.7", []string{AppZipf}, func(o *TrafficOptions, v string) error {
 			return finiteFloat(v, 0, &o.S)
 		}},
-		{"q", "0.7", "the Zipf–Mandelbrot shift q (ndnSIM's q)", []string{AppZipf}, func(o *TrafficOptions, v string) error {
+		// q: the Zipf–Mandelbrot shift q (ndnSIM's q)
+		{"q", "0.7", []string{AppZipf}, func(o *TrafficOptions, v string) error {
 			return finiteFloat(v, 0, &o.Q)
 		}},
-		{"batches", "", "the batches, as ndnSIM's Batches: pairs of a time after the start and a number of Interests, \"1s 10 5s 20\"", []string{AppBatches}, func(o *TrafficOptions, v string) error {
+		// batches: the batches, as ndnSIM's Batches: pairs of a time after the start and a number of Interests, "1s 10 5s 20"
+		{"batches", "", []string{AppBatches}, func(o *TrafficOptions, v string) error {
 			b, err := ParseBatches(v)
 			o.Batches = b
 			return err
 		}},
-		{"lifetime", "2s", "InterestLifetime (ndnSIM's LifeTime)", all, func(o *TrafficOptions, v string) error {
+		// lifetime: InterestLifetime (ndnSIM's LifeTime)
+		{"lifetime", "2s", all, func(o *TrafficOptions, v string) error {
 			d, err := time.ParseDuration(v)
 			if err != nil || d <= 0 {
 				return fmt.Errorf("want a positive duration, got %q", v)
@@ -155,10 +158,12 @@ func trafficParams() []trafficParam {
 			o.Lifetime = d
 			return nil
 		}},
-		{"min-rto", "200ms", "the retransmission timeout's lower bound", all, func(o *TrafficOptions, v string) error {
+		// min-rto: the retransmission timeout's lower bound
+		{"min-rto", "200ms", all, func(o *TrafficOptions, v string) error {
 			return positiveDuration(v, &o.RTT.MinRTO)
 		}},
-		{"max-rto", "10s", "the retransmission timeout's upper bound", all, func(o *TrafficOptions, v string) error {
+		// max-rto: the retransmission timeout's upper bound
+		{"max-rto", "10s", all, func(o *TrafficOptions, v string) error {
 			return positiveDuration(v, &o.RTT.MaxRTO)
 		}},
 	}
@@ -234,25 +239,6 @@ func ParseBatches(s string) ([]Batch, error) {
 		out = append(out, Batch{At: at, N: n})
 	}
 	return out, nil
-}
-
-// TrafficParamDocs describes the traffic applications' parameters.
-func TrafficParamDocs() []TrafficParamDoc {
-	var out []TrafficParamDoc
-	for _, p := range trafficParams() {
-		out = append(out, TrafficParamDoc{Name: p.name, Default: p.def, Doc: p.doc, Apps: p.apps})
-	}
-	return out
-}
-
-// HasTrafficParam reports whether application app has parameter name.
-func HasTrafficParam(app, name string) bool {
-	for _, p := range trafficParams() {
-		if p.name == name {
-			return slices.Contains(p.apps, app)
-		}
-	}
-	return false
 }
 
 // ParseTrafficParams returns application app's options: its defaults

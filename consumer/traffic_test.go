@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -298,6 +299,33 @@ func TestParseBatchesAcceptsNdnSIMsForm(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("batch %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestTrafficParamsAreDocumented checks that docs/scenario.md's table of
+// the traffic applications' parameters has a row for each, with its
+// default.
+func TestTrafficParamsAreDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/scenario.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(doc), "\n")
+	for _, p := range trafficParams() {
+		def := "`" + p.def + "`"
+		if p.def == "" {
+			def = "required"
+		}
+		found := false
+		for _, l := range lines {
+			if strings.HasPrefix(l, "| `") && strings.Contains(strings.SplitN(l, "|", 3)[1], "`"+p.name+"`") && strings.Contains(l, def) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("docs/scenario.md has no row for parameter %s with its default %s", p.name, def)
 		}
 	}
 }
