@@ -143,6 +143,12 @@ type flow struct {
 	// program flow, program.go), run at start; proc is its process.
 	program *Exec
 	proc    *proc
+
+	// appOpts is set for a traffic application (traffic.go), which runs
+	// appCfg as app instead of a fetch.
+	appOpts *consumer.TrafficOptions
+	appCfg  consumer.TrafficConfig
+	app     *consumer.Traffic
 }
 
 // newFlows prepares the scenario's consumers, but those on nodes that run
@@ -186,6 +192,18 @@ func (r *run) newFlows(ctx context.Context) ([]*flow, error) {
 		if execNodes[c.Node] {
 			continue
 		}
+		if c.App != "" {
+			ps := index.For(c.Prefix)
+			if len(ps) == 0 {
+				return flows, fmt.Errorf("%s: consumer %s: no producer serves exactly %q", c.Pos, c.ID, c.Prefix)
+			}
+			f, err := r.newAppFlow(ctx, c, ps[0].Node)
+			if err != nil {
+				return flows, err
+			}
+			flows = append(flows, f)
+			continue
+		}
 		opts, err := sim.ConsumerOptions(r.sc, c)
 		if err != nil {
 			return flows, err
@@ -224,6 +242,10 @@ func (r *run) fetch(ctx context.Context, f *flow, t0 time.Time) {
 		r.runProgram(ctx, f, t0)
 		return
 	}
+	if f.appOpts != nil {
+		r.runApp(ctx, f, t0)
+		return
+	}
 	defer f.conn.Close()
 	if r.traces != nil {
 		f.cfg.Tracer = shifted{r.traces.Flow(f.c.ID), f.connected.Sub(t0)}
@@ -250,6 +272,9 @@ var errInterrupted = errors.New("interrupted")
 func (f *flow) result(end time.Duration, limit, interrupted bool) (sim.FlowResult, []string) {
 	if f.program != nil {
 		return f.programResult(end, limit, interrupted)
+	}
+	if f.appOpts != nil {
+		return f.appResult(end, interrupted), nil
 	}
 	st := f.res.Stats
 	done := f.err == nil && st.Complete
@@ -330,6 +355,8 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 	}
 	allDone := make(chan struct{})
 	go func() { fwg.Wait(); close(allDone) }()
+	eventsDone := make(chan error, 1)
+	go func() { eventsDone <- r.runEvents(flowCtx, t0) }()
 	var end time.Duration
 	limit := false
 	select {
@@ -349,6 +376,7 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 	}
 	links, late, linkErr := r.linkResults(end)
 	cancelFlows()
+	eventErr := <-eventsDone
 	for _, p := range r.allProcs() {
 		p.kill()
 	}
@@ -356,6 +384,7 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 	res := &Result{Mode: Mode, Lateness: late, traces: r.traces, Result: &sim.Result{
 		Scenario: r.sc.Name, Seed: r.seed, SimTimeS: sim.Round(end.Seconds(), 6), Links: links,
 	}}
+	res.Caches = r.cacheResults()
 	for _, f := range flows {
 		row, absent := f.result(end, limit, ctx.Err() != nil)
 		res.Flows = append(res.Flows, row)
@@ -370,6 +399,9 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 	default:
 		if linkErr != nil {
 			errs = append(errs, linkErr)
+		}
+		if eventErr != nil {
+			errs = append(errs, eventErr)
 		}
 	}
 	for _, p := range r.allProcs() {

@@ -256,6 +256,7 @@ func Check(sc *scenario.Scenario, opt Options) error {
 		errs = append(errs, checkRelayed(sc, l.B, l.A)...)
 	}
 	errs = append(errs, checkPrograms(sc)...)
+	errs = append(errs, checkEvents(sc)...)
 	for _, e := range opt.Exec {
 		if _, ok := sc.Topology.Node(e.Node); !ok {
 			errs = append(errs, fmt.Errorf("emu: exec on %s: no such node in %s", e.Node, sc.File))

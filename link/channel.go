@@ -75,6 +75,7 @@ type ChannelStats struct {
 	TailDrops uint64 // dropped on arrival at a full queue
 	AQMDrops  uint64 // dropped by the queue discipline
 	LossDrops uint64 // lost on the wire (random loss)
+	DownDrops uint64 // given to the channel while it was down (SetUp)
 	Marks     uint64 // congestion marks set by the queue discipline
 	MaxQueue  int    // largest queue length seen while the transmitter was busy, packets
 	MeanQueue float64
@@ -88,7 +89,7 @@ type ChannelStats struct {
 }
 
 // Drops is the total number of frames lost on this direction.
-func (s ChannelStats) Drops() uint64 { return s.TailDrops + s.AQMDrops + s.LossDrops }
+func (s ChannelStats) Drops() uint64 { return s.TailDrops + s.AQMDrops + s.LossDrops + s.DownDrops }
 
 // Lateness measures how late a Channel's timers ran after their due time.
 // In real time a timer fires late (the event loop was busy, the OS woke it
@@ -202,6 +203,7 @@ type Channel struct {
 	arrivals sched.Lane // the frames on the wire, in order
 
 	stats ChannelStats
+	ctl   control // control.go
 	// queue-length integral for the time-average
 	lastChange time.Duration
 	qIntegral  float64
@@ -349,6 +351,9 @@ func (c *Channel) SendExt(ext any, size int) {
 }
 
 func (c *Channel) enqueue(it *aqm.Item) {
+	if c.dropDown() {
+		return
+	}
 	held := c.reports.Hold()
 	if c.endHeld {
 		c.settle()
@@ -528,9 +533,9 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 		}
 		return
 	}
-	arrive := done + c.params.Delay
+	arrive := max(done+c.params.Delay, c.ctl.notBefore)
 	if c.params.Jitter > 0 {
-		arrive = c.jittered(done)
+		arrive = max(c.jittered(done), c.ctl.notBefore)
 	}
 	if early {
 		c.stats.Lateness.observe(arrive, arrive)
@@ -597,7 +602,7 @@ func (c *Channel) Stats() ChannelStats {
 	}
 	st := c.stats
 	qs := c.queue.Stats()
-	st.AQMDrops, st.Marks = qs.AQMDrops, qs.Marks
+	st.AQMDrops, st.Marks, st.DownDrops = qs.AQMDrops, qs.Marks, c.ctl.drops
 	now := c.now()
 	integral := c.qIntegral + float64(c.queue.Len())*float64(now-c.lastChange)
 	if now > 0 {

@@ -62,7 +62,9 @@ type ServerStats struct {
 }
 
 // Server answers Interests for one object: its segments, its RDR metadata
-// (Name/32=metadata) and its signing certificate. Use it on the loop
+// (Name/32=metadata) and its signing certificate; and, for the traffic
+// applications, numbered content under the unversioned name
+// (producer.Config.Base). Use it on the loop
 // goroutine.
 type Server struct {
 	cfg   ServeConfig
@@ -114,6 +116,7 @@ func NewServer(e *Endpoint, cfg ServeConfig) (*Server, error) {
 		Content:     cfg.Content,
 		Finish:      s.finish,
 		Logger:      s.log,
+		Base:        s.base,
 	}, e)
 	if err != nil {
 		return nil, fmt.Errorf("live: serve: %w", err)

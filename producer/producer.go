@@ -1,6 +1,9 @@
 // Package producer serves one object as a sequence of segmented Data
 // packets, the way ndnputchunks does: Name = prefix/seg=N, a FinalBlockId
-// on every segment, a configurable freshness and signature.
+// on every segment, a configurable freshness and signature. It also
+// answers numbered content under a base name, the way ndnSIM's Producer
+// answers its consumer applications: Name = base/seq=N for any N, each
+// Data a segment's size (Config.Base).
 //
 // The producer is sans-IO: it receives Interests through OnPacket and
 // answers through an ndn.Face. It never reads the clock. It must not import
@@ -43,6 +46,13 @@ type Config struct {
 	// Data, if set, supplies the Data the producer sends (a simulation's
 	// producers share one Batch); nil: each is allocated alone.
 	Data *ndn.Batch[ndn.Data]
+	// Base, if set, is a name under which the producer also answers
+	// Interests for Base/<sequence number> (a SequenceNum component, any
+	// number): the traffic applications' (package consumer, AppCBR...).
+	// Each gets a Data named as the Interest with SegmentSize payload
+	// bytes (zeros when Content is set), no FinalBlockId, and the
+	// configured freshness and signature.
+	Base ndn.Name
 }
 
 // Stats are the producer's counters.
@@ -51,6 +61,7 @@ type Stats struct {
 	DataSent     uint64 // Data sent
 	PayloadBytes uint64 // payload bytes sent
 	Unknown      uint64 // Interests for names this producer does not serve
+	Numbered     uint64 // Data sent for Base/seq=N (counted in DataSent too)
 	Errors       uint64 // Data that could not be produced
 }
 
@@ -98,11 +109,18 @@ func (p *Producer) OnPacket(pkt ndn.Packet) {
 	p.stats.Interests++
 	in := pkt.Interest
 	seg, ok := p.segmentOf(in.Name)
-	if !ok {
+	var d *ndn.Data
+	var err error
+	switch {
+	case ok:
+		d, err = p.segment(seg, in.Name) // the Interest's name is exactly the Data name
+	case p.numbered(in.Name):
+		d = p.numberedData(in.Name)
+		p.stats.Numbered++
+	default:
 		p.stats.Unknown++
 		return
 	}
-	d, err := p.segment(seg, in.Name) // the Interest's name is exactly the Data name
 	if err != nil {
 		p.stats.Errors++
 		p.log.Warn("cannot produce segment", "seg", seg, "err", err)
@@ -134,6 +152,30 @@ func (p *Producer) segmentOf(n ndn.Name) (uint64, bool) {
 		return 0, false
 	}
 	return seg, true
+}
+
+// numbered reports whether n is Base/seq=N.
+func (p *Producer) numbered(n ndn.Name) bool {
+	b := p.cfg.Base
+	return b != nil && len(n) == len(b)+1 && b.IsPrefix(n) && n[len(b)].Typ == enc.TypeSequenceNumNameComponent
+}
+
+// numberedData builds the Data answering an Interest for name, Base/seq=N.
+func (p *Producer) numberedData(name ndn.Name) *ndn.Data {
+	var d *ndn.Data
+	if b := p.cfg.Data; b != nil {
+		d = b.New()
+	} else {
+		d = &ndn.Data{}
+	}
+	d.Name = name
+	d.Freshness = p.cfg.Freshness
+	d.ContentLen = p.cfg.SegmentSize
+	d.Sig = p.cfg.Signature
+	if p.cfg.Content != nil {
+		d.Content = make([]byte, p.cfg.SegmentSize)
+	}
+	return d
 }
 
 // Segment builds the Data for segment seg, named Prefix/seg=N.

@@ -197,3 +197,58 @@ func TestShortReaderIsAnError(t *testing.T) {
 		t.Errorf("stats %+v, want 2 Data and 2 errors", st)
 	}
 }
+
+// TestNumberedContent checks the Interests a producer with a Base answers:
+// Base/seq=N for any N, a Data of the segment size named as the Interest;
+// other names under Base it does not answer, and without a Base it answers
+// no numbered name.
+func TestNumberedContent(t *testing.T) {
+	base := name(t, "/videos")
+	seq := func(n uint64) ndn.Name { return base.Append(enc.NewSequenceNumComponent(n)) }
+	for _, tc := range []struct {
+		name     string
+		base     ndn.Name
+		content  bool // the live runtime's: payload bytes, not only a length
+		interest ndn.Name
+		answered bool
+	}{
+		{"seq 7", base, false, seq(7), true},
+		{"seq 0", base, false, seq(0), true},
+		{"a huge number", base, true, seq(1 << 40), true},
+		{"a generic component", base, false, base.Append(enc.NewGenericComponent("7")), false},
+		{"a segment under the base", base, false, base.Append(enc.NewSegmentComponent(0)), false},
+		{"two components", base, false, seq(1).Append(enc.NewSequenceNumComponent(1)), false},
+		{"another prefix", base, false, name(t, "/other").Append(enc.NewSequenceNumComponent(1)), false},
+		{"no base", nil, false, seq(7), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := &collect{}
+			cfg := Config{Prefix: base.Append(enc.NewVersionComponent(1)), Size: 100, SegmentSize: 1200, Freshness: time.Second, Base: tc.base}
+			if tc.content {
+				cfg.Content = bytes.NewReader(make([]byte, 100))
+			}
+			p, err := New(cfg, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.OnPacket(ndn.Packet{Interest: &ndn.Interest{Name: tc.interest}})
+			st := p.Stats()
+			if !tc.answered {
+				if len(out.pkts) != 0 || st.Unknown != 1 || st.Numbered != 0 {
+					t.Errorf("answered %d packets, unknown %d, numbered %d: want no answer", len(out.pkts), st.Unknown, st.Numbered)
+				}
+				return
+			}
+			if len(out.pkts) != 1 || st.Numbered != 1 || st.DataSent != 1 {
+				t.Fatalf("answered %d packets, numbered %d, sent %d: want one Data", len(out.pkts), st.Numbered, st.DataSent)
+			}
+			d := out.pkts[0].Data
+			if !d.Name.Equal(tc.interest) || d.ContentLen != 1200 || d.HasFinal || d.Freshness != time.Second {
+				t.Errorf("Data %s, %d bytes, final %v, freshness %v: want the Interest's name, 1200 bytes, no FinalBlockId, 1 s", d.Name, d.ContentLen, d.HasFinal, d.Freshness)
+			}
+			if tc.content && len(d.Content) != 1200 {
+				t.Errorf("%d content bytes, want 1200", len(d.Content))
+			}
+		})
+	}
+}

@@ -38,10 +38,16 @@ func ScenarioParams(sc *scenario.Scenario) []Param {
 	}
 	for _, c := range sc.Consumers {
 		v := fmt.Sprintf("%s on %s from %v: %s", c.Prefix, c.Node, c.Start, c.Pipeline)
-		if pr := sc.ProfileOf(c); pr != "" {
+		if c.App != "" {
+			v = fmt.Sprintf("%s on %s from %v: app %s", c.Prefix, c.Node, c.Start, c.App)
+		}
+		if pr := sc.ProfileOf(c); pr != "" && c.App == "" {
 			v += ", profile " + pr
 		}
 		ps = append(ps, Param{Key: "consumer " + c.ID, Value: v + paramText(c.Params)})
+	}
+	for _, e := range sc.SortedEvents() {
+		ps = append(ps, Param{Key: "event at " + e.At.String(), Value: e.Target() + " " + e.Change()})
 	}
 	for _, f := range sc.TCP {
 		ps = append(ps, Param{Key: "tcp " + f.ID, Value: fmt.Sprintf("%s -> %s, %d bytes, %s, MSS %d, from %v", f.From, f.To, f.Size, f.Algorithm, f.MSS, f.Start)})

@@ -292,7 +292,7 @@ func (d *decoder) scenario(m map[string]any) *Scenario {
 	if d.file != "" {
 		s.Name = strings.TrimSuffix(filepath.Base(d.file), filepath.Ext(d.file))
 	}
-	d.known(m, "", append(topLevelKeys(), "topology", "routers", "links", "producer", "consumer", "tcp")...)
+	d.known(m, "", append(topLevelKeys(), "topology", "routers", "links", "producer", "consumer", "tcp", "event")...)
 	d.topLevel(m, s)
 	if t, ok := d.table(m, "", "topology"); ok {
 		s.Topology, s.TopologyFile = d.topology(t, "topology")
@@ -311,6 +311,9 @@ func (d *decoder) scenario(m map[string]any) *Scenario {
 	}
 	for i, t := range d.limitedTables(m, "tcp", MaxTCPFlows) {
 		s.TCP = append(s.TCP, d.tcp(t, joinIndex("tcp", i)))
+	}
+	for i, t := range d.limitedTables(m, "event", MaxEvents) {
+		s.Events = append(s.Events, d.event(t, joinIndex("event", i)))
 	}
 	return s
 }
@@ -746,7 +749,7 @@ func (d *decoder) consumer(m map[string]any, path string) Consumer {
 
 // consumerKeys are the keys of a [[consumer]] entry but its id.
 func consumerKeys() []string {
-	return []string{"node", "prefix", "start", "pipeline", "profile", "params", "program", "args"}
+	return []string{"node", "prefix", "start", "pipeline", "app", "profile", "params", "program", "args"}
 }
 
 // consumerKeys decodes the keys m gives but id into c; params merge key
@@ -756,6 +759,7 @@ func (d *decoder) consumerKeys(m map[string]any, path string, c *Consumer) {
 	d.str(m, path, "prefix", &c.Prefix)
 	d.duration(m, path, "start", &c.Start)
 	d.str(m, path, "pipeline", &c.Pipeline)
+	d.str(m, path, "app", &c.App)
 	d.str(m, path, "profile", &c.Profile)
 	d.str(m, path, "program", &c.Program)
 	d.strList(m, path, "args", &c.Args)

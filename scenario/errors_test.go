@@ -40,7 +40,7 @@ func edit(t *testing.T, old, new string) string {
 }
 
 func TestParseErrors(t *testing.T) {
-	allKeys := "name, description, seed, duration, header-overhead, profile, topology, routers, links, producer, consumer, tcp"
+	allKeys := "name, description, seed, duration, header-overhead, profile, topology, routers, links, producer, consumer, tcp, event"
 	tests := []struct {
 		name, file, doc, want string
 	}{
@@ -53,7 +53,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown top-level key", "", "seeed = 1\n" + errBase,
 			`f.toml:1: seeed: unknown key (expected one of: ` + allKeys + `)`},
 		{"unknown consumer key", "", errBase + "widow = 32\n",
-			`f.toml:14: consumer[0].widow: unknown key (expected one of: id, node, prefix, start, pipeline, profile, params, program, args)`},
+			`f.toml:14: consumer[0].widow: unknown key (expected one of: id, node, prefix, start, pipeline, app, profile, params, program, args)`},
 		{"seed type", "", "seed = \"1\"\n" + errBase,
 			`f.toml:1: seed: expected an integer, got a string`},
 		{"negative seed", "", "seed = -1\n" + errBase,
@@ -173,7 +173,28 @@ func TestParseErrors(t *testing.T) {
 		{"consumer starts too late", "", "duration = \"10s\"\n" + errBase + "start = \"10s\"\n",
 			`f.toml:15: consumer[0].start: 10s is not before the end of the run (duration 10s)`},
 		{"consumer without pipeline", "", edit(t, "pipeline = \"fixed\"\n", ""),
-			`f.toml:10: consumer[0].pipeline: required`},
+			`f.toml:10: consumer[0].pipeline: required (or app, a traffic application: cbr, zipf, batches)`},
+		{"consumer with pipeline and app", "", errBase + "app = \"cbr\"\n",
+			`f.toml:14: consumer[0].app: a consumer fetches with a pipeline ("fixed") or runs an app ("cbr"), not both`},
+		// Events (the base's lines, then [[event]] at 14).
+		{"event without at", "", errBase + "[[event]]\nlink = \"c-r\"\ndown = true\n",
+			`f.toml:14: event[0].at: required: when it happens, such as "10s"`},
+		{"event after the end", "", "duration = \"10s\"\n" + errBase + "[[event]]\nat = \"10s\"\nlink = \"c-r\"\ndown = true\n",
+			`f.toml:16: event[0].at: 10s is not before the end of the run (duration 10s)`},
+		{"event on no link", "", errBase + "[[event]]\nat = \"1s\"\nlink = \"c-p\"\ndown = true\n",
+			`f.toml:16: event[0].link: no link "c-p" in the topology (links: c-r, r-p)`},
+		{"event with two changes", "", errBase + "[[event]]\nat = \"1s\"\nlink = \"r-c\"\ndown = true\ndelay = \"5ms\"\n",
+			`f.toml:14: event[0]: needs exactly one change: down = true, up = true, bw, delay or loss (got 2)`},
+		{"event with no target", "", errBase + "[[event]]\nat = \"1s\"\nup = true\n",
+			`f.toml:14: event[0]: needs link = "A-B" or node = "N"`},
+		{"node event with a rate", "", errBase + "[[event]]\nat = \"1s\"\nnode = \"r\"\nbw = \"5Mbps\"\n",
+			`f.toml:16: event[0].node: a node goes down or up; a rate, delay or loss belongs to a link`},
+		{"event rate without unit", "", errBase + "[[event]]\nat = \"1s\"\nlink = \"c-r\"\nbw = \"5\"\n",
+			`f.toml:17: event[0].bw: must be a rate with a unit (bps, kbps, Mbps, Gbps) such as "5Mbps", or a number of Mbit/s, got "5"`},
+		{"event loss over 100", "", errBase + "[[event]]\nat = \"1s\"\nlink = \"c-r\"\nloss = 101\n",
+			`f.toml:17: event[0].loss: must be a percentage from 0 to 100, got 101`},
+		{"event down false", "", errBase + "[[event]]\nat = \"1s\"\nlink = \"c-r\"\ndown = false\n",
+			`f.toml:17: event[0].down: write down = true, or leave it out`},
 		{"consumer params type", "", errBase + "params = { window = { x = 1 } }\n",
 			`f.toml:14: consumer[0].params.window: expected a string, number or boolean, got a table`},
 		{"no consumer", "", edit(t, "[[consumer]]\nnode = \"c\"\nprefix = \"/x\"\npipeline = \"fixed\"\n", ""),
@@ -181,7 +202,7 @@ func TestParseErrors(t *testing.T) {
 		// Several errors come back together, in line order.
 		{"several", "", "seed = -1\n" + errBase + "widow = 1\nstart = 5\n",
 			"f.toml:1: seed: must not be negative, got -1\n" +
-				"f.toml:15: consumer[0].widow: unknown key (expected one of: id, node, prefix, start, pipeline, profile, params, program, args)\n" +
+				"f.toml:15: consumer[0].widow: unknown key (expected one of: id, node, prefix, start, pipeline, app, profile, params, program, args)\n" +
 				`f.toml:16: consumer[0].start: expected a duration string such as "300s" or "10ms", got an integer`},
 	}
 	for _, tt := range tests {

@@ -49,6 +49,9 @@ type Scenario struct {
 	Consumers  []Consumer
 	// TCP are bulk TCP transfers sharing the network ([[tcp]]).
 	TCP []TCPFlow
+	// Events are scheduled changes to links and nodes ([[event]]), in
+	// file order (SortedEvents orders them in time).
+	Events []Event
 
 	// keyPos maps TOML key paths ("consumer[0].node") to their position;
 	// nil for a scenario built in Go.
@@ -271,7 +274,12 @@ type Consumer struct {
 	// seed000, ...) whose values apply before Params; "" takes the
 	// scenario's Profile (see ProfileOf).
 	Profile string
-	Params  map[string]string
+	// App names a traffic application (cbr, zipf, batches: package
+	// consumer's) that sends numbered Interests instead of fetching the
+	// object with a pipeline; Params are then its parameters. A consumer
+	// has a Pipeline or an App, not both.
+	App    string
+	Params map[string]string
 	// ParamPos gives the position of every key of Params, so that whoever
 	// interprets a parameter can report "file:line: field: message"; nil
 	// for a scenario built in Go.
@@ -435,6 +443,7 @@ func (s *Scenario) Clone() *Scenario {
 		c.Consumers[i].ParamPos = maps.Clone(c.Consumers[i].ParamPos)
 	}
 	c.TCP = slices.Clone(s.TCP)
+	c.Events = slices.Clone(s.Events)
 	c.keyPos = maps.Clone(s.keyPos)
 	return &c
 }

@@ -295,7 +295,7 @@ func TestDefaultAndGoBuilt(t *testing.T) {
 	}
 	s.Consumers = append(s.Consumers, NewConsumer("a", "/z", ""))
 	const wantErr = "consumer[1].id: consumer id \"a\" is already used by consumer[0] (set a unique id)\n" +
-		"consumer[1].pipeline: required\n" +
+		"consumer[1].pipeline: required (or app, a traffic application: cbr, zipf, batches)\n" +
 		"consumer[1].prefix: no producer serves \"/z\" (a consumer fetches the object a [[producer]] serves under exactly this prefix)"
 	if err := s.Validate(); err == nil || err.Error() != wantErr {
 		t.Errorf("Validate error\n got %v\nwant %s", err, wantErr)

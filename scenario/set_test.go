@@ -170,7 +170,7 @@ func TestSetErrors(t *testing.T) {
 		{"consumer.nobody.pipeline", "aimd", "--set: consumer.nobody.pipeline: no consumer has the id \"nobody\"", false},
 		{"consumer[5].pipeline", "aimd", "--set: consumer[5].pipeline: consumer[5]: the scenario has 2 consumer entries", false},
 		{"consumer.first.id", "x", "--set: consumer.first.id: a consumer's id cannot be set: it selects the consumer", false},
-		{"consumer.first.params", "1", "--set: consumer.first.params: unknown key \"params\" (expected one of: node, prefix, start, pipeline, profile, program, args, params.NAME)", false},
+		{"consumer.first.params", "1", "--set: consumer.first.params: unknown key \"params\" (expected one of: node, prefix, start, pipeline, app, profile, program, args, params.NAME)", false},
 		{"producer.p.node", "r2", "--set: producer.p.node: select producer entries by index (producer[0]) or all (producer.*)", false},
 		{"consumer.first.node", "nowhere", "--set: consumer[0].node: no node \"nowhere\" in the topology", true},
 		{"consumer.*.prefix", "/b", "--set: consumer[0].prefix: no producer serves \"/b\"", true},

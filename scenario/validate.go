@@ -57,6 +57,7 @@ func (s *Scenario) Validate() error {
 		v.consumer(path, c)
 	}
 	v.tcpFlows(ids)
+	v.events()
 	if len(s.Consumers) == 0 && len(s.TCP) == 0 && !s.NetworkOnly {
 		v.errorf("consumer", topology.Pos{}, "the scenario has no consumer (add a [[consumer]] or a [[tcp]] flow)")
 	}
@@ -276,8 +277,11 @@ func (v *validator) consumer(path string, c Consumer) {
 	} else if v.s.Duration > 0 && c.Start >= v.s.Duration {
 		v.errorf(path+".start", c.Pos, "%v is not before the end of the run (duration %v)", c.Start, v.s.Duration)
 	}
-	if c.Pipeline == "" {
-		v.errorf(path+".pipeline", c.Pos, "required")
+	switch {
+	case c.Pipeline == "" && c.App == "":
+		v.errorf(path+".pipeline", c.Pos, "required (or app, a traffic application: cbr, zipf, batches)")
+	case c.Pipeline != "" && c.App != "":
+		v.errorf(path+".app", c.Pos, "a consumer fetches with a pipeline (%q) or runs an app (%q), not both", c.Pipeline, c.App)
 	}
 	v.params(path+".params", c.Params, c.Pos)
 	if _, err := parseName(c.Prefix); err != nil {

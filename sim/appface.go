@@ -26,6 +26,9 @@ type appFace struct {
 	sending bool      // the application is inside toForwarder.Send
 	q       fifo.Queue[ndn.Packet]
 	fn      func()
+	// tap, if set, is told of every packet the application sends (the
+	// ndnSIM-format traces).
+	tap func(*ndn.Packet)
 }
 
 func newAppFace(s *Scheduler, f *fw.Forwarder, deliver func(ndn.Packet)) *appFace {
@@ -55,6 +58,9 @@ type toForwarder struct{ a *appFace }
 // Send implements ndn.Face for the application: p goes to the forwarder.
 func (t toForwarder) Send(p ndn.Packet) {
 	a := t.a
+	if a.tap != nil {
+		a.tap(&p)
+	}
 	was := a.sending
 	a.sending = true
 	a.fw.Receive(a.id, p)

@@ -38,6 +38,10 @@ type Node struct {
 	// ext handles non-NDN frames (TCP segments) arriving from a
 	// neighbour; nil drops them.
 	ext func(from string, frame any)
+	// apps counts the traffic applications on the node (their AppIds in
+	// the ndnSIM-format traces); taps are its faces' counts there.
+	apps int
+	taps map[fw.FaceID]*faceCount
 }
 
 // SetExtHandler installs the handler of non-NDN frames arriving at the
@@ -79,6 +83,9 @@ type processor struct {
 	// early).
 	inputs int
 	plain  []plainInput
+	// tap, if set, is told of every packet before the forwarder takes it
+	// (the ndnSIM-format traces).
+	tap func(fw.FaceID, *ndn.Packet)
 }
 
 // plainInput is a plain link into a processor's node: the channel whose
@@ -101,6 +108,9 @@ func newProcessor(s *Scheduler, f *fw.Forwarder, src *rand.PCG, jitter time.Dura
 	// per packet.
 	p.lane = s.NewLane(func() {
 		x := p.q.Front() // read in place, dropped after (see link.Channel.arrive)
+		if p.tap != nil {
+			p.tap(x.face, &x.pkt)
+		}
 		p.fw.Receive(x.face, x.pkt)
 		p.q.Drop()
 	}).(*vclock.Lane)
@@ -111,6 +121,9 @@ func newProcessor(s *Scheduler, f *fw.Forwarder, src *rand.PCG, jitter time.Dura
 // call only (a frame where it waited on the wire).
 func (p *processor) receive(face fw.FaceID, pkt *ndn.Packet) {
 	if p.jitter <= 0 {
+		if p.tap != nil {
+			p.tap(face, pkt)
+		}
 		p.fw.Receive(face, *pkt)
 		return
 	}
@@ -177,6 +190,13 @@ type Flow struct {
 	tracer  *flowTracer
 }
 
+// flowRef is a consumer of the scenario, in its order: a pipeline's flow
+// or a traffic application.
+type flowRef struct {
+	flow *Flow
+	app  *AppFlow
+}
+
 // Network is a simulated NDN network built from a scenario.
 type Network struct {
 	Scenario *scenario.Scenario
@@ -190,14 +210,21 @@ type Network struct {
 	Underlays map[string]*Channel
 	// Tunnels are the directions of the TCP tunnels (tcptunnel.go), two
 	// per tunnel link: A->B, then B->A.
-	Tunnels   []*TCPTunnel
-	Flows     []*Flow
+	Tunnels []*TCPTunnel
+	Flows   []*Flow
+	// Apps are the consumers that run traffic applications (apps.go),
+	// in scenario order.
+	Apps      []*AppFlow
 	Producers []*producer.Producer // in scenario order
 	// TCP are the scenario's TCP flows (tcp.go), in scenario order.
 	TCP     []*TCPFlow
 	first   Completion // see FirstCompletion
 	pending int        // flows, NDN and TCP, that have not ended
 	trace   *Traces
+	// consumers are the scenario's consumers in its order.
+	consumers []flowRef
+	// ndnsim records the ndnSIM-format traces (Options.NDNSimTrace).
+	ndnsim *ndnsimTraces
 	// interests and data supply the consumers' Interests and the
 	// producers' Data, about 4 KiB to an allocation (ndn.Batch).
 	interests ndn.Batch[ndn.Interest]
@@ -220,6 +247,9 @@ type Options struct {
 	Seed uint64
 	// Trace records time series (cwnd, RTT/RTO, rate, queues) for Write.
 	Trace bool
+	// NDNSimTrace records the traces of ndnSIM's L3RateTracer,
+	// AppDelayTracer and CsTracer for WriteNDNSimTraces (ndnsim.go).
+	NDNSimTrace bool
 	// ProcessingJitter bounds each forwarder's per-packet processing time,
 	// drawn uniformly from [0, ProcessingJitter) (default 200 µs; negative
 	// disables). StartJitter delays each consumer's start by a uniform
@@ -295,6 +325,9 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 	if opt.Trace {
 		n.trace = NewTraces()
 	}
+	if opt.NDNSimTrace {
+		n.ndnsim = newNDNSimTraces(n.Sizer)
+	}
 	names := fw.NewNameHashCache() // every forwarder sees the same packet objects
 	for _, nd := range sc.Topology.Nodes {
 		rs := sc.RouterFor(nd.Name)
@@ -324,9 +357,16 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 		return nil, err
 	}
 	for _, c := range sc.Consumers {
-		if err := n.addConsumer(c, seed, orDefault(opt.StartJitter, DefaultStartJitter)); err != nil {
+		add := n.addConsumer
+		if c.App != "" {
+			add = n.addApp
+		}
+		if err := add(c, seed, orDefault(opt.StartJitter, DefaultStartJitter)); err != nil {
 			return nil, err
 		}
+	}
+	if err := n.scheduleEvents(); err != nil {
+		return nil, err
 	}
 	if err := n.addTCPFlows(seed, orDefault(opt.StartJitter, DefaultStartJitter)); err != nil {
 		return nil, err
@@ -373,8 +413,8 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 			continue
 		}
 		// the link model itself is the face: no wrapper's call per packet
-		fa := a.FW.AddFace(ch[0].Channel, fw.FaceNetwork)
-		fb := b.FW.AddFace(ch[1].Channel, fw.FaceNetwork)
+		fa := n.addFace(a, ch[0].Channel, "netdev://"+l.B, fw.FaceNetwork)
+		fb := n.addFace(b, ch[1].Channel, "netdev://"+l.A, fw.FaceNetwork)
 		a.faces[l.B], b.faces[l.A] = fa, fb
 		a.out[l.B], b.out[l.A] = ch[0], ch[1]
 		// exit[i] is the channel whose frames reach the far end of
@@ -428,8 +468,8 @@ func (n *Network) addTCPTunnel(tt *scenario.TCPTunnel, a, b *Node, ch [2]*Channe
 	if err != nil {
 		return err
 	}
-	fa := a.FW.AddFace(ab, fw.FaceNetwork)
-	fb := b.FW.AddFace(ba, fw.FaceNetwork)
+	fa := n.addFace(a, ab, "tcp://"+b.Name, fw.FaceNetwork)
+	fb := n.addFace(b, ba, "tcp://"+a.Name, fw.FaceNetwork)
 	ab.toFace, ba.toFace = fb, fa
 	a.faces[b.Name], b.faces[a.Name] = fa, fb
 	a.out[b.Name], b.out[a.Name] = ch[0], ch[1]
@@ -597,17 +637,17 @@ func (n *Network) addProducer(p scenario.Producer) error {
 	}
 	var prod *producer.Producer
 	face := newAppFace(n.Sched, node.FW, func(pkt ndn.Packet) { prod.OnPacket(pkt) })
-	face.id = node.FW.AddFace(face, fw.FaceLocal)
+	n.addAppFace(node, face)
 	fwFace := toForwarder{face}
+	base, _ := ndn.ParseName(p.Prefix) // validated by the scenario
 	prod, err = producer.New(producer.Config{
 		Prefix: prefix, Size: p.FileSize, SegmentSize: p.SegmentSize,
-		Freshness: p.Freshness, Signature: sig, Data: &n.data,
+		Freshness: p.Freshness, Signature: sig, Data: &n.data, Base: base,
 	}, fwFace)
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Pos, err)
 	}
 	n.Producers = append(n.Producers, prod)
-	base, _ := ndn.ParseName(p.Prefix) // validated by the scenario
 	node.FW.AddRoute(base, face.id, 0)
 	for _, r := range n.routes.Announce(p) {
 		prefix, _ := ndn.ParseName(r.Prefix) // validated by the scenario
@@ -643,15 +683,21 @@ func ConsumerOptions(sc *scenario.Scenario, c scenario.Consumer) (consumer.Optio
 	}
 	opts, err := consumer.ParseParams(c.Pipeline, params)
 	if err != nil {
-		pos := c.Pos
-		if pe, ok := err.(*consumer.ParamError); ok {
-			if pp, ok := c.ParamPos[pe.Key]; ok {
-				pos = pp
-			}
-		}
-		return consumer.Options{}, fmt.Errorf("%s: consumer %s: params: %w", pos, c.ID, err)
+		return consumer.Options{}, paramError(c, err)
 	}
 	return opts, nil
+}
+
+// paramError is err, an invalid param of consumer c, at the position of
+// the key at fault (a consumer.ParamError's), else at c's.
+func paramError(c scenario.Consumer, err error) error {
+	pos := c.Pos
+	if pe, ok := err.(*consumer.ParamError); ok {
+		if pp, ok := c.ParamPos[pe.Key]; ok {
+			pos = pp
+		}
+	}
+	return fmt.Errorf("%s: consumer %s: params: %w", pos, c.ID, err)
 }
 
 // droppedParams returns, sorted, the params of c that its pipeline does not
@@ -728,7 +774,7 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time
 	}
 	var pl *consumer.Pipeline
 	face := newAppFace(n.Sched, node.FW, func(pkt ndn.Packet) { pl.OnPacket(pkt) })
-	face.id = node.FW.AddFace(face, fw.FaceLocal)
+	n.addAppFace(node, face)
 	fwFace := toForwarder{face}
 	pl, err = consumer.New(cfg, n.Sched, fwFace)
 	if err != nil {
@@ -736,6 +782,7 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time
 	}
 	fl.P = pl
 	n.Flows = append(n.Flows, fl)
+	n.consumers = append(n.consumers, flowRef{flow: fl})
 	n.pending++
 	n.Sched.At(start, pl.Start)
 	return nil
@@ -756,6 +803,9 @@ func (n *Network) Run() *Result {
 	if n.trace != nil {
 		n.trace.startQueueSampler(n)
 		n.trace.startForwardingSampler(n)
+	}
+	if n.ndnsim != nil {
+		n.ndnsim.startSampler(n)
 	}
 	n.Sched.RunWhile(n.Scenario.Duration, &n.pending)
 	if !n.allDone() {

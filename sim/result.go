@@ -19,9 +19,20 @@ type Result struct {
 	// tcpFlowResult), so that tables and reports show both alike.
 	Flows []FlowResult `json:"flows"`
 	// TCP details the TCP flows, with the counters only TCP has.
-	TCP    []TCPResult  `json:"tcp,omitempty"`
-	Links  []LinkResult `json:"links"`
-	Timing Timing       `json:"timing"`
+	TCP   []TCPResult  `json:"tcp,omitempty"`
+	Links []LinkResult `json:"links"`
+	// Caches are the Content Stores' hits and misses, per node with a
+	// Content Store (cs-capacity above 0), by node name.
+	Caches []CacheResult `json:"caches,omitempty"`
+	Timing Timing        `json:"timing"`
+}
+
+// CacheResult is one node's Content Store lookups: Interests it answered
+// from the store (hits) and lookups that found nothing (misses).
+type CacheResult struct {
+	Node   string `json:"node"`
+	Hits   uint64 `json:"hits"`
+	Misses uint64 `json:"misses"`
 }
 
 // TCPResult summarises one TCP flow. Rates are in kbit/s (1000 bit/s).
@@ -96,19 +107,26 @@ type FlowResult struct {
 	RTTMinMs float64 `json:"rtt_min_ms"`
 	RTTAvgMs float64 `json:"rtt_avg_ms"`
 	RTTMaxMs float64 `json:"rtt_max_ms"`
-	Error    string  `json:"error,omitempty"`
+	// DelayMeanMs is a traffic application's mean delay from the first
+	// Interest for a content to its Data (AppFlowResult); absent for
+	// pipelines.
+	DelayMeanMs float64 `json:"delay_mean_ms,omitempty"`
+	Error       string  `json:"error,omitempty"`
 }
 
 // LinkResult is one link direction's counters.
 type LinkResult struct {
-	From      string  `json:"from"`
-	To        string  `json:"to"`
-	Packets   uint64  `json:"packets"`
-	Bytes     uint64  `json:"bytes"`
-	Drops     uint64  `json:"drops"`
-	TailDrops uint64  `json:"tail_drops"`
-	AQMDrops  uint64  `json:"aqm_drops"`
-	LossDrops uint64  `json:"loss_drops"`
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Packets   uint64 `json:"packets"`
+	Bytes     uint64 `json:"bytes"`
+	Drops     uint64 `json:"drops"`
+	TailDrops uint64 `json:"tail_drops"`
+	AQMDrops  uint64 `json:"aqm_drops"`
+	LossDrops uint64 `json:"loss_drops"`
+	// DownDrops are the frames given to the link while an event had taken
+	// it down (counted in drops too).
+	DownDrops uint64  `json:"down_drops,omitempty"`
 	Marks     uint64  `json:"marks"`
 	Interests uint64  `json:"interests"` // Interests transmitted
 	Data      uint64  `json:"data"`      // Data transmitted
@@ -148,7 +166,12 @@ func kbps(bytes uint64, d time.Duration) float64 {
 func (n *Network) result(wall time.Duration) *Result {
 	now := n.Sched.Now()
 	r := &Result{Scenario: n.Scenario.Name, Seed: n.Seed, SimTimeS: Round(secs(now), 6)}
-	for _, f := range n.Flows {
+	for _, ref := range n.consumers {
+		if ref.app != nil {
+			r.Flows = append(r.Flows, ref.app.result(now))
+			continue
+		}
+		f := ref.flow
 		st := f.P.Stats()
 		done, err := f.P.Done()
 		end := st.End
@@ -160,6 +183,12 @@ func (n *Network) result(wall time.Duration) *Result {
 	n.tcpResults(r, now)
 	for _, c := range n.sortedChannels() {
 		r.Links = append(r.Links, NewLinkResult(c, now))
+	}
+	for _, nd := range n.Scenario.Topology.Nodes {
+		if n.Scenario.RouterFor(nd.Name).CSCapacity > 0 {
+			c := n.Nodes[nd.Name].FW.Counters()
+			r.Caches = append(r.Caches, CacheResult{Node: nd.Name, Hits: c.CSHits, Misses: c.CSMisses})
+		}
 	}
 	ev := n.Sched.Events()
 	r.Timing = Timing{WallS: wall.Seconds(), Events: ev}
@@ -220,7 +249,7 @@ func NewLinkResult(c *Channel, now time.Duration) LinkResult {
 	st := c.Stats()
 	lr := LinkResult{
 		From: c.From, To: c.To, Packets: st.Packets, Bytes: st.Bytes,
-		Drops: st.Drops(), TailDrops: st.TailDrops, AQMDrops: st.AQMDrops, LossDrops: st.LossDrops,
+		Drops: st.Drops(), TailDrops: st.TailDrops, AQMDrops: st.AQMDrops, LossDrops: st.LossDrops, DownDrops: st.DownDrops,
 		Marks: st.Marks, Interests: st.Interests, Data: st.DataPkts, Nacks: st.NackPkts, MaxQueue: st.MaxQueue, MeanQueue: Round(st.MeanQueue, 4),
 	}
 	if bw := c.Params().Bandwidth; bw > 0 && now > 0 {

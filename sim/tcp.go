@@ -342,6 +342,9 @@ func (n *Network) flowEnded(id string) {
 	for _, f := range n.Flows {
 		n.first.WireBytes[f.ID] = f.P.Stats().WireBytes
 	}
+	for _, a := range n.Apps {
+		n.first.WireBytes[a.ID] = a.T.Stats().WireBytes
+	}
 	for _, f := range n.TCP {
 		n.first.WireBytes[f.ID] = f.rcv.Stats().WireBytes
 	}

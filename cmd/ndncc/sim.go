@@ -33,6 +33,8 @@ type simFlags struct {
 	runs    int
 	jobs    int
 	profile string
+	// traceFormat is --trace-format: ndncc (CSV) or ndnsim.
+	traceFormat string
 }
 
 func newSimCmd() *cobra.Command {
@@ -55,7 +57,10 @@ queue lengths, the forwarding split of multipath routers) are written there
 as CSV and plotted as PNG and SVG; the JSON result goes to DIR/result.json,
 and DIR/index.html shows the flows, the links, the network drawn and every
 plot. The same scenario and seed always give the same results (except the
-"timing" section).
+"timing" section). --trace-format ndnsim adds ndnSIM's tracer files to DIR:
+rate-trace.txt (L3RateTracer), app-delays-trace.txt (AppDelayTracer, the
+traffic applications' delays) and cs-trace.txt (CsTracer), tab-separated
+with ndnSIM's columns (docs/coming-from-ndnsim.md).
 
 --set KEY=VALUE sets any scenario key by its dotted path (docs/scenario.md,
 "Setting keys"), such as links.router1-router2.max-queue-size=64,
@@ -89,6 +94,7 @@ scale sets a memory limit of its own and runs without it.`,
 	fs.StringArrayVar(&sf.sweeps, "sweep", nil, "run the scenario at each value of a key: `KEY=V1,V2,...` (repeatable: a grid)")
 	fs.IntVar(&sf.runs, "runs", 1, "runs per point, with consecutive seeds")
 	fs.IntVar(&sf.jobs, "jobs", 0, "runs simulated in parallel (default: number of CPUs); results do not depend on it")
+	fs.StringVar(&sf.traceFormat, "trace-format", "ndncc", "with --out, also write ndnSIM's trace files: `ndnsim` (rate-trace.txt, app-delays-trace.txt, cs-trace.txt, in ndnSIM's tab-separated columns); ndncc writes the CSV traces only")
 	fs.StringVar(&sf.profile, "profile", "", "parameter `profile` of every consumer (as --set profile=NAME): "+strings.Join(consumer.ProfileNames(), ", "))
 	return cmd
 }
@@ -141,6 +147,12 @@ func runSim(cmd *cobra.Command, sf *simFlags, arg string) error {
 	if sf.runs < 1 || sf.jobs < 0 {
 		return &exitError{2, fmt.Errorf("--runs %d, --jobs %d: want at least one run, and 0 (all CPUs) or more jobs", sf.runs, sf.jobs)}
 	}
+	if sf.traceFormat != "ndncc" && sf.traceFormat != "ndnsim" {
+		return &exitError{2, fmt.Errorf("--trace-format %q: want ndncc or ndnsim", sf.traceFormat)}
+	}
+	if sf.traceFormat == "ndnsim" && (sf.out == "" || len(axes) > 0 || sf.runs > 1) {
+		return &exitError{2, fmt.Errorf("--trace-format ndnsim writes one run's traces into --out DIR: give --out, without --sweep or --runs")}
+	}
 	if len(axes) > 0 || sf.runs > 1 {
 		return runSweep(cmd, sf, sc, sets, axes)
 	}
@@ -150,7 +162,7 @@ func runSim(cmd *cobra.Command, sf *simFlags, arg string) error {
 	for _, n := range sim.DroppedParams(sc) {
 		fmt.Fprintln(cmd.ErrOrStderr(), "note:", n)
 	}
-	net, err := sim.Build(sc, sim.Options{Seed: sf.seed, Trace: sf.out != ""})
+	net, err := sim.Build(sc, sim.Options{Seed: sf.seed, Trace: sf.out != "", NDNSimTrace: sf.traceFormat == "ndnsim"})
 	if err != nil {
 		return &exitError{2, err}
 	}
@@ -158,6 +170,11 @@ func runSim(cmd *cobra.Command, sf *simFlags, arg string) error {
 	if sf.out != "" {
 		if err := writeSimReport(sf, sc, net, res, arg); err != nil {
 			return err
+		}
+		if sf.traceFormat == "ndnsim" {
+			if err := net.WriteNDNSimTraces(sf.out); err != nil {
+				return err
+			}
 		}
 	}
 	if sf.asJSON {
@@ -322,6 +339,7 @@ func printResult(w io.Writer, r *sim.Result) {
 			f.RTTMinMs, f.RTTAvgMs, f.RTTMaxMs)
 	}
 	tw.Flush()
+	printApps(w, r.Flows)
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "link\tpackets\tdrops\tmarks\tmax queue\tmean queue\tutilization\t")
@@ -332,11 +350,45 @@ func printResult(w io.Writer, r *sim.Result) {
 		fmt.Fprintf(tw, "%s->%s\t%d\t%d\t%d\t%d\t%.2f\t%.1f%%\t\n", l.From, l.To, l.Packets, l.Drops, l.Marks, l.MaxQueue, l.MeanQueue, l.Utilization*100)
 	}
 	tw.Flush()
+	if len(r.Caches) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "cache\thits\tmisses\thit ratio\t")
+		for _, c := range r.Caches {
+			ratio := 0.0
+			if c.Hits+c.Misses > 0 {
+				ratio = float64(c.Hits) / float64(c.Hits+c.Misses) * 100
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t\n", c.Node, c.Hits, c.Misses, ratio)
+		}
+		tw.Flush()
+	}
 	for _, f := range r.Flows {
 		if f.Error != "" {
 			fmt.Fprintf(w, "\nflow %s: %s\n", f.ID, f.Error)
 		}
 	}
+}
+
+// printApps prints the traffic applications' Interests and delays, if
+// any flow is one.
+func printApps(w io.Writer, flows []sim.FlowResult) {
+	var apps []sim.FlowResult
+	for _, f := range flows {
+		if consumer.IsApp(f.Pipeline) {
+			apps = append(apps, f)
+		}
+	}
+	if len(apps) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "app flow\tapp\tinterests\tdata\ttimeouts\tnacks\tmean delay (ms)\t")
+	for _, f := range apps {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%.1f\t\n", f.ID, f.Pipeline, f.Interests, f.Segments, f.Timeouts, f.Nacks, f.DelayMeanMs)
+	}
+	tw.Flush()
 }
 
 // version is the ndncc module version this binary was built from.
