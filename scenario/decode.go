@@ -113,6 +113,21 @@ func (d *decoder) strList(m map[string]any, path, key string, dst *[]string) boo
 	return true
 }
 
+// boolean decodes m[key] into dst if present; it reports whether it did.
+func (d *decoder) boolean(m map[string]any, path, key string, dst *bool) bool {
+	v, ok := m[key]
+	if !ok {
+		return false
+	}
+	b, ok := v.(bool)
+	if !ok {
+		d.errorf(joinKey(path, key), "want true or false, got %s", typeName(v))
+		return false
+	}
+	*dst = b
+	return true
+}
+
 // integer decodes the integer m[key] into dst.
 func (d *decoder) integer(m map[string]any, path, key string, dst *int64) bool {
 	v, ok := m[key]

@@ -71,17 +71,7 @@ func (k *Keys) Duration(m map[string]any, path, key string, dst *time.Duration) 
 
 // Bool decodes the boolean m[key].
 func (k *Keys) Bool(m map[string]any, path, key string, dst *bool) bool {
-	v, ok := m[key]
-	if !ok {
-		return false
-	}
-	b, ok := v.(bool)
-	if !ok {
-		k.d.errorf(joinKey(path, key), "want true or false, got %s", typeName(v))
-		return false
-	}
-	*dst = b
-	return true
+	return k.d.boolean(m, path, key, dst)
 }
 
 // Table returns the table m[key].
