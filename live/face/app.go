@@ -129,6 +129,9 @@ func (f *Face) SendWire(b []byte) error {
 }
 
 func (f *Face) sendWire(b []byte) error {
+	if f.loop == nil {
+		return errors.New("face: SendWire sends on an application's face only")
+	}
 	if f.err != nil {
 		return f.err
 	}

@@ -78,8 +78,8 @@ func newHosted(host Host, cfg Config, tx func([]byte) error) *Face {
 	return f
 }
 
-// SetQueue makes q the face's send queue, replacing the default
-// drop-tail (call it before the first Send). A backlog-marking queue
+// SetQueue makes q a forwarder's face's send queue, replacing the
+// default drop-tail (call it before the first Send). A backlog-marking queue
 // (aqm.BacklogMarker) decides its marks as NFD's link service does: when
 // Send hands it the packet, from the backlog ahead of it, which counts
 // the socket's send queue and the writer's pending bytes besides the
@@ -117,8 +117,8 @@ func (f *Face) reportDrops() {
 	f.dropped = f.dropped[:0:0]
 }
 
-// SetReliability runs NDNLPv2 link reliability on the face (on the
-// loop): r numbers every frame as it leaves the send queue and adds the
+// SetReliability runs NDNLPv2 link reliability on a forwarder's face (on
+// the loop): r numbers every frame as it leaves the send queue and adds the
 // Acks it owes, and r's IDLE frames go out through SendIdle. The runtime
 // passes received frames to r.OnReceive.
 func (f *Face) SetReliability(r *link.Reliability) { f.rel = r }
@@ -136,9 +136,9 @@ type Shaper interface {
 	Queue() aqm.Queue
 }
 
-// SetShaper makes packets sent on the face go through s, whose queue
-// replaces the face's send queue; s gives them back through Transmit (on
-// the loop, before the first Send).
+// SetShaper makes packets sent on a forwarder's face go through s, whose
+// queue replaces the face's send queue; s gives them back through
+// Transmit (on the loop, before the first Send).
 func (f *Face) SetShaper(s Shaper) {
 	f.shaper = s
 	f.q, f.marker = s.Queue(), nil
@@ -148,9 +148,9 @@ func (f *Face) SetShaper(s Shaper) {
 // queue: a shaper's output the socket cannot take as fast, or IDLE frames.
 const maxReady = 4096
 
-// Transmit hands the writer a frame as it is, ahead of the send queue:
-// an IDLE frame, or a frame a Shaper released. Beyond maxReady waiting,
-// it is dropped and counted as a send error.
+// Transmit hands a forwarder's face's writer a frame as it is, ahead of
+// the send queue: an IDLE frame, or a frame a Shaper released. Beyond
+// maxReady waiting, it is dropped and counted as a send error.
 func (f *Face) Transmit(fr link.Frame) {
 	if f.isClosing() || len(f.ready) >= maxReady {
 		f.out.SendErrors++
