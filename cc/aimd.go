@@ -117,6 +117,15 @@ func (w *AIMD) OnDecrease(_ time.Duration, cause Cause) {
 	w.cwnd = decreased(w.cwnd, w.ssthresh)
 }
 
+// OnRTO restarts the window after a retransmission timeout, as TCP's
+// loss window (RFC 5681 §3.1): cwnd goes back to InitCwnd, ssthresh stays
+// (the sender lowered it first, with OnDecrease), and slow start begins
+// afresh (HyStart watches it from a new round; its exit count stays).
+func (w *AIMD) OnRTO(time.Duration) {
+	w.cwnd = w.cfg.InitCwnd
+	w.hs = hyStart{exits: w.hs.exits}
+}
+
 // Cwnd implements Algorithm.
 func (w *AIMD) Cwnd() float64 { return w.cwnd }
 

@@ -50,6 +50,9 @@
 // marked ones included, and every lost Interest, to count congestion
 // signals per round itself: bbr).
 //
+// AIMD and Cubic also restart from their initial window on a TCP
+// retransmission timeout (OnRTO), for package tcp's sender.
+//
 // The pipeline's helpers: RTTSampler (every Data or once per RTT, Karn's
 // rule), Conservative (seed 000's recPoint: one loss event per RTT) and
 // HoleDetector (seed 003: threshold 5). The RTO estimator (RFC 6298) is

@@ -182,6 +182,17 @@ func (c *Cubic) OnDecrease(time.Duration, Cause) {
 	c.inEpoch = false
 }
 
+// OnRTO restarts the window after a retransmission timeout, as RFC 9438
+// §4.8 and TCP's loss window (RFC 5681 §3.1) have it: cwnd goes back to
+// InitCwnd, ssthresh stays (the sender lowered it first, with OnDecrease),
+// and CUBIC forgets its history — W_max, the epoch, W_est, its smoothed
+// RTT and whether a congestion event happened — as Linux's cubic resets
+// its state on a timeout. Slow start begins afresh (HyStart watches it
+// from a new round; its exit count stays).
+func (c *Cubic) OnRTO(time.Duration) {
+	*c = Cubic{cfg: c.cfg, alphaCubic: c.alphaCubic, cwnd: c.cfg.InitCwnd, ssthresh: c.ssthresh, hs: hyStart{exits: c.hs.exits}}
+}
+
 // WCubic is the cubic window function of the current epoch at t seconds
 // after its start: C*(t-K)³ + W_max.
 func (c *Cubic) WCubic(t float64) float64 {

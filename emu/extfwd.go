@@ -21,6 +21,7 @@ import (
 
 	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/live"
+	"github.com/ndncc/ndncc/live/fwd/fwconf"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/scenario"
 )
@@ -125,7 +126,7 @@ type extNode struct {
 	// faces are its faces to the neighbours (towards their relays), by
 	// name; routes are the simulator's, installed through management.
 	faces  map[string]uint64
-	routes []scenario.FwRoute
+	routes []fwconf.Route
 }
 
 // addr is the forwarder's UDP listener.

@@ -12,11 +12,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/fw"
-	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/live/fwd"
-	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/live/fwd/fwconf"
 	"github.com/ndncc/ndncc/sim"
 	"github.com/ndncc/ndncc/topology"
 )
@@ -30,7 +30,7 @@ const udpMTU = 9000
 type node struct {
 	name string
 	sock string
-	cfg  *scenario.FwConfig
+	cfg  *fwconf.Config
 	fwd  *fwd.Forwarder
 	ext  *extNode
 	// links are the emulated ways out, one per neighbour (sorted), with
@@ -67,9 +67,9 @@ func (nd *node) do(fn func()) error {
 // router settings, a Unix socket in dir, a UDP listener on loopback, and
 // drop-tail queues on its local faces (the simulator's applications sit
 // on queueless faces).
-func (r *run) config(name, sock string) *scenario.FwConfig {
+func (r *run) config(name, sock string) *fwconf.Config {
 	rs := r.sc.RouterFor(name)
-	cfg := scenario.DefaultFwConfig()
+	cfg := fwconf.Default()
 	cfg.File = r.sc.File
 	cfg.Socket, cfg.UDP, cfg.TCP = sock, "127.0.0.1:0", ""
 	cfg.ListenSet.Socket, cfg.ListenSet.UDP = true, true
@@ -158,7 +158,7 @@ func (r *run) startNodes(ctx context.Context) error {
 	for _, p := range r.sc.Producers {
 		for _, rt := range planner.Announce(p) {
 			nd := r.byName[rt.Node]
-			route := scenario.FwRoute{Prefix: rt.Prefix, Face: rt.Neighbor, Cost: rt.Cost, Pos: p.Pos}
+			route := fwconf.Route{Prefix: rt.Prefix, Face: rt.Neighbor, Cost: rt.Cost, Pos: p.Pos}
 			if nd.ext != nil {
 				nd.ext.routes = append(nd.ext.routes, route)
 			} else {
@@ -215,9 +215,9 @@ func (r *run) startNodes(ctx context.Context) error {
 // link is relayed (the neighbour is an external forwarder): plain UDP to
 // the relay's socket, which emulates the link; the face itself shapes
 // nothing.
-func relayFace(l topology.Link, to string, addr *net.UDPAddr) scenario.FwFace {
+func relayFace(l topology.Link, to string, addr *net.UDPAddr) fwconf.Face {
 	off := false
-	return scenario.FwFace{
+	return fwconf.Face{
 		ID: to, Remote: "udp4://" + addr.String(), Scheme: "udp4", Address: addr.String(),
 		Queue: "droptail", QueueParams: map[string]string{}, LossDetection: &off,
 		Pos: l.Pos,
@@ -259,15 +259,15 @@ func (r *run) runNode(nd *node) {
 // neighbour's listener, emulating the direction from→to with the link's
 // rate, delay, queue limits and the scenario's loss, queue discipline and
 // link-loss detection for it.
-func (r *run) face(l topology.Link, from, to string, peer *node) scenario.FwFace {
+func (r *run) face(l topology.Link, from, to string, peer *node) fwconf.Face {
 	q, params := r.sc.QueueFor(from, to)
 	params = simQueueParams(q, params)
 	detect := r.sc.LossDetection(l.A, l.B)
 	addr := peer.fwd.UDPAddr().String()
-	return scenario.FwFace{
+	return fwconf.Face{
 		ID: to, Remote: "udp4://" + addr, Scheme: "udp4", Address: addr,
 		Queue: q, QueueParams: params, LossDetection: &detect,
-		Out: scenario.LinkEmulation{
+		Out: fwconf.LinkEmulation{
 			Bandwidth: l.Bandwidth, Delay: l.Delay, Jitter: l.Jitter, Loss: r.sc.LossFor(from, to),
 			QueuePackets: l.QueuePackets, QueueBytes: l.QueueBytes,
 		},

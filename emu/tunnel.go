@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/live/fwd/fwconf"
 	"github.com/ndncc/ndncc/sim"
 	"github.com/ndncc/ndncc/topology"
 )
@@ -183,15 +183,15 @@ func shapeDirection(minor int, l topology.Link, src, dst int) error {
 // an unbounded send queue, no link-loss shim (a tunnel runs none), and
 // the link's propagation delay on the way in (the kernel shapes the rate;
 // docs/emulation.md says why the delay is applied above TCP).
-func (r *run) tunnelFace(l topology.Link, from, to string, conn *net.TCPConn) *scenario.FwFace {
+func (r *run) tunnelFace(l topology.Link, from, to string, conn *net.TCPConn) *fwconf.Face {
 	q, params := r.sc.QueueFor(from, to)
 	off := false
 	addr := conn.RemoteAddr().String()
-	return &scenario.FwFace{
+	return &fwconf.Face{
 		ID: to, Remote: "tcp4://" + addr, Scheme: "tcp4", Address: addr,
 		Queue: q, QueueParams: simQueueParams(q, params), LossDetection: &off,
-		Out: scenario.LinkEmulation{QueuePackets: unboundedQueue},
-		In:  scenario.LinkEmulation{Delay: l.Delay, Jitter: l.Jitter}, InQueue: "droptail",
+		Out: fwconf.LinkEmulation{QueuePackets: unboundedQueue},
+		In:  fwconf.LinkEmulation{Delay: l.Delay, Jitter: l.Jitter}, InQueue: "droptail",
 		Pos: l.Pos,
 	}
 }

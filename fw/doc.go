@@ -27,10 +27,11 @@
 // queue) into PCON's unmarked or marked Nack. link.Reliability's doc says
 // how to wire both.
 //
-// Output queues and active queue management live in fw/aqm and sit behind
-// a face (the link transmits from them); the forwarder does not see them.
+// Output queues and active queue management live in package aqm and sit
+// behind a face (the link transmits from them); the forwarder does not see
+// them.
 //
-// This package may import cc (for RFC 6298's estimator) but must not
-// import sim, live, consumer or producer, must never read the wall clock,
-// start goroutines or touch sockets.
+// This package imports ndn, sched and the core's internal helpers; it must
+// not import aqm, link, cc, sim, live, consumer or producer, must never read
+// the wall clock, start goroutines or touch sockets.
 package fw

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/internal/fifo"
 	"github.com/ndncc/ndncc/internal/reentry"
 	"github.com/ndncc/ndncc/ndn"
@@ -125,7 +125,7 @@ func (l *Lateness) observe(due, now time.Duration) {
 }
 
 // Channel is one direction of a link as a model: an output queue with its
-// discipline (fw/aqm), a transmitter of fixed bandwidth, a propagation
+// discipline (aqm), a transmitter of fixed bandwidth, a propagation
 // delay, random loss and a per-frame header overhead. The forwarder that
 // sends on the link sees it as an ndn.Face; frames come out at the other
 // end through the OnDeliver callback. The simulator runs it on virtual

@@ -12,7 +12,7 @@ import (
 
 	enc "github.com/named-data/ndnd/std/encoding"
 
-	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/internal/vclock"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/sched"

@@ -12,7 +12,7 @@
 //     forwarder's reaction to such a report (a link-loss Nack) stays in fw
 //     (Forwarder.OnSendFailure).
 //   - Channel (channel.go): one direction of a link as a model: an output
-//     queue with its discipline (fw/aqm), a transmitter of fixed rate, a
+//     queue with its discipline (aqm), a transmitter of fixed rate, a
 //     propagation delay, random loss and a per-frame header overhead. The
 //     simulator runs it in virtual time; the emulator runs the very same
 //     model in real time, where timers fire late: departures come from a
@@ -26,7 +26,7 @@
 // NDNLPv2 LpPacket (ndn.EncodeLinkFrame) and decodes it back
 // (ndn.DecodeLinkFrame).
 //
-// This package imports ndn, sched, cc (RFC 6298's estimator for the ack
-// timeout), fw/aqm (the output queues) and internal helpers; it must never
-// import fw, consumer, producer, sim, live or the emulator.
+// This package imports ndn, sched, rtt (RFC 6298's estimator for the ack
+// timeout), aqm (the output queues) and internal helpers; it must never
+// import fw, cc, consumer, producer, sim, live or the emulator.
 package link

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/ndn"
 )
 

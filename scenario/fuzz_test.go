@@ -39,31 +39,6 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzParseFwConfig feeds arbitrary bytes to the forwarder's
-// configuration parser: it returns a configuration or an error, never
-// both and never neither, and never panics.
-func FuzzParseFwConfig(f *testing.F) {
-	addFiles(f, filepath.Join("..", "examples", "fw", "*.toml"))
-	f.Add([]byte("[[face]]\nremote = \"udp4://1.2.3.4\"\nlink = { out = { loss = 2 }, in = { bw = 1 } }\n[[route]]\nprefix = \"/a\"\nface = \"udp4://1.2.3.4\"\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := ParseFwConfig(data, "fuzz.toml")
-		if (c == nil) == (err == nil) {
-			t.Fatalf("configuration %v with error %v", c, err)
-		}
-		if err != nil {
-			return
-		}
-		for i := range c.Faces {
-			ff := &c.Faces[i]
-			if ff.Scheme == "" || ff.Address == "" {
-				t.Fatalf("face %d accepted without a parsed remote: %+v", i, ff)
-			}
-			c.QueueFor(ff)
-			c.LossDetectionFor(ff)
-		}
-	})
-}
-
 // addFiles adds the files matching pattern to f's seed corpus.
 func addFiles(f *testing.F, pattern string) {
 	files, err := filepath.Glob(pattern)

@@ -3,7 +3,7 @@ package sim
 import (
 	"math/rand/v2"
 
-	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/ndn"
 )

@@ -13,9 +13,9 @@ import (
 
 	enc "github.com/named-data/ndnd/std/encoding"
 
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/consumer"
 	"github.com/ndncc/ndncc/fw"
-	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/internal/fifo"
 	"github.com/ndncc/ndncc/internal/vclock"
 	"github.com/ndncc/ndncc/link"

@@ -1,21 +1,20 @@
 package sim
 
 import (
-	"fmt"
 	"math"
 
-	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/fw"
-	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/internal/fifo"
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/rtt"
 	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/tcp"
 )
 
 // A TCP tunnel carries one direction of a link's NDN traffic over the
-// simulator's TCP model (tcp.go), as NFD's TCP faces do (paper 002):
+// TCP baseline (package tcp), as NFD's TCP faces do (paper 002):
 //
 //   - The forwarder's face is the tunnel. A packet it sends waits in the
 //     face's send queue (NFD's m_sendQueue): the link direction's queue
@@ -47,8 +46,8 @@ type TCPTunnel struct {
 	back     *Channel // the reverse direction, for ACKs
 	sendQ    aqm.Queue
 	marker   *aqm.BacklogMarker // sendQ, when it marks by backlog
-	snd      *tcpSender
-	rcv      tcpReceiver
+	snd      *tcp.Sender
+	rcv      *tcp.Receiver
 	buf      int // socket send buffer, bytes
 	tsq      int // small-queue limit: bytes in the link's queue
 	wake     bool
@@ -88,29 +87,22 @@ type TCPTunnelStats struct {
 // newTCPTunnel builds the direction out of a TCP tunnel whose far end is
 // node to's face toFace; sendQ is the face's send queue.
 func newTCPTunnel(n *Network, tt *scenario.TCPTunnel, out, back *Channel, to *Node, sendQ aqm.Queue) (*TCPTunnel, error) {
-	alg, err := tcpAlgorithm(scenario.TCPCubic, 0)
+	alg, err := tcp.NewAlgorithm(tcp.Cubic)
 	if err != nil {
 		return nil, err
-	}
-	restart := func(ssthresh float64) cc.Algorithm {
-		a, err := tcpAlgorithm(scenario.TCPCubic, ssthresh)
-		if err != nil { // ssthresh comes from the algorithm: >= cc.MinSsthresh
-			panic(fmt.Sprintf("sim: tcp tunnel: restart with ssthresh %v: %v", ssthresh, err))
-		}
-		return a
 	}
 	t := &TCPTunnel{net: n, to: to, out: out, back: back, sendQ: sendQ, buf: tt.SendBuffer,
 		mss: scenario.DefaultMSS, overhead: TCPOverhead(n.Scenario.HeaderOverhead), off: []uint64{0}}
 	t.marker, _ = sendQ.(*aqm.BacklogMarker)
 	seg := t.mss + t.overhead
 	t.tsq = max(2*seg, int(out.Params().Bandwidth/8/1000))
-	t.snd = newTCPSender(n.Sched, alg, restart, rtt.DefaultConfig(), 0, t.transmit)
-	t.snd.gate = t.gate
+	t.snd = tcp.NewSender(n.Sched, alg, rtt.DefaultConfig(), 0, t.transmit)
+	t.snd.SetGate(t.gate)
 	t.wakeFn = func() {
 		t.wake = false
-		t.snd.trySend()
+		t.snd.TrySend()
 	}
-	t.rcv.segs = math.MaxUint64 // a stream: never complete
+	t.rcv = tcp.NewReceiver(math.MaxUint64) // a stream: never complete
 	return t, nil
 }
 
@@ -127,8 +119,8 @@ func (t *TCPTunnel) Send(p ndn.Packet) {
 // unsent) and those not yet sent.
 func (t *TCPTunnel) socketBytes() (held, unsent int) {
 	end := t.off[len(t.off)-1]
-	held = int(end - t.off[t.snd.una-t.base])
-	unsent = int(end - t.off[t.snd.nxt-t.base])
+	held = int(end - t.off[t.snd.Una()-t.base])
+	unsent = int(end - t.off[t.snd.Nxt()-t.base])
 	return held, unsent
 }
 
@@ -156,10 +148,10 @@ func (t *TCPTunnel) fill() {
 			end += uint64(min(left, t.mss))
 			t.off = append(t.off, end)
 		}
-		t.snd.segs = t.base + uint64(len(t.off)-1)
-		t.pkts.Push(streamPacket{last: t.snd.segs - 1, pkt: it.Pkt})
+		t.snd.SetSegments(t.base + uint64(len(t.off)-1))
+		t.pkts.Push(streamPacket{last: t.snd.Segments() - 1, pkt: it.Pkt})
 	}
-	t.snd.trySend()
+	t.snd.TrySend()
 }
 
 // gate is the small-queue limit: a new segment may join the link's queue
@@ -186,16 +178,16 @@ func (t *TCPTunnel) transmit(seq uint64) {
 // arrive handles a frame of this tunnel at the end it was sent to.
 func (t *TCPTunnel) arrive(f *tunnelFrame) {
 	if f.ack {
-		t.snd.onAck(f.seq)
-		if n := t.snd.una - t.base; n > 0 { // forget acknowledged segments
+		t.snd.OnAck(f.seq)
+		if n := t.snd.Una() - t.base; n > 0 { // forget acknowledged segments
 			t.off = t.off[:copy(t.off, t.off[n:])]
-			t.base = t.snd.una
+			t.base = t.snd.Una()
 		}
 		t.fill()
 		return
 	}
-	ack := t.rcv.onSegment(f.seq, f.size, t.net.Sched.Now())
-	for t.pkts.Len() > 0 && t.pkts.Peek().last < t.rcv.nxt {
+	ack := t.rcv.OnSegment(f.seq, f.size, t.net.Sched.Now())
+	for t.pkts.Len() > 0 && t.pkts.Peek().last < t.rcv.Next() {
 		sp := t.pkts.Pop()
 		t.to.cpu.receive(t.toFace, &sp.pkt)
 	}
@@ -204,7 +196,7 @@ func (t *TCPTunnel) arrive(f *tunnelFrame) {
 
 // Stats returns the tunnel direction's TCP counters.
 func (t *TCPTunnel) Stats() TCPTunnelStats {
-	st := t.snd.stats
+	st := t.snd.Stats()
 	return TCPTunnelStats{SegmentsSent: st.SegmentsSent, Retransmissions: st.Retransmissions, Timeouts: st.Timeouts, FastRetransmits: st.FastRetransmits}
 }
 

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/scenario"
 )

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ndncc/ndncc/live/fwd"
-	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/live/fwd/fwconf"
 )
 
 // fwFlags are fw's flags.
@@ -70,10 +70,10 @@ func runFw(cmd *cobra.Command, ff *fwFlags) error {
 	if ff.verbose && ff.quiet {
 		return usageError(cmd, fmt.Errorf("-v and -q exclude each other"))
 	}
-	cfg := scenario.DefaultFwConfig()
+	cfg := fwconf.Default()
 	if ff.config != "" {
 		var err error
-		if cfg, err = scenario.LoadFwConfig(ff.config); err != nil {
+		if cfg, err = fwconf.Load(ff.config); err != nil {
 			return &exitError{2, err}
 		}
 	}

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/cc"
 	"github.com/ndncc/ndncc/consumer"
-	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/internal/atomicfile"
 )
 

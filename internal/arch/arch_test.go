@@ -16,7 +16,7 @@ const module = "github.com/ndncc/ndncc/"
 
 // core are the sans-IO packages: protocol logic that runs on an injected
 // scheduler and faces (docs/architecture.md, "The sans-IO rule").
-var core = []string{"cc", "rtt", "consumer", "producer", "fw", "fw/aqm", "link", "mgmt", "ndn", "sched", "internal/fifo",
+var core = []string{"cc", "rtt", "consumer", "producer", "fw", "aqm", "link", "mgmt", "ndn", "sched", "tcp", "internal/fifo",
 	"internal/lazytimer", "internal/reentry"}
 
 // runtimes bind the core to time and I/O; the core never depends on them.
@@ -29,17 +29,23 @@ var runtimes = []string{"sim/...", "live/...", "emu/...", "experiment/...", "rep
 var rules = map[string][]string{
 	"sched":    {"..."},
 	"ndn":      {"..."},
-	"cc":       append([]string{"sched", "consumer/...", "producer/...", "fw/...", "link/..."}, runtimes...),
-	"consumer": append([]string{"fw/...", "link/...", "producer/..."}, runtimes...),
-	"producer": append([]string{"fw/...", "link/...", "consumer/..."}, runtimes...),
-	"fw":       append([]string{"consumer/...", "producer/...", "link/..."}, runtimes...),
-	"fw/aqm":   append([]string{"sched", "cc", "consumer/...", "producer/...", "fw", "link/..."}, runtimes...),
-	"mgmt":     append([]string{"consumer/...", "producer/...", "link/..."}, runtimes...),
+	"cc":       append([]string{"tcp", "sched", "consumer/...", "producer/...", "fw/...", "aqm", "link/..."}, runtimes...),
+	"consumer": append([]string{"tcp", "fw/...", "aqm", "link/...", "producer/..."}, runtimes...),
+	"producer": append([]string{"tcp", "fw/...", "aqm", "link/...", "consumer/..."}, runtimes...),
+	"fw":       append([]string{"tcp", "consumer/...", "producer/...", "aqm", "link/..."}, runtimes...),
+	// aqm is the queue disciplines of every output queue (a link's, a
+	// live face's): below the forwarder and the link layer, on ndn alone.
+	"aqm":  append([]string{"tcp", "sched", "cc", "consumer/...", "producer/...", "fw/...", "link/..."}, runtimes...),
+	"mgmt": append([]string{"tcp", "consumer/...", "producer/...", "link/..."}, runtimes...),
 	// link is the link layer below the forwarder: a face's NDNLPv2
 	// reliability and the link model the simulator and the emulator share.
-	// It may use an output queue (fw/aqm) and the RTT estimator (rtt),
+	// It may use an output queue (aqm) and the RTT estimator (rtt),
 	// never the forwarder nor the window algorithms (cc).
-	"link": append([]string{"fw", "cc", "consumer/...", "producer/..."}, runtimes...),
+	"link": append([]string{"tcp", "fw/...", "cc", "consumer/...", "producer/..."}, runtimes...),
+	// tcp is the TCP baseline's sender and receiver: a window algorithm
+	// (cc), the RTO (rtt) and a scheduler, never NDN's packets, faces,
+	// forwarder or pipelines.
+	"tcp": append([]string{"ndn", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "mgmt"}, runtimes...),
 	// rtt is RFC 6298's estimator the pipelines, the link layer and the
 	// simulator's TCP share: a leaf.
 	"rtt": {"..."},
@@ -47,11 +53,11 @@ var rules = map[string][]string{
 	"internal/fifo": {"..."},
 	// The core's lazy timer and re-entrancy guard: below everything but
 	// the scheduler interface and the FIFO.
-	"internal/lazytimer": append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn", "internal/fifo"}, runtimes...),
-	"internal/reentry":   append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn", "sched"}, runtimes...),
+	"internal/lazytimer": append([]string{"tcp", "cc", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "ndn", "internal/fifo"}, runtimes...),
+	"internal/reentry":   append([]string{"tcp", "cc", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "ndn", "sched"}, runtimes...),
 	// The timer queue of both runtimes: only the FIFO (its lanes).
-	"internal/timerheap":  append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn", "sched", "mgmt", "internal/lazytimer", "internal/reentry"}, runtimes...),
-	"internal/vclock":     append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn"}, runtimes[:6]...),
+	"internal/timerheap":  append([]string{"tcp", "cc", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "ndn", "sched", "mgmt", "internal/lazytimer", "internal/reentry"}, runtimes...),
+	"internal/vclock":     append([]string{"tcp", "cc", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "ndn"}, runtimes[:6]...),
 	"internal/atomicfile": {"..."},
 	// The multi-buffer SHA-256 the readers verify digests with: a leaf.
 	"internal/sha256batch":  {"..."},
@@ -59,18 +65,18 @@ var rules = map[string][]string{
 	"internal/realtimetest": {"..."},
 	"internal/arch":         {"..."},
 	// internal/ndntest makes packets for the tests of the live runtime.
-	"internal/ndntest": append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "sched"}, runtimes...),
+	"internal/ndntest": append([]string{"tcp", "cc", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "sched"}, runtimes...),
 
-	"topology": append([]string{"cc", "consumer/...", "producer/...", "fw/...", "link/...", "ndn", "sched"}, runtimes...),
-	"scenario": append([]string{"consumer/...", "producer/...", "fw/...", "link/..."}, runtimes...),
+	"topology": append([]string{"tcp", "cc", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "ndn", "sched"}, runtimes...),
+	"scenario": append([]string{"tcp", "consumer/...", "producer/...", "fw/...", "aqm", "link/..."}, runtimes...),
 	"sim":      {"live/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	"live":     {"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	// live/eventloop is the live runtime's clock and event loop that the
 	// daemon, the applications and the emulator run on: it knows no
 	// packets, faces nor protocol. (The core's rows forbid it through
 	// "live/...": the core sees it only as a sched.Scheduler.)
-	"live/eventloop": {"cc", "rtt", "consumer/...", "producer/...", "fw/...", "link/...", "mgmt", "ndn",
-		"topology", "scenario", "live", "live/face", "live/fwd", "live/ndndtest",
+	"live/eventloop": {"tcp", "cc", "rtt", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "mgmt", "ndn",
+		"topology", "scenario", "live", "live/face", "live/fwd/...", "live/ndndtest",
 		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	"live/ndndtest": {"..."},
 	// live/face is the NDNLPv2 face of the forwarder and the applications:
@@ -78,11 +84,17 @@ var rules = map[string][]string{
 	// queue, an application's reader on its loop. It knows queues, the link
 	// layer and the event loop, never the forwarder (live/fwd wires them)
 	// nor the applications (live uses it).
-	"live/face": {"live", "live/fwd", "live/ndndtest", "fw", "consumer/...", "producer/...", "scenario",
+	"live/face": {"live", "live/fwd/...", "live/ndndtest", "fw/...", "consumer/...", "producer/...", "scenario",
 		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	// live/fwd is `ndncc fw`: the fw core on live/eventloop's loop with
 	// live/face's faces, never the applications (live: fetch, serve).
 	"live/fwd": {"live", "live/ndndtest", "sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	// live/fwd/fwconf is `ndncc fw`'s configuration: a scenario's keys
+	// (decoded with scenario.Keys) and plain values, no forwarder, faces
+	// nor loop, so that a file is checked before anything starts.
+	"live/fwd/fwconf": {"tcp", "cc", "rtt", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "mgmt", "sched",
+		"live", "live/eventloop", "live/face", "live/fwd", "live/ndndtest",
+		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	// emu is `ndncc emu`: live/fwd's forwarders, live's applications and
 	// sim's routes, options and results, wired in real time.
 	"emu":        {"live/ndndtest", "experiment/...", "report/...", "cmd/..."},

@@ -12,7 +12,7 @@ import (
 
 	enc "github.com/named-data/ndnd/std/encoding"
 
-	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/live/face"

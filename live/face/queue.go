@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/ndncc/ndncc/fw/aqm"
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/ndn"
 )

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/internal/ndntest"
-	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/live/fwd/fwconf"
 )
 
 // TestAdoptedTCPFace: a TCP connection made outside the forwarders
@@ -33,19 +33,19 @@ func TestAdoptedTCPFace(t *testing.T) {
 	adopt := func(id string, conn net.Conn) func(*Forwarder) {
 		return func(d *Forwarder) {
 			addr := conn.RemoteAddr().String()
-			ff := &scenario.FwFace{ID: id, Remote: "tcp4://" + addr, Scheme: "tcp4", Address: addr}
+			ff := &fwconf.Face{ID: id, Remote: "tcp4://" + addr, Scheme: "tcp4", Address: addr}
 			if err := d.Adopt(ff, conn, func(err error) { downs <- err }); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	cfg := func(routes ...scenario.FwRoute) *scenario.FwConfig {
-		c := scenario.DefaultFwConfig()
+	cfg := func(routes ...fwconf.Route) *fwconf.Config {
+		c := fwconf.Default()
 		c.UDP, c.TCP = "", ""
 		c.Routes = routes
 		return c
 	}
-	a := startFwAfter(t, cfg(scenario.FwRoute{Prefix: "/adopt", Face: "b"}), adopt("b", ca))
+	a := startFwAfter(t, cfg(fwconf.Route{Prefix: "/adopt", Face: "b"}), adopt("b", ca))
 	b := startFwAfter(t, cfg(), adopt("a", cb))
 	content := ndntest.RandomBytes(1<<20, 3)
 	s := serveOn(t, b.UnixURI(), "/adopt", content)

@@ -18,8 +18,8 @@ import (
 	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/internal/ndntest"
 	"github.com/ndncc/ndncc/live"
+	"github.com/ndncc/ndncc/live/fwd/fwconf"
 	"github.com/ndncc/ndncc/ndn"
-	"github.com/ndncc/ndncc/scenario"
 )
 
 // The adversarial tests attack a running `ndncc fw` from non-local
@@ -302,10 +302,10 @@ func TestAdversarialLifetimeFlood(t *testing.T) {
 	if c.InInterests < floods*95/100 {
 		t.Errorf("the forwarder received %d Interests of the %d sent: the flood did not arrive", c.InInterests, floods)
 	}
-	if limit := scenario.DefaultFwPITFaceLimit + 64; maxPIT > limit {
+	if limit := fwconf.DefaultPITFaceLimit + 64; maxPIT > limit {
 		t.Errorf("PIT reached %d entries, want at most the face's share plus the fetch's (%d)", maxPIT, limit)
 	}
-	if c.InInterests > scenario.DefaultFwPITFaceLimit+1000 && c.PITLimitNacks == 0 {
+	if c.InInterests > fwconf.DefaultPITFaceLimit+1000 && c.PITLimitNacks == 0 {
 		t.Error("no Interest was refused")
 	}
 	if maxRSS >= 100e6 && !raceDetector {
@@ -372,11 +372,11 @@ func TestLimitDefaultsAgree(t *testing.T) {
 		key       string
 		cfg, core int64
 	}{
-		{"max-interest-lifetime", int64(scenario.DefaultFwMaxInterestLifetime), int64(fw.DefaultMaxInterestLifetime)},
-		{"pit-capacity", scenario.DefaultFwPITCapacity, fw.DefaultPITCapacity},
-		{"pit-face-limit", scenario.DefaultFwPITFaceLimit, fw.DefaultPITFaceLimit},
-		{"max-name-components", scenario.DefaultFwMaxNameComponents, fw.DefaultMaxNameComponents},
-		{"dead-nonce-capacity", scenario.DefaultFwDeadNonceCapacity, fw.DefaultDeadNonceCapacity},
+		{"max-interest-lifetime", int64(fwconf.DefaultMaxInterestLifetime), int64(fw.DefaultMaxInterestLifetime)},
+		{"pit-capacity", fwconf.DefaultPITCapacity, fw.DefaultPITCapacity},
+		{"pit-face-limit", fwconf.DefaultPITFaceLimit, fw.DefaultPITFaceLimit},
+		{"max-name-components", fwconf.DefaultMaxNameComponents, fw.DefaultMaxNameComponents},
+		{"dead-nonce-capacity", fwconf.DefaultDeadNonceCapacity, fw.DefaultDeadNonceCapacity},
 	} {
 		if c.cfg != c.core {
 			t.Errorf("%s: the configuration's default %d, the forwarder's %d", c.key, c.cfg, c.core)

@@ -10,11 +10,11 @@ import (
 	nfd "github.com/named-data/ndnd/std/ndn/mgmt_2022"
 	"github.com/named-data/ndnd/std/types/optional"
 
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/fw"
-	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/live/face"
+	"github.com/ndncc/ndncc/live/fwd/fwconf"
 	"github.com/ndncc/ndncc/mgmt"
-	"github.com/ndncc/ndncc/scenario"
 )
 
 // The forwarder's face table as NFD management sees it: Forwarder
@@ -168,9 +168,9 @@ func (d *Forwarder) Create(req mgmt.FaceRequest, done func(mgmt.FaceInfo, error)
 // threshold (or no marking, a drop-tail queue, when the command clears
 // the congestion-marking flag), and link reliability when its flag is
 // set.
-func (d *Forwarder) requestedFace(req mgmt.FaceRequest) (*scenario.FwFace, error) {
+func (d *Forwarder) requestedFace(req mgmt.FaceRequest) (*fwconf.Face, error) {
 	addr := netip.AddrPortFrom(netip.AddrFrom4(req.IP), req.Port).String()
-	ff := &scenario.FwFace{ID: req.Remote, Remote: req.Remote, Scheme: req.Scheme, Address: addr}
+	ff := &fwconf.Face{ID: req.Remote, Remote: req.Remote, Scheme: req.Scheme, Address: addr}
 	_, interval := req.BaseCongestionMarkingInterval.Get()
 	_, threshold := req.DefaultCongestionThreshold.Get()
 	switch {

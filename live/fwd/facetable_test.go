@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/live/fwd/fwconf"
 	"github.com/ndncc/ndncc/ndn"
-	"github.com/ndncc/ndncc/scenario"
 )
 
 // TestIdleOnDemandUDPFaceExpires sends one Interest from a UDP peer: the
@@ -80,7 +80,7 @@ face = "b"
 		t.Fatal("face up with nothing listening")
 	}
 	for round := range 2 {
-		cfg, err := scenario.ParseFwConfig([]byte(fmt.Sprintf("udp = \"\"\ntcp = \"127.0.0.1:%d\"\n", port)), "b.toml")
+		cfg, err := fwconf.Parse([]byte(fmt.Sprintf("udp = \"\"\ntcp = \"127.0.0.1:%d\"\n", port)), "b.toml")
 		if err != nil {
 			t.Fatal(err)
 		}

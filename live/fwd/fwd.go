@@ -10,7 +10,7 @@
 // table (adding the faces listeners accept, removing failed and idle
 // ones), applies the configuration's strategies, routes and queues, and
 // reports counters. It holds no forwarding logic: PIT, Content Store,
-// FIB, strategies, queue management and marking are fw's and fw/aqm's.
+// FIB, strategies, queue management and marking are fw's and aqm's.
 package fwd
 
 import (
@@ -29,21 +29,21 @@ import (
 
 	nfd "github.com/named-data/ndnd/std/ndn/mgmt_2022"
 
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/fw"
-	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/live/face"
+	"github.com/ndncc/ndncc/live/fwd/fwconf"
 	"github.com/ndncc/ndncc/mgmt"
 	"github.com/ndncc/ndncc/ndn"
-	"github.com/ndncc/ndncc/scenario"
 )
 
 // Forwarder is a running `ndncc fw`. Create it with New, run it with
 // Run; every other method must be called on its loop (from a callback, or
 // through Do).
 type Forwarder struct {
-	cfg  *scenario.FwConfig
+	cfg  *fwconf.Config
 	loop *eventloop.Loop
 	fw   *fw.Forwarder
 	log  *slog.Logger
@@ -70,7 +70,7 @@ type Forwarder struct {
 
 // adoption is a configured face over a connection made elsewhere (Adopt).
 type adoption struct {
-	ff   *scenario.FwFace
+	ff   *fwconf.Face
 	conn net.Conn
 	down func(error)
 }
@@ -81,7 +81,7 @@ type entry struct {
 	f      *face.Face
 	lastRx time.Duration
 	// conf is the [[face]] a configured face came from, nil otherwise.
-	conf *scenario.FwFace
+	conf *fwconf.Face
 	// rel is the face's link reliability (link-loss detection), nil
 	// without.
 	rel *link.Reliability
@@ -98,7 +98,7 @@ type entry struct {
 // New checks cfg (strategy and queue names, which fw and aqm know) and
 // builds a forwarder with no faces yet; Run opens them. log receives the
 // forwarder's diagnostics (nil discards them).
-func New(cfg *scenario.FwConfig, log *slog.Logger) (*Forwarder, error) {
+func New(cfg *fwconf.Config, log *slog.Logger) (*Forwarder, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -135,7 +135,7 @@ func New(cfg *scenario.FwConfig, log *slog.Logger) (*Forwarder, error) {
 // Check reports the names in cfg that the forwarder does not know: the
 // strategies and the queue disciplines with their parameters, at the
 // position of the entry that names them.
-func Check(cfg *scenario.FwConfig) error {
+func Check(cfg *fwconf.Config) error {
 	var errs []error
 	strategies := fw.BuiltinStrategies()
 	known := func(name string) bool { _, ok := strategies[name]; return ok }
@@ -158,7 +158,7 @@ func Check(cfg *scenario.FwConfig) error {
 		case ff.Scheme == "udp4" && cfg.UDP == "":
 			errs = append(errs, fmt.Errorf("%s: face[%d]: %s: a UDP face sends from the UDP listener's socket, and the UDP listener is off (udp = \"\" or --udp none)", ff.Pos, i, ff.Remote))
 		}
-		for _, dir := range []scenario.LinkEmulation{ff.Out, ff.In} {
+		for _, dir := range []fwconf.LinkEmulation{ff.Out, ff.In} {
 			if _, err := newQueue(cfg, ff, dir); err != nil {
 				errs = append(errs, fmt.Errorf("%s: face[%d]: %w", ff.Pos, i, err))
 				break
@@ -176,7 +176,7 @@ func strategyNames() string {
 // discipline (the configuration's unless ff sets one; ff nil for an
 // on-demand face) with the direction's limits (DefaultQueueLimit packets
 // when it sets none).
-func newQueue(cfg *scenario.FwConfig, ff *scenario.FwFace, dir scenario.LinkEmulation) (aqm.Queue, error) {
+func newQueue(cfg *fwconf.Config, ff *fwconf.Face, dir fwconf.LinkEmulation) (aqm.Queue, error) {
 	name, params := cfg.Queue, cfg.QueueParams
 	if ff != nil {
 		name, params = cfg.QueueFor(ff)
@@ -278,7 +278,7 @@ func (d *Forwarder) listen() error {
 	if c.UDP != "" {
 		// Configured UDP faces send from the listener's socket: it is
 		// required when there are any.
-		needed := c.ListenSet.UDP || slices.ContainsFunc(c.Faces, func(ff scenario.FwFace) bool { return ff.Scheme == "udp4" })
+		needed := c.ListenSet.UDP || slices.ContainsFunc(c.Faces, func(ff fwconf.Face) bool { return ff.Scheme == "udp4" })
 		if err := open("udp", needed, func() (err error) {
 			d.udp, err = face.ListenUDP(d, "udp4", c.UDP, c.MTU, d.log)
 			return err
@@ -384,7 +384,7 @@ func (d *Forwarder) entryOf(f *face.Face) *entry {
 
 // add puts face f in the table (once; a face already there is left as it
 // is) with its queue; ff is its [[face]] entry, nil for an on-demand face.
-func (d *Forwarder) add(f *face.Face, ff *scenario.FwFace) *entry {
+func (d *Forwarder) add(f *face.Face, ff *fwconf.Face) *entry {
 	if e := d.entryOf(f); e != nil {
 		return e
 	}
@@ -400,7 +400,7 @@ func (d *Forwarder) add(f *face.Face, ff *scenario.FwFace) *entry {
 		f.Close()
 		return nil
 	}
-	var out scenario.LinkEmulation
+	var out fwconf.LinkEmulation
 	if ff != nil {
 		out = ff.Out
 	}
@@ -441,7 +441,7 @@ func (d *Forwarder) add(f *face.Face, ff *scenario.FwFace) *entry {
 // and the direction's limits, on the loop's clock. The way out replaces
 // the face's send queue; the way in holds arriving frames, link fields
 // and all, before the link layer sees them.
-func (d *Forwarder) emulate(e *entry, ff *scenario.FwFace) error {
+func (d *Forwarder) emulate(e *entry, ff *fwconf.Face) error {
 	var err error
 	if e.out, err = d.channel(ff, ff.Out); err != nil {
 		return err
@@ -452,7 +452,7 @@ func (d *Forwarder) emulate(e *entry, ff *scenario.FwFace) error {
 	}
 	in := ff
 	if ff.InQueue != "" {
-		in = &scenario.FwFace{Queue: ff.InQueue}
+		in = &fwconf.Face{Queue: ff.InQueue}
 	}
 	if e.in, err = d.channel(in, ff.In); err != nil {
 		return err
@@ -465,7 +465,7 @@ func (d *Forwarder) emulate(e *entry, ff *scenario.FwFace) error {
 
 // channel returns the emulated link of one direction of ff, nil if the
 // direction is not emulated.
-func (d *Forwarder) channel(ff *scenario.FwFace, dir scenario.LinkEmulation) (*link.Channel, error) {
+func (d *Forwarder) channel(ff *fwconf.Face, dir fwconf.LinkEmulation) (*link.Channel, error) {
 	if !dir.Emulated() {
 		return nil, nil
 	}
@@ -585,7 +585,7 @@ func (d *Forwarder) expireIdle() {
 
 // openStatic opens a configured face (retrying a TCP connection that
 // fails, one more second each time up to a minute) and adds its routes.
-func (d *Forwarder) openStatic(ff *scenario.FwFace, attempt int) {
+func (d *Forwarder) openStatic(ff *fwconf.Face, attempt int) {
 	if d.closing || d.static[ff.ID] != nil {
 		return
 	}
@@ -623,7 +623,7 @@ func (d *Forwarder) openStatic(ff *scenario.FwFace, attempt int) {
 // staticUp adds a configured face and its routes (static routes of the
 // RIB, origin 255, child-inherit, as nfdc adds them), and starts it; it
 // returns the face's entry, nil if the forwarder is closing.
-func (d *Forwarder) staticUp(f *face.Face, ff *scenario.FwFace) *entry {
+func (d *Forwarder) staticUp(f *face.Face, ff *fwconf.Face) *entry {
 	e := d.add(f, ff)
 	if e == nil {
 		return nil
@@ -649,11 +649,11 @@ func (d *Forwarder) staticUp(f *face.Face, ff *scenario.FwFace) *entry {
 // configured ones. The face is never reopened: when it fails while the
 // forwarder runs, down (if not nil) is called on the loop with the error.
 // Without Run, conn stays the caller's to close.
-func (d *Forwarder) Adopt(ff *scenario.FwFace, conn net.Conn, down func(error)) error {
+func (d *Forwarder) Adopt(ff *fwconf.Face, conn net.Conn, down func(error)) error {
 	if ff.Scheme != "tcp4" && ff.Scheme != "tcp6" {
 		return fmt.Errorf("%s: face %s: adopt a tcp4 or tcp6 connection, not %q", ff.Pos, ff.ID, ff.Scheme)
 	}
-	for _, dir := range []scenario.LinkEmulation{ff.Out, ff.In} {
+	for _, dir := range []fwconf.LinkEmulation{ff.Out, ff.In} {
 		if _, err := newQueue(d.cfg, ff, dir); err != nil {
 			return fmt.Errorf("%s: face %s: %w", ff.Pos, ff.ID, err)
 		}

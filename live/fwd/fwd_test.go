@@ -10,13 +10,13 @@ import (
 
 	enc "github.com/named-data/ndnd/std/encoding"
 
+	"github.com/ndncc/ndncc/aqm"
 	"github.com/ndncc/ndncc/cc"
-	"github.com/ndncc/ndncc/fw/aqm"
 	"github.com/ndncc/ndncc/internal/ndntest"
 	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/live"
-	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/live/fwd/fwconf"
 )
 
 // TestServeFetchThroughForwarder moves an object from a producer to a
@@ -152,7 +152,7 @@ func TestExampleConfigurations(t *testing.T) {
 		t.Fatalf("found %v (%v), want the 3 examples", files, err)
 	}
 	for _, file := range files {
-		cfg, err := scenario.LoadFwConfig(file)
+		cfg, err := fwconf.Load(file)
 		if err != nil {
 			t.Errorf("%s: %v", file, err)
 			continue
@@ -172,9 +172,9 @@ func TestCoDelMTUDefaultsToTheLargestPacket(t *testing.T) {
 		params map[string]string
 		want   int
 	}{{nil, 8800}, {map[string]string{"mtu": "1500"}, 1500}} {
-		cfg := scenario.DefaultFwConfig()
+		cfg := fwconf.Default()
 		cfg.Queue, cfg.QueueParams = "codel-mark", tc.params
-		q, err := newQueue(cfg, nil, scenario.LinkEmulation{})
+		q, err := newQueue(cfg, nil, fwconf.LinkEmulation{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,26 +12,26 @@ import (
 	"github.com/ndncc/ndncc/consumer"
 	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/live"
+	"github.com/ndncc/ndncc/live/fwd/fwconf"
 	"github.com/ndncc/ndncc/ndn"
-	"github.com/ndncc/ndncc/scenario"
 )
 
-// startFw runs a forwarder with cfg (DefaultFwConfig with a temporary
+// startFw runs a forwarder with cfg (fwconf.Default with a temporary
 // socket and no UDP or TCP listener when cfg is nil) until the test ends.
-func startFw(t testing.TB, cfg *scenario.FwConfig) *Forwarder {
+func startFw(t testing.TB, cfg *fwconf.Config) *Forwarder {
 	t.Helper()
 	return startFwAfter(t, cfg, nil)
 }
 
 // startFwAfter is startFw calling before, if set, with the forwarder
 // before it runs.
-func startFwAfter(t testing.TB, cfg *scenario.FwConfig, before func(*Forwarder)) *Forwarder {
+func startFwAfter(t testing.TB, cfg *fwconf.Config, before func(*Forwarder)) *Forwarder {
 	t.Helper()
 	if cfg == nil {
-		cfg = scenario.DefaultFwConfig()
+		cfg = fwconf.Default()
 		cfg.UDP, cfg.TCP = "", ""
 	}
-	if cfg.Socket == scenario.DefaultFwSocket {
+	if cfg.Socket == fwconf.DefaultSocket {
 		dir, err := os.MkdirTemp("", "ndnccfw-") // short: socket paths are limited to 108 bytes
 		if err != nil {
 			t.Fatal(err)
@@ -211,7 +211,7 @@ func expressOn(t testing.TB, uri string, name ndn.Name) (*ndn.Data, error) {
 // temporary socket unless src sets one).
 func startFwConfig(t testing.TB, src string) *Forwarder {
 	t.Helper()
-	cfg, err := scenario.ParseFwConfig([]byte(src), "test.toml")
+	cfg, err := fwconf.Parse([]byte(src), "test.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/live/fwd/fwconf"
 )
 
 // resolveTimeout bounds the name lookups of a configuration's faces.
@@ -20,7 +20,7 @@ const resolveTimeout = 5 * time.Second
 // listener's socket, resolved once, as NFD does); TCP faces keep the name,
 // resolved again at each connection. Every failure names the face's remote
 // key (file:line).
-func resolveFaces(cfg *scenario.FwConfig, timeout time.Duration) error {
+func resolveFaces(cfg *fwconf.Config, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	var errs []error
@@ -80,7 +80,7 @@ func resolveAddr(ctx context.Context, scheme, hostport string) (netip.AddrPort, 
 
 // listenerFor returns the configured listening address ("host:port") of
 // scheme's transport, "" if that listener is off.
-func listenerFor(cfg *scenario.FwConfig, scheme string) string {
+func listenerFor(cfg *fwconf.Config, scheme string) string {
 	if len(scheme) >= 3 && scheme[:3] == "udp" {
 		return cfg.UDP
 	}

@@ -6,8 +6,8 @@ import (
 	"net/netip"
 	"testing"
 
+	"github.com/ndncc/ndncc/live/fwd/fwconf"
 	"github.com/ndncc/ndncc/mgmt"
-	"github.com/ndncc/ndncc/scenario"
 )
 
 // TestCreateRefusesOwnListener checks that faces/create refuses a face to
@@ -15,7 +15,7 @@ import (
 // its address or, for a listener on 0.0.0.0, on loopback.
 func TestCreateRefusesOwnListener(t *testing.T) {
 	for _, listen := range []string{"127.0.0.1:0", "0.0.0.0:0"} {
-		cfg := scenario.DefaultFwConfig()
+		cfg := fwconf.Default()
 		cfg.UDP, cfg.TCP = listen, listen
 		d := startFw(t, cfg)
 		var udp, tcp netip.AddrPort

@@ -1,4 +1,4 @@
-package scenario
+package fwconf
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-func TestParseFwConfig(t *testing.T) {
+func TestParse(t *testing.T) {
 	src := `
 socket = "/tmp/x.sock"
 udp = "127.0.0.1:7000"
@@ -38,19 +38,19 @@ prefix = "/multi"
 face = "up"
 cost = 3
 `
-	c, err := ParseFwConfig([]byte(src), "fw.toml")
+	c, err := Parse([]byte(src), "fw.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Socket != "/tmp/x.sock" || c.UDP != "127.0.0.1:7000" || c.TCP != "" || !c.ListenSet.TCP || !c.ListenSet.UDP {
 		t.Errorf("listeners %q %q %q set %+v", c.Socket, c.UDP, c.TCP, c.ListenSet)
 	}
-	if c.CSCapacity != 100 || c.Strategy != "best-route" || c.MTU != DefaultFwMTU || c.IdleTimeout != DefaultFwIdleTimeout {
+	if c.CSCapacity != 100 || c.Strategy != "best-route" || c.MTU != DefaultMTU || c.IdleTimeout != DefaultIdleTimeout {
 		t.Errorf("defaults or values wrong: %+v", c)
 	}
 	if c.MaxInterestLifetime != 30*time.Second || c.PITCapacity != 5000 || c.PITFaceLimit != 500 ||
-		c.MaxNameComponents != DefaultFwMaxNameComponents || c.DeadNonceCapacity != DefaultFwDeadNonceCapacity ||
-		c.MaxFaces != DefaultFwMaxFaces {
+		c.MaxNameComponents != DefaultMaxNameComponents || c.DeadNonceCapacity != DefaultDeadNonceCapacity ||
+		c.MaxFaces != DefaultMaxFaces {
 		t.Errorf("limits: %+v", c)
 	}
 	up := &c.Faces[0]
@@ -82,7 +82,7 @@ cost = 3
 	}
 }
 
-func TestParseFwConfigErrors(t *testing.T) {
+func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		name, src, want string
 	}{
@@ -108,7 +108,7 @@ func TestParseFwConfigErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseFwConfig([]byte(tc.src), "fw.toml")
+			_, err := Parse([]byte(tc.src), "fw.toml")
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}

@@ -1,4 +1,4 @@
-package scenario
+package fwconf
 
 import (
 	"fmt"
@@ -8,51 +8,50 @@ import (
 	"slices"
 	"time"
 
-	toml "github.com/pelletier/go-toml/v2"
-
+	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/topology"
 )
 
 // Defaults of an `ndncc fw` configuration (docs/forwarder.md): NFD's
 // where a live forwarder needs one, the scenario's otherwise.
 const (
-	// DefaultFwSocket is where NFD and ndnd listen for local applications.
-	DefaultFwSocket = "/run/nfd/nfd.sock"
-	// DefaultFwListen is NFD's UDP and TCP listening address (port 6363).
-	DefaultFwListen = "0.0.0.0:6363"
-	// DefaultFwMTU is ndnd's UDP MTU.
-	DefaultFwMTU = 1420
-	// DefaultFwIdleTimeout closes an on-demand UDP face idle this long
+	// DefaultSocket is where NFD and ndnd listen for local applications.
+	DefaultSocket = "/run/nfd/nfd.sock"
+	// DefaultListen is NFD's UDP and TCP listening address (port 6363).
+	DefaultListen = "0.0.0.0:6363"
+	// DefaultMTU is ndnd's UDP MTU.
+	DefaultMTU = 1420
+	// DefaultIdleTimeout closes an on-demand UDP face idle this long
 	// (NFD's default).
-	DefaultFwIdleTimeout = 600 * time.Second
-	// DefaultFwQueue marks by send-queue backlog, counting the socket's
+	DefaultIdleTimeout = 600 * time.Second
+	// DefaultQueue marks by send-queue backlog, counting the socket's
 	// kernel send queue, as NFD does on its UDP, TCP and Unix faces.
 	// (A scenario's simulated links default to droptail.)
-	DefaultFwQueue = "threshold-mark"
+	DefaultQueue = "threshold-mark"
 
 	// The forwarder's limits (docs/security.md), package fw's defaults:
 	// live/fwd's tests check that they agree.
 	//
-	// DefaultFwMaxInterestLifetime caps how long a PIT record is kept.
-	DefaultFwMaxInterestLifetime = 2 * time.Minute
-	// DefaultFwPITCapacity bounds the PIT's entries.
-	DefaultFwPITCapacity = 1 << 18
-	// DefaultFwPITFaceLimit bounds the in-records of one incoming face.
-	DefaultFwPITFaceLimit = DefaultFwPITCapacity / 16
-	// DefaultFwMaxNameComponents bounds a name's components.
-	DefaultFwMaxNameComponents = 128
-	// DefaultFwDeadNonceCapacity bounds the dead-nonce list.
-	DefaultFwDeadNonceCapacity = 1 << 16
-	// DefaultFwMaxFaces bounds the face table: a listener's new face
+	// DefaultMaxInterestLifetime caps how long a PIT record is kept.
+	DefaultMaxInterestLifetime = 2 * time.Minute
+	// DefaultPITCapacity bounds the PIT's entries.
+	DefaultPITCapacity = 1 << 18
+	// DefaultPITFaceLimit bounds the in-records of one incoming face.
+	DefaultPITFaceLimit = DefaultPITCapacity / 16
+	// DefaultMaxNameComponents bounds a name's components.
+	DefaultMaxNameComponents = 128
+	// DefaultDeadNonceCapacity bounds the dead-nonce list.
+	DefaultDeadNonceCapacity = 1 << 16
+	// DefaultMaxFaces bounds the face table: a listener's new face
 	// beyond it is closed at once (configured faces always open).
-	DefaultFwMaxFaces = 4096
+	DefaultMaxFaces = 4096
 )
 
-// FwConfig is an `ndncc fw` configuration. Its forwarding keys are a
+// Config is an `ndncc fw` configuration. Its forwarding keys are a
 // scenario's: strategy, cs-capacity, queue and queue-params as in
 // [routers], link emulation with an inline link's keys, loss-detection as
 // in [[links]].
-type FwConfig struct {
+type Config struct {
 	File string // the file read, "" for the defaults
 	// Socket is the Unix stream socket for local applications; UDP and
 	// TCP the addresses ("host:port") of the UDP and TCP listeners. ""
@@ -94,21 +93,21 @@ type FwConfig struct {
 	HeaderOverhead int
 	// StrategyChoices set strategies for namespaces; Faces are created at
 	// start (permanent faces), Routes added to them.
-	StrategyChoices []FwStrategyChoice
-	Faces           []FwFace
-	Routes          []FwRoute
+	StrategyChoices []StrategyChoice
+	Faces           []Face
+	Routes          []Route
 	Pos             topology.Pos
 }
 
-// FwStrategyChoice is one [[strategy-choice]] entry.
-type FwStrategyChoice struct {
+// StrategyChoice is one [[strategy-choice]] entry.
+type StrategyChoice struct {
 	Prefix   string
 	Strategy string
 	Pos      topology.Pos
 }
 
-// FwFace is one [[face]] entry: a permanent face to a peer forwarder.
-type FwFace struct {
+// Face is one [[face]] entry: a permanent face to a peer forwarder.
+type Face struct {
 	// ID names the face for routes; default: Remote.
 	ID string
 	// Remote is the peer: "udp4://host:port", "tcp4://host:port" (udp6,
@@ -159,114 +158,114 @@ func (l LinkEmulation) Emulated() bool {
 	return l.Bandwidth > 0 || l.Delay > 0 || l.Loss > 0 || l.Jitter > 0
 }
 
-// FwRoute is one [[route]] entry: a static FIB route to a [[face]].
-type FwRoute struct {
+// Route is one [[route]] entry: a static FIB route to a [[face]].
+type Route struct {
 	Prefix string
 	Face   string // a [[face]]'s id (or remote)
 	Cost   uint64
 	Pos    topology.Pos
 }
 
-// DefaultFwConfig returns the configuration of a forwarder started without
+// Default returns the configuration of a forwarder started without
 // a file.
-func DefaultFwConfig() *FwConfig {
-	return &FwConfig{
-		Socket: DefaultFwSocket, UDP: DefaultFwListen, TCP: DefaultFwListen,
-		MTU: DefaultFwMTU, IdleTimeout: DefaultFwIdleTimeout,
-		Strategy: DefaultStrategy, CSCapacity: DefaultCSCapacity,
-		Queue: DefaultFwQueue, QueueParams: map[string]string{},
-		HeaderOverhead: DefaultHeaderOverhead,
+func Default() *Config {
+	return &Config{
+		Socket: DefaultSocket, UDP: DefaultListen, TCP: DefaultListen,
+		MTU: DefaultMTU, IdleTimeout: DefaultIdleTimeout,
+		Strategy: scenario.DefaultStrategy, CSCapacity: scenario.DefaultCSCapacity,
+		Queue: DefaultQueue, QueueParams: map[string]string{},
+		HeaderOverhead: scenario.DefaultHeaderOverhead,
 
-		MaxInterestLifetime: DefaultFwMaxInterestLifetime,
-		PITCapacity:         DefaultFwPITCapacity, PITFaceLimit: DefaultFwPITFaceLimit,
-		MaxNameComponents: DefaultFwMaxNameComponents, DeadNonceCapacity: DefaultFwDeadNonceCapacity,
-		MaxFaces: DefaultFwMaxFaces,
+		MaxInterestLifetime: DefaultMaxInterestLifetime,
+		PITCapacity:         DefaultPITCapacity, PITFaceLimit: DefaultPITFaceLimit,
+		MaxNameComponents: DefaultMaxNameComponents, DeadNonceCapacity: DefaultDeadNonceCapacity,
+		MaxFaces: DefaultMaxFaces,
 	}
 }
 
 // QueueFor returns the discipline and parameters of face ff's send queue.
-func (c *FwConfig) QueueFor(ff *FwFace) (string, map[string]string) {
-	return mergeQueue(c.Queue, c.QueueParams, ff.Queue, ff.QueueParams)
+func (c *Config) QueueFor(ff *Face) (string, map[string]string) {
+	return scenario.MergeQueue(c.Queue, c.QueueParams, ff.Queue, ff.QueueParams)
 }
 
 // LossDetectionFor reports whether face ff runs the link-loss shim.
-func (c *FwConfig) LossDetectionFor(ff *FwFace) bool {
+func (c *Config) LossDetectionFor(ff *Face) bool {
 	if ff.LossDetection != nil {
 		return *ff.LossDetection
 	}
 	return c.LossDetection && (ff.Scheme == "udp4" || ff.Scheme == "udp6")
 }
 
-// LoadFwConfig reads an `ndncc fw` configuration file (see ParseFwConfig).
-func LoadFwConfig(file string) (*FwConfig, error) {
+// Load reads an `ndncc fw` configuration file (see Parse).
+func Load(file string) (*Config, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("load forwarder configuration: %w", err)
 	}
-	return ParseFwConfig(data, file)
+	return Parse(data, file)
 }
 
-// ParseFwConfig decodes and checks an `ndncc fw` configuration
-// (docs/forwarder.md). Keys left out keep DefaultFwConfig's values;
+// Parse decodes and checks an `ndncc fw` configuration
+// (docs/forwarder.md). Keys left out keep Default's values;
 // unknown keys are errors. Every error reads "file:line: field: message";
 // all problems found are reported together. Strategy and queue names are
 // checked by the forwarder, which knows them.
-func ParseFwConfig(data []byte, file string) (*FwConfig, error) {
-	var raw map[string]any
-	if err := toml.Unmarshal(data, &raw); err != nil {
-		return nil, syntaxError(err, file)
+func Parse(data []byte, file string) (*Config, error) {
+	k, raw, err := scenario.NewKeys(data, file)
+	if err != nil {
+		return nil, err
 	}
-	d := &decoder{file: file, pos: keyPositions(data, file)}
-	c := d.fwConfig(raw)
-	if len(d.errs) > 0 {
-		return nil, topology.JoinErrors(d.errs)
+	c := decode(k, raw)
+	if err := k.Err(); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
 
-func (d *decoder) fwConfig(m map[string]any) *FwConfig {
-	c := DefaultFwConfig()
-	c.File, c.Pos = d.file, topology.Pos{File: d.file}
-	d.known(m, "", "socket", "udp", "tcp", "mtu", "idle-timeout", "strategy", "cs-capacity",
+// decode decodes the configuration's top-level table m.
+func decode(d *scenario.Keys, m map[string]any) *Config {
+	c := Default()
+	c.File, c.Pos = d.File(), topology.Pos{File: d.File()}
+	d.Known(m, "", "socket", "udp", "tcp", "mtu", "idle-timeout", "strategy", "cs-capacity",
 		"queue", "queue-params", "loss-detection", "header-overhead", "strategy-choice", "face", "route",
 		"max-interest-lifetime", "pit-capacity", "pit-face-limit", "max-name-components", "dead-nonce-capacity", "max-faces")
-	c.ListenSet.Socket = d.str(m, "", "socket", &c.Socket)
-	c.ListenSet.UDP = d.str(m, "", "udp", &c.UDP)
-	c.ListenSet.TCP = d.str(m, "", "tcp", &c.TCP)
+	c.ListenSet.Socket = d.String(m, "", "socket", &c.Socket)
+	c.ListenSet.UDP = d.String(m, "", "udp", &c.UDP)
+	c.ListenSet.TCP = d.String(m, "", "tcp", &c.TCP)
 	for _, k := range []struct {
 		key  string
 		addr string
 	}{{"udp", c.UDP}, {"tcp", c.TCP}} {
 		if _, ok := m[k.key]; ok && k.addr != "" {
 			if _, _, err := net.SplitHostPort(k.addr); err != nil {
-				d.errorf(k.key, "want host:port (such as 0.0.0.0:6363), or \"\" for no listener: %v", err)
+				d.Errorf(k.key, "want host:port (such as 0.0.0.0:6363), or \"\" for no listener: %v", err)
 			}
 		}
 	}
-	if d.integerInt(m, "", "mtu", &c.MTU) && (c.MTU < 576 || c.MTU > 65507) {
-		d.errorf("mtu", "must be 576 to 65507 bytes, got %d", c.MTU)
+	if d.Int(m, "", "mtu", &c.MTU) && (c.MTU < 576 || c.MTU > 65507) {
+		d.Errorf("mtu", "must be 576 to 65507 bytes, got %d", c.MTU)
 	}
-	if d.duration(m, "", "idle-timeout", &c.IdleTimeout) && c.IdleTimeout <= 0 {
-		d.errorf("idle-timeout", "must be positive, got %v", c.IdleTimeout)
+	if d.Duration(m, "", "idle-timeout", &c.IdleTimeout) && c.IdleTimeout <= 0 {
+		d.Errorf("idle-timeout", "must be positive, got %v", c.IdleTimeout)
 	}
-	if d.str(m, "", "strategy", &c.Strategy) && c.Strategy == "" {
-		d.errorf("strategy", "must not be empty")
+	if d.String(m, "", "strategy", &c.Strategy) && c.Strategy == "" {
+		d.Errorf("strategy", "must not be empty")
 	}
-	if d.integerInt(m, "", "cs-capacity", &c.CSCapacity) && c.CSCapacity < 0 {
-		d.errorf("cs-capacity", "must not be negative, got %d", c.CSCapacity)
+	if d.Int(m, "", "cs-capacity", &c.CSCapacity) && c.CSCapacity < 0 {
+		d.Errorf("cs-capacity", "must not be negative, got %d", c.CSCapacity)
 	}
-	if d.str(m, "", "queue", &c.Queue) && c.Queue == "" {
-		d.errorf("queue", "must not be empty")
+	if d.String(m, "", "queue", &c.Queue) && c.Queue == "" {
+		d.Errorf("queue", "must not be empty")
 	}
-	if p, _, ok := d.params(m, "", "queue-params"); ok {
+	if p, ok := d.Params(m, "", "queue-params"); ok {
 		c.QueueParams = p
 	}
-	d.boolean(m, "", "loss-detection", &c.LossDetection)
-	if d.integerInt(m, "", "header-overhead", &c.HeaderOverhead) && c.HeaderOverhead < 0 {
-		d.errorf("header-overhead", "must not be negative, got %d", c.HeaderOverhead)
+	d.Bool(m, "", "loss-detection", &c.LossDetection)
+	if d.Int(m, "", "header-overhead", &c.HeaderOverhead) && c.HeaderOverhead < 0 {
+		d.Errorf("header-overhead", "must not be negative, got %d", c.HeaderOverhead)
 	}
-	if d.duration(m, "", "max-interest-lifetime", &c.MaxInterestLifetime) && c.MaxInterestLifetime <= 0 {
-		d.errorf("max-interest-lifetime", "must be positive, got %v", c.MaxInterestLifetime)
+	if d.Duration(m, "", "max-interest-lifetime", &c.MaxInterestLifetime) && c.MaxInterestLifetime <= 0 {
+		d.Errorf("max-interest-lifetime", "must be positive, got %v", c.MaxInterestLifetime)
 	}
 	for _, k := range []struct {
 		key string
@@ -275,43 +274,43 @@ func (d *decoder) fwConfig(m map[string]any) *FwConfig {
 		{"pit-capacity", &c.PITCapacity}, {"pit-face-limit", &c.PITFaceLimit}, {"max-name-components", &c.MaxNameComponents},
 		{"dead-nonce-capacity", &c.DeadNonceCapacity}, {"max-faces", &c.MaxFaces},
 	} {
-		if d.integerInt(m, "", k.key, k.dst) && *k.dst <= 0 {
-			d.errorf(k.key, "must be positive, got %d", *k.dst)
+		if d.Int(m, "", k.key, k.dst) && *k.dst <= 0 {
+			d.Errorf(k.key, "must be positive, got %d", *k.dst)
 		}
 	}
-	for i, t := range d.tables(m, "", "strategy-choice") {
-		path := joinIndex("strategy-choice", i)
-		d.known(t, path, "prefix", "strategy")
-		sc := FwStrategyChoice{Pos: d.at(path)}
-		d.prefix(t, path, &sc.Prefix)
-		if !d.str(t, path, "strategy", &sc.Strategy) || sc.Strategy == "" {
-			d.errorf(joinKey(path, "strategy"), "required: a strategy name")
+	for i, t := range d.Tables(m, "", "strategy-choice") {
+		path := scenario.JoinIndex("strategy-choice", i)
+		d.Known(t, path, "prefix", "strategy")
+		sc := StrategyChoice{Pos: d.At(path)}
+		d.Prefix(t, path, &sc.Prefix)
+		if !d.String(t, path, "strategy", &sc.Strategy) || sc.Strategy == "" {
+			d.Errorf(scenario.JoinKey(path, "strategy"), "required: a strategy name")
 		}
 		c.StrategyChoices = append(c.StrategyChoices, sc)
 	}
 	ids := map[string]bool{}
-	for i, t := range d.tables(m, "", "face") {
-		ff := d.fwFace(t, joinIndex("face", i))
+	for i, t := range d.Tables(m, "", "face") {
+		ff := face(d, t, scenario.JoinIndex("face", i))
 		if ids[ff.ID] {
-			d.errorf(joinKey(joinIndex("face", i), "id"), "face id %q is already used (set a unique id)", ff.ID)
+			d.Errorf(scenario.JoinKey(scenario.JoinIndex("face", i), "id"), "face id %q is already used (set a unique id)", ff.ID)
 		}
 		ids[ff.ID] = true
 		c.Faces = append(c.Faces, ff)
 	}
-	for i, t := range d.tables(m, "", "route") {
-		path := joinIndex("route", i)
-		d.known(t, path, "prefix", "face", "cost")
-		r := FwRoute{Pos: d.at(path)}
-		d.prefix(t, path, &r.Prefix)
-		if !d.str(t, path, "face", &r.Face) {
-			d.errorf(joinKey(path, "face"), "required: the id of a [[face]]")
+	for i, t := range d.Tables(m, "", "route") {
+		path := scenario.JoinIndex("route", i)
+		d.Known(t, path, "prefix", "face", "cost")
+		r := Route{Pos: d.At(path)}
+		d.Prefix(t, path, &r.Prefix)
+		if !d.String(t, path, "face", &r.Face) {
+			d.Errorf(scenario.JoinKey(path, "face"), "required: the id of a [[face]]")
 		} else if !ids[r.Face] {
-			d.errorf(joinKey(path, "face"), "no [[face]] has id %q (known: %v)", r.Face, sortedKeys(ids))
+			d.Errorf(scenario.JoinKey(path, "face"), "no [[face]] has id %q (known: %v)", r.Face, sortedKeys(ids))
 		}
 		var cost int64
-		if d.integer(t, path, "cost", &cost) {
+		if d.Int64(t, path, "cost", &cost) {
 			if cost < 0 {
-				d.errorf(joinKey(path, "cost"), "must not be negative, got %d", cost)
+				d.Errorf(scenario.JoinKey(path, "cost"), "must not be negative, got %d", cost)
 			}
 			r.Cost = uint64(cost)
 		}
@@ -320,36 +319,37 @@ func (d *decoder) fwConfig(m map[string]any) *FwConfig {
 	return c
 }
 
-func (d *decoder) fwFace(m map[string]any, path string) FwFace {
-	d.known(m, path, "id", "remote", "queue", "queue-params", "loss-detection", "mtu", "link")
-	ff := FwFace{Pos: d.at(path), RemotePos: d.at(joinKey(path, "remote"))}
-	if !d.str(m, path, "remote", &ff.Remote) {
-		d.errorf(joinKey(path, "remote"), "required: the peer, such as \"udp4://192.0.2.1:6363\"")
+// face decodes one [[face]] entry.
+func face(d *scenario.Keys, m map[string]any, path string) Face {
+	d.Known(m, path, "id", "remote", "queue", "queue-params", "loss-detection", "mtu", "link")
+	ff := Face{Pos: d.At(path), RemotePos: d.At(scenario.JoinKey(path, "remote"))}
+	if !d.String(m, path, "remote", &ff.Remote) {
+		d.Errorf(scenario.JoinKey(path, "remote"), "required: the peer, such as \"udp4://192.0.2.1:6363\"")
 	} else if scheme, addr, err := ParseFaceURI(ff.Remote); err != nil {
-		d.errorf(joinKey(path, "remote"), "%v", err)
+		d.Errorf(scenario.JoinKey(path, "remote"), "%v", err)
 	} else {
 		ff.Scheme, ff.Address = scheme, addr
 	}
 	ff.ID = ff.Remote
-	if d.str(m, path, "id", &ff.ID) && ff.ID == "" {
-		d.errorf(joinKey(path, "id"), "must not be empty")
+	if d.String(m, path, "id", &ff.ID) && ff.ID == "" {
+		d.Errorf(scenario.JoinKey(path, "id"), "must not be empty")
 	}
-	if d.str(m, path, "queue", &ff.Queue) && ff.Queue == "" {
-		d.errorf(joinKey(path, "queue"), "must not be empty")
+	if d.String(m, path, "queue", &ff.Queue) && ff.Queue == "" {
+		d.Errorf(scenario.JoinKey(path, "queue"), "must not be empty")
 	}
-	ff.QueueParams, _, _ = d.params(m, path, "queue-params")
+	ff.QueueParams, _ = d.Params(m, path, "queue-params")
 	var ld bool
-	if d.boolean(m, path, "loss-detection", &ld) {
+	if d.Bool(m, path, "loss-detection", &ld) {
 		if ld && ff.Scheme != "" && ff.Scheme != "udp4" && ff.Scheme != "udp6" {
-			d.errorf(joinKey(path, "loss-detection"), "the link-loss shim runs on UDP faces only")
+			d.Errorf(scenario.JoinKey(path, "loss-detection"), "the link-loss shim runs on UDP faces only")
 		}
 		ff.LossDetection = &ld
 	}
-	if d.integerInt(m, path, "mtu", &ff.MTU) && (ff.MTU < 576 || ff.MTU > 65507) {
-		d.errorf(joinKey(path, "mtu"), "must be 576 to 65507 bytes, got %d", ff.MTU)
+	if d.Int(m, path, "mtu", &ff.MTU) && (ff.MTU < 576 || ff.MTU > 65507) {
+		d.Errorf(scenario.JoinKey(path, "mtu"), "must be 576 to 65507 bytes, got %d", ff.MTU)
 	}
-	if t, ok := d.table(m, path, "link"); ok {
-		ff.Out, ff.In = d.linkEmulation(t, joinKey(path, "link"))
+	if t, ok := d.Table(m, path, "link"); ok {
+		ff.Out, ff.In = linkEmulation(d, t, scenario.JoinKey(path, "link"))
 	}
 	return ff
 }
@@ -357,48 +357,22 @@ func (d *decoder) fwFace(m map[string]any, path string) FwFace {
 // linkEmulation decodes a face's link table: the keys of an inline link
 // for both directions, and "out" and "in" tables whose keys override them
 // for one direction.
-func (d *decoder) linkEmulation(m map[string]any, path string) (out, in LinkEmulation) {
+func linkEmulation(d *scenario.Keys, m map[string]any, path string) (out, in LinkEmulation) {
 	keys := []string{"delay", "jitter", "bw", "max-queue-size", "max-queue-bytes", "loss"}
-	d.known(m, path, append(slices.Clone(keys), "out", "in")...)
+	d.Known(m, path, append(slices.Clone(keys), "out", "in")...)
 	var both topology.Link
-	d.linkParams(m, path, &both)
+	d.Link(m, path, &both)
 	dirs := [2]topology.Link{both, both}
 	for i, dir := range []string{"out", "in"} {
-		if t, ok := d.table(m, path, dir); ok {
-			d.known(t, joinKey(path, dir), keys...)
-			d.linkParams(t, joinKey(path, dir), &dirs[i])
+		if t, ok := d.Table(m, path, dir); ok {
+			d.Known(t, scenario.JoinKey(path, dir), keys...)
+			d.Link(t, scenario.JoinKey(path, dir), &dirs[i])
 		}
 	}
 	conv := func(l topology.Link) LinkEmulation {
 		return LinkEmulation{Bandwidth: l.Bandwidth, Delay: l.Delay, Loss: l.Loss, Jitter: l.Jitter, QueuePackets: l.QueuePackets, QueueBytes: l.QueueBytes}
 	}
 	return conv(dirs[0]), conv(dirs[1])
-}
-
-// boolean decodes the boolean m[key] into dst.
-func (d *decoder) boolean(m map[string]any, path, key string, dst *bool) bool {
-	v, ok := m[key]
-	if !ok {
-		return false
-	}
-	b, ok := v.(bool)
-	if !ok {
-		d.errorf(joinKey(path, key), "want true or false, got %s", typeName(v))
-		return false
-	}
-	*dst = b
-	return true
-}
-
-// prefix decodes the required NDN name m["prefix"] into dst.
-func (d *decoder) prefix(m map[string]any, path string, dst *string) {
-	if !d.str(m, path, "prefix", dst) {
-		d.errorf(joinKey(path, "prefix"), "required: an NDN name such as \"/example\"")
-		return
-	}
-	if _, err := parseName(*dst); err != nil {
-		d.errorf(joinKey(path, "prefix"), "%v", err)
-	}
 }
 
 // ParseFaceURI parses a peer's face URI, as NFD writes them:
