@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/live/eventloop"
+	"github.com/ndncc/ndncc/live/face"
 )
 
 // ErrBadTransport reports a transport URI (flag, environment or
@@ -48,7 +49,7 @@ type Conn struct {
 	// Source says where the transport came from (see ResolveTransport).
 	Source TransportSource
 
-	dial func(ctx context.Context) (*Face, error)
+	dial func(ctx context.Context) (*face.Face, error)
 }
 
 // Connect resolves the forwarder's address as ndn-cxx applications do
@@ -61,13 +62,13 @@ func Connect(ctx context.Context, explicit string, cfg FaceConfig) (*Conn, error
 		return nil, fmt.Errorf("%w: %w", ErrBadTransport, err)
 	}
 	loop := eventloop.New()
-	face, err := Dial(ctx, loop, t, cfg)
+	f, err := Dial(ctx, loop, t, cfg)
 	if err != nil {
 		return nil, &UnreachableError{Transport: t, Source: src, Err: err}
 	}
 	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
-	c := &Conn{Loop: loop, Endpoint: NewEndpoint(loop, face, r), Transport: t, Source: src}
-	c.dial = func(ctx context.Context) (*Face, error) { return Dial(ctx, loop, t, cfg) }
+	c := &Conn{Loop: loop, Endpoint: NewEndpoint(loop, f, r), Transport: t, Source: src}
+	c.dial = func(ctx context.Context) (*face.Face, error) { return Dial(ctx, loop, t, cfg) }
 	return c, nil
 }
 

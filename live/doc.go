@@ -7,15 +7,16 @@
 //
 //   - The binding to package eventloop's Loop, the real-time
 //     sched.Scheduler on one goroutine: all core code (pipelines,
-//     producers) and every Face method except Close run on that goroutine;
-//     a face's socket reader hands it batches of decoded packets
+//     producers) and every method of a face except Close run on that
+//     goroutine; a face's socket reader hands it batches of decoded packets
 //     (eventloop.Batch), reports its progress through the socket for the
 //     loop's catch-up (eventloop.Source), and takes its receive buffers
-//     from the face's pools (Face.Recycle).
-//   - Face, a connection to a forwarder over a Unix stream socket, TCP or
-//     UDP unicast, carrying NDN packet format v0.3 in NDNLPv2 frames
-//     (CongestionMark, Nack, fragmentation and reassembly for UDP), encoded
-//     and decoded with ndnd's spec_2022 through package ndn.
+//     from the face's pools (face.Face.Recycle).
+//   - Dial, an application's connection to a forwarder over a Unix stream
+//     socket, TCP or UDP unicast: package face's NDNLPv2 face (NewApp),
+//     carrying NDN packet format v0.3 (CongestionMark, Nack, fragmentation
+//     and reassembly for UDP), encoded and decoded with ndnd's spec_2022
+//     through package ndn.
 //   - Transport resolution as ndn-cxx applications do it (flag, then
 //     NDN_CLIENT_TRANSPORT, then client.conf, then the default socket).
 //   - The NFD management client that registers a prefix (the signed

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/live/eventloop"
+	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/sched"
 )
@@ -49,7 +50,7 @@ type Request struct {
 // goroutine.
 type Endpoint struct {
 	loop    *eventloop.Loop
-	face    *Face
+	face    *face.Face
 	rand    *rand.Rand
 	handler func(ndn.Packet)
 	pending []*request
@@ -69,7 +70,7 @@ type request struct {
 }
 
 // NewEndpoint takes over f's packet and down handlers.
-func NewEndpoint(loop *eventloop.Loop, f *Face, r *rand.Rand) *Endpoint {
+func NewEndpoint(loop *eventloop.Loop, f *face.Face, r *rand.Rand) *Endpoint {
 	e := &Endpoint{loop: loop, rand: r}
 	e.re.ctx, e.re.cancel = context.WithCancel(context.Background())
 	e.adopt(f)
@@ -77,7 +78,7 @@ func NewEndpoint(loop *eventloop.Loop, f *Face, r *rand.Rand) *Endpoint {
 }
 
 // Face returns the underlying face.
-func (e *Endpoint) Face() *Face { return e.face }
+func (e *Endpoint) Face() *face.Face { return e.face }
 
 // recycle hands d back to the current face's free lists (Face.Recycle);
 // a Data of an earlier face is as good for them.
@@ -93,17 +94,14 @@ func (e *Endpoint) Handle(fn func(ndn.Packet)) { e.handler = fn }
 // Send implements ndn.Face.
 func (e *Endpoint) Send(p ndn.Packet) { e.face.Send(p) }
 
-// EncodesOnSend marks the endpoint as an ndn.EncodingFace (see
-// Face.EncodesOnSend).
+// EncodesOnSend marks the endpoint as an ndn.EncodingFace: its face, an
+// application's, encodes a packet within Send and keeps no reference to
+// it.
 func (e *Endpoint) EncodesOnSend() {}
 
-// SendWire sends an encoded packet (Face.SendWire); a packet that cannot
-// be sent is counted as Send counts it.
-func (e *Endpoint) SendWire(b []byte) {
-	if err := e.face.SendWire(b); err != nil {
-		e.face.out.SendErrors++
-	}
-}
+// SendWire sends an encoded packet (face.Face.SendWire, which counts a
+// packet that cannot be sent as Send counts it).
+func (e *Endpoint) SendWire(b []byte) { _ = e.face.SendWire(b) }
 
 // Express sends a one-shot Interest and calls done once with the Data
 // that answers it, or with an error wrapping ErrNoReply, ErrNacked or the

@@ -13,6 +13,7 @@ import (
 	"github.com/named-data/ndnd/std/security/signer"
 	"github.com/named-data/ndnd/std/types/optional"
 
+	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/ndn"
 )
 
@@ -70,7 +71,7 @@ const commandLifetime = time.Second
 
 // command sends one signed management command and checks the response.
 func (e *Endpoint) command(module, verb string, args *mgmt.ControlArgs, done func(*mgmt.ControlArgs, error)) {
-	cfg := mgmt.NewConfig(e.face.Transport().Local(), signer.NewSha256Signer(), spec.Spec{})
+	cfg := mgmt.NewConfig(e.face.Config().Scope == face.Local, signer.NewSha256Signer(), spec.Spec{})
 	first, err := e.makeCommand(cfg, module, verb, args)
 	if err != nil {
 		done(nil, err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/ndncc/ndncc/live/face"
 )
 
 // Reconnect tells an Endpoint to re-establish its connection to the
@@ -15,7 +17,7 @@ type Reconnect struct {
 	Budget time.Duration
 	// Dial opens a new face on the endpoint's loop. It runs on its own
 	// goroutine and must honour ctx.
-	Dial func(ctx context.Context) (*Face, error)
+	Dial func(ctx context.Context) (*face.Face, error)
 }
 
 // Delays between reconnection attempts: the first is immediate, then each
@@ -103,7 +105,7 @@ func (e *Endpoint) redial() {
 }
 
 // dialed takes the outcome of one connection attempt.
-func (e *Endpoint) dialed(f *Face, err error) {
+func (e *Endpoint) dialed(f *face.Face, err error) {
 	if e.re.ctx.Err() != nil || e.lostForGood {
 		if f != nil {
 			f.Close()
@@ -128,7 +130,7 @@ func (e *Endpoint) dialed(f *Face, err error) {
 }
 
 // adopt makes f the endpoint's face.
-func (e *Endpoint) adopt(f *Face) {
+func (e *Endpoint) adopt(f *face.Face) {
 	e.face = f
 	f.OnPacket(e.receive)
 	f.OnDown(e.down)

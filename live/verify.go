@@ -222,6 +222,16 @@ func (v *Verifier) Check(d *ndn.Data) (needKey ndn.Name, err error) {
 	return v.check(d, digestUnchecked)
 }
 
+// digestCheck is what a face's reader found of a Data's DigestSha256
+// (face.Face.DigestChecked).
+type digestCheck int8
+
+const (
+	digestUnchecked digestCheck = iota
+	digestOK
+	digestBad
+)
+
 // check is Check with the digest already verified by a face's reader
 // (digestOK or digestBad), or not (digestUnchecked).
 func (v *Verifier) check(d *ndn.Data, digest digestCheck) (ndn.Name, error) {

@@ -79,9 +79,11 @@ var rules = map[string][]string{
 		"topology", "scenario", "live", "live/face", "live/fwd/...", "live/ndndtest",
 		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	"live/ndndtest": {"..."},
-	// live/face is the forwarder's faces: transports, listeners, the
-	// NDNLPv2 link service and send queues. It knows queues and the link
-	// layer, never the forwarder (live/fwd wires them) nor the applications.
+	// live/face is the NDNLPv2 face of the forwarder and the applications:
+	// transports, listeners, the link service, a forwarder's face's send
+	// queue, an application's reader on its loop. It knows queues, the link
+	// layer and the event loop, never the forwarder (live/fwd wires them)
+	// nor the applications (live uses it).
 	"live/face": {"live", "live/fwd/...", "live/ndndtest", "fw/...", "consumer/...", "producer/...", "scenario",
 		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
 	// live/fwd is `ndncc fw`: the fw core on live/eventloop's loop with

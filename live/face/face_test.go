@@ -122,7 +122,7 @@ func TestStreamFaceRoundTrip(t *testing.T) {
 	}
 	var st face.Counters
 	h.do(func() { st = fa.Stats() })
-	if st.OutData != n || st.OutFrames != n || st.Queue.Enqueued != n {
+	if st.OutData != n || st.FramesOut != n || st.Queue.Enqueued != n {
 		t.Errorf("sender counters %+v", st)
 	}
 	if got := fb.Stats().InData; got != n {

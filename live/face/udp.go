@@ -7,9 +7,6 @@ import (
 	"net"
 	"net/netip"
 	"sync"
-	"time"
-
-	"github.com/ndncc/ndncc/link"
 )
 
 // UDPListener is one unconnected UDP socket. Its faces are the peers it
@@ -34,9 +31,6 @@ type UDPListener struct {
 	mu    sync.Mutex
 	faces map[netip.AddrPort]*Face
 }
-
-// reassemblyTimeout drops a partly received packet after this long.
-const reassemblyTimeout = time.Second
 
 // udpBuffer is the receive buffer size a listener asks for (the kernel
 // caps it at net.core.rmem_max): a window's burst of fragments. The send
@@ -106,12 +100,11 @@ func (l *UDPListener) newFace(remote netip.AddrPort, p Persistency) *Face {
 		Scheme: l.scheme, Local: l.local, Remote: l.scheme + "://" + remote.String(),
 		Persistency: p, Scope: scopeOf(ua), MTU: l.mtu, Logger: l.log,
 	}
-	f := newFace(l.host, cfg, true, func(b []byte) error {
+	f := newHosted(l.host, cfg, func(b []byte) error {
 		_, err := l.conn.WriteToUDPAddrPort(b, remote)
 		return err
 	})
 	f.backlog, f.sndbuf = l.backlog, l.sndbuf
-	f.dec.Reassembler = NewReassembler(reassemblyTimeout, 256, MaxPacketSize)
 	f.closeTx = func() error {
 		l.mu.Lock()
 		if l.faces[remote] == f {
@@ -154,9 +147,7 @@ func (l *UDPListener) Serve() {
 		}
 		b := make([]byte, n)
 		copy(b, buf[:n])
-		if fr, ok := f.dec.Decode(b, l.host.Now()); ok && !f.isClosing() {
-			l.host.Deliver(f, []link.Frame{fr})
-		}
+		f.receiveDatagram(b)
 	}
 }
 

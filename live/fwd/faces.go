@@ -41,7 +41,7 @@ func (d *Forwarder) info(e *entry) mgmt.FaceInfo {
 	info := mgmt.FaceInfo{
 		ID: e.id, Remote: c.Remote, Local: c.Local,
 		Scope: nfd.FaceScopeNonLocal, Persistency: uint64(c.Persistency), LinkType: nfd.FaceLinkPointToPoint,
-		InBytes: st.InBytes, OutBytes: st.OutBytes,
+		InBytes: st.BytesIn, OutBytes: st.BytesOut,
 		Marked: st.Queue.Marks, Dropped: st.Drops(), QueueLen: uint64(st.QueueLen),
 	}
 	if c.Scope == face.Local {

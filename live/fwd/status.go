@@ -72,7 +72,7 @@ func FormatCounters(s face.Counters) string {
 	out := fmt.Sprintf("in %dI %dD %dN, out %dI %dD %dN, marks %d, drops %d (tail %d, aqm %d, errors %d), queue %d pkts %d B (max %d), bytes in %d out %d",
 		s.InInterests, s.InData, s.InNacks, s.OutInterests, s.OutData, s.OutNacks,
 		s.Queue.Marks, s.Drops(), s.Queue.TailDrops, s.Queue.AQMDrops, s.SendErrors,
-		s.QueueLen, s.QueueBytes, s.Queue.MaxLen, s.InBytes, s.OutBytes)
+		s.QueueLen, s.QueueBytes, s.Queue.MaxLen, s.BytesIn, s.BytesOut)
 	if s.MaxSocketBacklog > 0 {
 		out += fmt.Sprintf(", socket backlog max %d B", s.MaxSocketBacklog)
 	}

@@ -1,11 +1,11 @@
-package live
+package face
 
 import (
 	"github.com/ndncc/ndncc/live/eventloop"
 	"github.com/ndncc/ndncc/ndn"
 )
 
-// framePool recycles the receive buffers of stream faces: a fetch hands a
+// framePool recycles the receive buffers of an application's stream face: a fetch hands a
 // Data back once its payload is written, and a later frame reuses the
 // buffer instead of allocating (and later collecting) a new one.
 //
@@ -85,10 +85,10 @@ func (p *dataPool) put(d *ndn.Data) {
 	}
 }
 
-// pools are a face's free lists: the receive buffers and Data its reader
-// decodes into, its reader's batches, and the Data handed back during the
-// current loop iteration (Face.Recycle), which return to the lists once
-// the iteration is over (Flush).
+// pools are an application's face's free lists: the receive buffers and
+// Data its reader decodes into, its reader's batches, and the Data handed
+// back during the current loop iteration (Face.Recycle), which return to
+// the lists once the iteration is over (Flush).
 type pools struct {
 	frames  framePool
 	datas   dataPool
@@ -96,8 +96,8 @@ type pools struct {
 	recycle []*ndn.Data
 }
 
-func newPools() pools {
-	return pools{frames: newFramePool(), datas: newDataPool(), batches: make(chan *readBatch, eventloop.InboxSize)}
+func newPools() *pools {
+	return &pools{frames: newFramePool(), datas: newDataPool(), batches: make(chan *readBatch, eventloop.InboxSize)}
 }
 
 // Flush returns the Data handed back this iteration, and their frames, to

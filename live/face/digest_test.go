@@ -1,4 +1,4 @@
-package live
+package face
 
 import (
 	"bytes"
@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/ndn"
 )
 
-// decoded returns a received DigestSha256 Data of n content bytes, as a
-// reader decodes it, with a byte of its content, name or signature value
+// decoded returns a frame with a DigestSha256 Data of n content bytes, as
+// a reader decodes it, with a byte of its content, name or signature value
 // changed (change: "content", "name", "signature"; "" changes nothing).
-func decoded(t *testing.T, name string, n int, change string) received {
+func decoded(t *testing.T, name string, n int, change string) link.Frame {
 	t.Helper()
 	d := ndntest.Data(t, name, n)
 	wire := d.Wire
@@ -28,7 +29,7 @@ func decoded(t *testing.T, name string, n int, change string) received {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return received{pkt: pkt, digest: digestPending}
+	return link.Frame{Pkt: pkt}
 }
 
 // TestDigestBatchFindsTheBadData: in batches of 1 to 32 Data, of lengths
@@ -41,18 +42,21 @@ func TestDigestBatchFindsTheBadData(t *testing.T) {
 		for _, where := range []string{"content", "name", "signature"} {
 			t.Run(fmt.Sprintf("%d/%s", size, where), func(t *testing.T) {
 				bad := size / 2
-				batch := make([]received, 0, size+1)
+				batch := make([]link.Frame, 0, size+1)
+				checks := make([]digestCheck, 0, size+1)
 				for i := range size {
 					change := ""
 					if i == bad {
 						change = where
 					}
 					batch = append(batch, decoded(t, fmt.Sprintf("/batch/seg=%d", i), 100+1000*(i%9), change))
+					checks = append(checks, digestPending)
 				}
-				interest := received{pkt: ndn.Packet{Interest: &ndn.Interest{Name: ndntest.Name(t, "/i")}}}
+				interest := link.Frame{Pkt: ndn.Packet{Interest: &ndn.Interest{Name: ndntest.Name(t, "/i")}}}
 				batch = append(batch, interest)
-				v.check(batch)
-				for i, r := range batch {
+				checks = append(checks, digestUnchecked)
+				v.check(batch, checks)
+				for i, got := range checks {
 					want := digestOK
 					switch {
 					case i == size:
@@ -60,8 +64,8 @@ func TestDigestBatchFindsTheBadData(t *testing.T) {
 					case i == bad:
 						want = digestBad
 					}
-					if r.digest != want {
-						t.Errorf("packet %d of %d: digest %d, want %d", i, len(batch), r.digest, want)
+					if got != want {
+						t.Errorf("packet %d of %d: digest %d, want %d", i, len(batch), got, want)
 					}
 				}
 			})
@@ -72,24 +76,27 @@ func TestDigestBatchFindsTheBadData(t *testing.T) {
 // TestDigestBatchAllocatesNothing: once its buffers have grown, checking a
 // batch allocates nothing.
 func TestDigestBatchAllocatesNothing(t *testing.T) {
-	batch := make([]received, 0, maxReadBatch)
-	for i := range maxReadBatch {
+	n := readBatchLimit()
+	batch := make([]link.Frame, 0, n)
+	checks := make([]digestCheck, n)
+	for i := range n {
 		batch = append(batch, decoded(t, fmt.Sprintf("/batch/seg=%d", i), 8000, ""))
+		checks[i] = digestPending
 	}
 	var v digestBatch
-	v.check(batch)
+	v.check(batch, checks)
 	allocs := testing.AllocsPerRun(10, func() {
-		for i := range batch {
-			batch[i].digest = digestPending
+		for i := range checks {
+			checks[i] = digestPending
 		}
-		v.check(batch)
+		v.check(batch, checks)
 	})
 	if allocs != 0 {
 		t.Fatalf("checking a batch of %d allocated %v times", len(batch), allocs)
 	}
-	for i, r := range batch {
-		if r.digest != digestOK {
-			t.Fatalf("packet %d: digest %d, want digestOK", i, r.digest)
+	for i, got := range checks {
+		if got != digestOK {
+			t.Fatalf("packet %d: digest %d, want digestOK", i, got)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package live
+package face
 
 import (
 	"context"
@@ -27,9 +27,9 @@ type nopBatch struct{}
 
 func (nopBatch) Handle() {}
 
-// socketPair returns a face on one end of a Unix stream socket pair, on a
-// new loop, and the other end.
-func socketPair(t *testing.T) (*eventloop.Loop, *Face, net.Conn) {
+// appSocketPair returns an application's face on one end of a Unix stream
+// socket pair, on a new loop, and the other end.
+func appSocketPair(t *testing.T) (*eventloop.Loop, *Face, net.Conn) {
 	t.Helper()
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
@@ -45,7 +45,7 @@ func socketPair(t *testing.T) (*eventloop.Loop, *Face, net.Conn) {
 		}
 	}
 	loop := eventloop.New()
-	f := newFace(loop, Transport{Network: "unix", Address: "socketpair"}, conns[0], FaceConfig{})
+	f := NewApp(loop, conns[0], Config{Scheme: "unix", Remote: "unix://socketpair"})
 	t.Cleanup(func() { f.Close(); conns[1].Close() })
 	return loop, f, conns[1]
 }
@@ -55,7 +55,7 @@ func socketPair(t *testing.T) (*eventloop.Loop, *Face, net.Conn) {
 // timer that became due meanwhile (a timeout must not fire while its Data
 // waits in the inbox), more of them than the loop handles in one batch.
 func TestLoopHandlesReadPacketsBeforeDueTimers(t *testing.T) {
-	loop, f, peer := socketPair(t)
+	loop, f, peer := appSocketPair(t)
 	var got []string
 	f.OnPacket(func(p ndn.Packet) { got = append(got, p.Data.Name.String()) })
 	const n = loopMaxBatch + 4
@@ -95,7 +95,7 @@ func TestLoopHandlesReadPacketsBeforeDueTimers(t *testing.T) {
 // buffer, its reader blocked behind a full inbox: before the overdue timer
 // runs, the loop reads that Data in and handles it.
 func TestLoopCatchesUpAfterStall(t *testing.T) {
-	loop, f, peer := socketPair(t)
+	loop, f, peer := appSocketPair(t)
 	var got []string
 	f.OnPacket(func(p ndn.Packet) { got = append(got, p.Data.Name.String()) })
 	for range eventloop.InboxSize { // nothing to deliver, but the inbox is full
