@@ -90,6 +90,11 @@ because ...".`,
 					}
 					fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, paper, e.Title)
 				}
+				for _, sub := range cmd.Commands() {
+					if sub.Name() == "tournament" || sub.Name() == "scale" {
+						fmt.Fprintf(tw, "%s\t%s\t%s (ndncc experiment %s)\n", sub.Name(), "-", sub.Short, sub.Name())
+					}
+				}
 				return tw.Flush()
 			}
 			e, err := loadExperiment(args[0])

@@ -68,13 +68,9 @@ point and flow, each cell "mean (min–max)", and --json prints
 is plotted against the swept key, and DIR/pointN/ holds each point's first
 run.
 
-While the command runs, the Go garbage collector's heap goal is at least
-32 MB (twice the live heap once that is 16 MB or more, as without it): a
-small network's packets are short-lived garbage that would otherwise be
-collected every few megabytes. --gc-floor=false, or GOGC or GOMEMLIMIT in
-the environment, turns this off (docs/performance.md). ndncc experiment,
-tournament, reproduce and seed001-sweep run the same way; ndncc experiment
-scale sets a memory limit of its own and runs without it.`,
+--gc-floor (on by default) tunes the Go runtime's memory use while the
+command runs (docs/experiments.md, "Memory"); ndncc experiment, ndncc
+experiment tournament, reproduce and seed001-sweep do the same.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSim(cmd, &sf, args[0])
