@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -203,7 +204,7 @@ programs to the nodes' sockets it prints`)
 			return jerr
 		}
 	} else {
-		printResult(stdout, res.Result)
+		printEmuResult(stdout, res)
 		printAbsent(stdout, res)
 		printLateness(stdout, res.Lateness)
 		printExecs(stdout, res.Exec)
@@ -256,13 +257,31 @@ func printAbsent(w io.Writer, res *emu.Result) {
 	}
 }
 
-// printExecs reports how each program ended.
+// printEmuResult prints what ran in real time: how long, then the flows'
+// and links' tables as ndncc sim prints them, without the simulator's
+// event rate (nothing was simulated).
+func printEmuResult(w io.Writer, res *emu.Result) {
+	r := res.Result
+	fmt.Fprintf(w, "scenario %s, seed %d, ran %.3f s of scenario time in %.3f s wall (real time)\n\n",
+		r.Scenario, r.Seed, r.SimTimeS, r.Timing.WallS)
+	printFlowsAndLinks(w, r)
+}
+
+// printExecs prints one row per program (--exec): its node, how it
+// ended and how long it ran.
 func printExecs(w io.Writer, execs []emu.ExecResult) {
+	if len(execs) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "program on\tended\ttime (s)\tcommand")
 	for _, e := range execs {
 		status := fmt.Sprintf("exit status %d", e.ExitCode)
 		if e.Error != "" && e.ExitCode != 0 {
 			status = e.Error // "killed by signal KILL", "did not start: ...", ...
 		}
-		fmt.Fprintf(w, "\nexec on %s: %q: %s after %.2f s\n", e.Node, e.Command, status, e.DurationS)
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s\n", e.Node, status, e.DurationS, e.Command)
 	}
+	tw.Flush()
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -309,6 +310,30 @@ func writeJSONFile(path string, v any) error {
 func printResult(w io.Writer, r *sim.Result) {
 	fmt.Fprintf(w, "scenario %s, seed %d, simulated %.3f s in %.3f s wall (%.0fx real time, %.0f events/s)\n\n",
 		r.Scenario, r.Seed, r.SimTimeS, r.Timing.WallS, r.Timing.Speedup, r.Timing.EventsPerS)
+	printFlowsAndLinks(w, r)
+}
+
+// printFlowsAndLinks prints the flows' table and the table of the links
+// that carried packets, each only when it has a row.
+func printFlowsAndLinks(w io.Writer, r *sim.Result) {
+	if len(r.Flows) == 0 {
+		fmt.Fprintln(w, "no flows")
+	} else {
+		printFlows(w, r)
+	}
+	if slices.ContainsFunc(r.Links, func(l sim.LinkResult) bool { return l.Packets > 0 }) {
+		fmt.Fprintln(w)
+		printLinks(w, r)
+	}
+	for _, f := range r.Flows {
+		if f.Error != "" {
+			fmt.Fprintf(w, "\nflow %s: %s\n", f.ID, f.Error)
+		}
+	}
+}
+
+// printFlows prints one row per flow, the pipeline that ran it second.
+func printFlows(w io.Writer, r *sim.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "flow\tpipeline\tcomplete\ttime (s)\tgoodput (kbps)\tthroughput (kbps)\ttimeouts\ttimeout %\tretx\tloss events\tmarks\tnacks\tRTT min/avg/max (ms)\t")
 	for _, f := range r.Flows {
@@ -318,8 +343,11 @@ func printResult(w io.Writer, r *sim.Result) {
 			f.RTTMinMs, f.RTTAvgMs, f.RTTMaxMs)
 	}
 	tw.Flush()
-	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+}
+
+// printLinks prints one row per link direction that carried packets.
+func printLinks(w io.Writer, r *sim.Result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "link\tpackets\tdrops\tmarks\tmax queue\tmean queue\tutilization\t")
 	for _, l := range r.Links {
 		if l.Packets == 0 {
@@ -328,11 +356,6 @@ func printResult(w io.Writer, r *sim.Result) {
 		fmt.Fprintf(tw, "%s->%s\t%d\t%d\t%d\t%d\t%.2f\t%.1f%%\t\n", l.From, l.To, l.Packets, l.Drops, l.Marks, l.MaxQueue, l.MeanQueue, l.Utilization*100)
 	}
 	tw.Flush()
-	for _, f := range r.Flows {
-		if f.Error != "" {
-			fmt.Fprintf(w, "\nflow %s: %s\n", f.ID, f.Error)
-		}
-	}
 }
 
 // version is the ndncc module version this binary was built from.
