@@ -6,7 +6,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -53,5 +52,5 @@ func Run(t testing.TB, browser string, args ...string) string {
 // carries what a page's load-time script recorded in data- attributes.
 func Body(t testing.TB, browser, url string) string {
 	t.Helper()
-	return regexp.MustCompile(`<body[^>]*>`).FindString(Run(t, browser, "--dump-dom", url))
+	return bodyTag.FindString(Run(t, browser, "--dump-dom", url))
 }

@@ -28,6 +28,9 @@ type Layout struct {
 	// Overlaps names every pair of text boxes that overlap, as
 	// "WHERE: "A" overlaps "B"".
 	Overlaps []string `json:"overlaps"`
+	// Body is the page's <body ...> tag once loaded, with what its own
+	// load-time script recorded (as Body returns it).
+	Body string `json:"-"`
 }
 
 // Problems lists what a reader would see wrong: a page wider than the
@@ -44,8 +47,8 @@ func (l Layout) Problems() []string {
 // ViewportWidth-pixel window and measures it: its width, and the boxes
 // of its text (each line of each text node) and of the text elements of
 // every SVG file the page links to (laid out inline, after the page is
-// measured). Two boxes overlap when they share more than a pixel
-// each way; the lines of one text node are not compared with each other,
+// measured). Two boxes overlap when they share more than two pixels
+// each way (a box spans its font's whole height, more than its glyphs); the lines of one text node are not compared with each other,
 // nor the texts of two different figures. It writes the page it lays out beside path
 // (so that relative links still resolve) and removes it.
 func CheckLayout(t testing.TB, browser, path string) Layout {
@@ -97,8 +100,12 @@ func CheckLayout(t testing.TB, browser, path string) Layout {
 	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &l); err != nil {
 		t.Fatalf("%s: layout result: %v", path, err)
 	}
+	l.Body = bodyTag.FindString(dom)
 	return l
 }
+
+// bodyTag matches a page's <body> tag.
+var bodyTag = regexp.MustCompile(`<body[^>]*>`)
 
 // svgLink matches a link to an SVG file.
 var svgLink = regexp.MustCompile(`href="([^"]+\.svg)"`)
@@ -153,7 +160,7 @@ window.addEventListener("load", function () {
       if (x.id === y.id || x.group !== y.group) continue;
       var w = Math.min(x.r.right, y.r.right) - Math.max(x.r.left, y.r.left);
       var hh = Math.min(x.r.bottom, y.r.bottom) - Math.max(x.r.top, y.r.top);
-      if (w > 1 && hh > 1) {
+      if (w > 2 && hh > 2) {
         overlaps.push((x.group === "page" ? "page: " : x.group + ": ") + JSON.stringify(label(x.text)) + " overlaps " + JSON.stringify(label(y.text)) +
           " (" + Math.round(w) + "x" + Math.round(hh) + " px)");
       }

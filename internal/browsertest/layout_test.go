@@ -63,3 +63,21 @@ func TestCheckLayout(t *testing.T) {
 		})
 	}
 }
+
+// TestLayoutOfPages checks the pages named in $NDNCC_LAYOUT_PAGES
+// (separated by spaces), such as an index.html that ndncc wrote with
+// --out; without it the test is skipped.
+func TestLayoutOfPages(t *testing.T) {
+	pages := strings.Fields(os.Getenv("NDNCC_LAYOUT_PAGES"))
+	if len(pages) == 0 {
+		t.Skip("NDNCC_LAYOUT_PAGES names no page")
+	}
+	browser := Chromium(t)
+	for _, p := range pages {
+		l := CheckLayout(t, browser, p)
+		t.Logf("%s: %d px wide, %d text boxes, %d SVG figures", p, l.ScrollWidth, l.Texts, l.SVGs)
+		for _, problem := range l.Problems() {
+			t.Errorf("%s: %s", p, problem)
+		}
+	}
+}
