@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"strconv"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -196,7 +196,7 @@ func summaryFigure(rep *experiment.Report, c experiment.Column, bars []bar) *fig
 		l := b.live
 		lc := &plotter.BarChart{Values: plotter.Values{l.mean}, Width: width, Color: faded(seriesColor(b.flow)),
 			LineStyle: draw.LineStyle{Color: seriesColor(b.flow), Width: vg.Points(1), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}},
-			XMin: float64(i) + liveOffset}
+			XMin:      float64(i) + liveOffset}
 		p.Add(lc)
 		liveKey = lc
 		errs.XYs = append(errs.XYs, plotter.XY{X: float64(i) + liveOffset, Y: l.mean})
