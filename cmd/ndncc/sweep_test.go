@@ -176,7 +176,11 @@ func TestSimReportInChromium(t *testing.T) {
 			t.Errorf("index.html lacks %q", want)
 		}
 	}
-	body := browsertest.Body(t, browsertest.Chromium(t), "file://"+filepath.Join(dir, "index.html"))
+	layout := browsertest.CheckLayout(t, browsertest.Chromium(t), filepath.Join(dir, "index.html"))
+	for _, p := range layout.Problems() {
+		t.Error(p)
+	}
+	body := layout.Body
 	m := regexp.MustCompile(`data-images-ok="(\d+)/(\d+)"`).FindStringSubmatch(body)
 	if m == nil || m[1] != m[2] || m[1] == "0" {
 		t.Errorf("chromium rendered %s: want every image loaded", body)
@@ -247,5 +251,35 @@ func TestExperimentFileShardsAndMerge(t *testing.T) {
 	}
 	if merged != whole || !strings.Contains(whole, "linear-designs — Designs #0–#3 of paper 000") || !strings.Contains(whole, "24.5–25") {
 		t.Errorf("merged shards:\n%s\nwant the unsharded table:\n%s", merged, whole)
+	}
+}
+
+// TestSweepPageOfTenSeries lays out, at 1,280 px in headless Chromium,
+// the page of a sweep with ten series per chart (two flows by five
+// pipelines, against the bottleneck's rate): no two texts overlap, the
+// page is no wider than the window, the swept key's axis names its unit,
+// and the series past the palette's seven are dashed.
+func TestSweepPageOfTenSeries(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := run(t, "sim", "../../examples/dumbbell-fixed16.toml", "--set", "producer.*.file-size=100KiB",
+		"--sweep", "links.router1-router2.bw=2,5,10", "--sweep", "consumer.*.pipeline=aimd,cubic,bic,vegas,paced-delay",
+		"--out", dir); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "sweep-goodput_kbps.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"links.router1-router2.bw (Mbit/s)", "consumer2, consumer.*.pipeline=paced-delay", "stroke-dasharray"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("sweep-goodput_kbps.svg lacks %q", want)
+		}
+	}
+	layout := browsertest.CheckLayout(t, browsertest.Chromium(t), filepath.Join(dir, "index.html"))
+	if layout.SVGs == 0 {
+		t.Error("the page links no SVG figure")
+	}
+	for _, p := range layout.Problems() {
+		t.Error(p)
 	}
 }
