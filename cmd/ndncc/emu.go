@@ -31,6 +31,7 @@ type emuFlags struct {
 	execs   []string
 	hold    bool
 	verbose bool
+	quiet   bool
 	fwd     forwarderFlags
 }
 
@@ -114,6 +115,7 @@ removes its temporary directory. docs/security.md.`,
 	fs.StringArrayVar(&ef.execs, "exec", nil, "run a program on a node: `NODE=COMMAND` (repeatable), with NDN_CLIENT_TRANSPORT set to its socket")
 	fs.BoolVar(&ef.hold, "hold", false, "keep the network up after the flows end, printing every node's socket, until Ctrl-C")
 	fs.BoolVarP(&ef.verbose, "verbose", "v", false, "log the forwarders' diagnostics to standard error")
+	fs.BoolVarP(&ef.quiet, "quiet", "q", false, "report no progress on standard error (a bar of the run's time on a terminal, a line when it ends otherwise)")
 	ef.fwd.add(fs)
 	return cmd
 }
@@ -187,7 +189,9 @@ programs to the nodes' sockets it prints`)
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	bar := newTimeBar(stderr, ef.quiet || ef.hold || ef.verbose, sc.Duration, sc.Name)
 	res, err := emu.Run(ctx, sc, opt)
+	bar.Stop()
 	if res == nil {
 		if ctx.Err() != nil {
 			return &exitError{130, fmt.Errorf("interrupted: %w", err)}

@@ -34,6 +34,7 @@ type simFlags struct {
 	runs    int
 	jobs    int
 	profile string
+	quiet   bool
 }
 
 func newSimCmd() *cobra.Command {
@@ -79,6 +80,7 @@ experiment tournament, reproduce and seed001-sweep do the same.`,
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&sf.asJSON, "json", false, "print one JSON document instead of a table")
+	fs.BoolVarP(&sf.quiet, "quiet", "q", false, "report no progress of a --sweep on standard error (a bar on a terminal, a line per finished run otherwise)")
 	fs.StringVar(&sf.out, "out", "", "write traces (CSV), plots (PNG, SVG), result.json and index.html into this `directory`")
 	fs.Uint64Var(&sf.seed, "seed", 0, "override the scenario's random seed (0: keep it); the first of --runs")
 	fs.StringSliceVar(&sf.links, "links", nil, "with --out, plot the queues of these link directions (FROM-TO; default: every link that queued)")
@@ -246,8 +248,14 @@ func runSweep(cmd *cobra.Command, sf *simFlags, sc *scenario.Scenario, sets []sc
 		base = first.Seed
 	}
 	opt := experiment.Options{Runs: sf.runs, BaseSeed: base, Jobs: sf.jobs}
-	bar := newRunBar(cmd.ErrOrStderr(), !sf.asJSON, e.PlannedRuns(opt), sc.Name)
-	opt.OnRun = func(string, int) { bar.Add(1) }
+	bar := newWorkProgress(cmd.ErrOrStderr(), sf.quiet, e.PlannedRuns(opt), sc.Name)
+	desc := map[string]string{}
+	for _, v := range e.Variants {
+		desc[v.Name] = v.Description // the point's settings
+	}
+	opt.OnRun = func(r experiment.RunDone) {
+		bar.Done(fmt.Sprintf("%s %s (%s) run %d", sc.Name, r.Variant, desc[r.Variant], r.Run+1), r.Wall, runMode(r.Live))
+	}
 	if sf.out != "" {
 		opt.TraceDir = sf.out
 	}
