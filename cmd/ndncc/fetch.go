@@ -507,11 +507,12 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 	auth := verifier.Authentication()
 	switch {
 	case ff.asJSON:
-		if err := writeFetchJSON(cmd.OutOrStdout(), res, auth); err != nil {
+		if err := writeFetchJSON(cmd.OutOrStdout(), res, ff.pipeline, auth); err != nil {
 			return &exitError{exitFailure, err}
 		}
 	case !ff.quiet:
 		live.WriteSummary(stderr, res.Stats, res.Bytes, ff.pipeline != "fixed")
+		fmt.Fprintf(stderr, "Pipeline: %s\n", ff.pipeline)
 		fmt.Fprintf(stderr, "Authentication: %s\n", auth.Summary)
 	}
 	if ff.verbose {
@@ -549,6 +550,7 @@ func (ff *fetchFlags) verifier(fs *pflag.FlagSet) (*live.Verifier, error) {
 // fetchJSON is fetch's --json summary.
 type fetchJSON struct {
 	Name             string              `json:"name"`
+	Pipeline         string              `json:"pipeline"`
 	Bytes            uint64              `json:"bytes"`
 	Segments         uint64              `json:"segments"`
 	ElapsedSeconds   float64             `json:"elapsed_s"`
@@ -564,12 +566,13 @@ type fetchJSON struct {
 	Authentication   live.Authentication `json:"authentication"`
 }
 
-// writeFetchJSON writes a finished fetch's summary as one JSON document.
-func writeFetchJSON(w io.Writer, res live.FetchResult, auth live.Authentication) error {
+// writeFetchJSON writes a finished fetch's summary, with the pipeline
+// that ran it, as one JSON document.
+func writeFetchJSON(w io.Writer, res live.FetchResult, pipeline string, auth live.Authentication) error {
 	st := res.Stats
 	elapsed := st.Duration().Seconds()
 	doc := fetchJSON{
-		Name: res.Name.String(), Bytes: res.Bytes, Segments: st.Segments, ElapsedSeconds: elapsed,
+		Name: res.Name.String(), Pipeline: pipeline, Bytes: res.Bytes, Segments: st.Segments, ElapsedSeconds: elapsed,
 		Interests: st.Interests, Retransmissions: st.Retransmissions, Timeouts: st.Timeouts, Marks: st.Marks, Nacks: st.Nacks,
 		RTTMinMillis: float64(st.RTTMin) / 1e6, RTTAvgMillis: float64(st.RTTAvg) / 1e6, RTTMaxMillis: float64(st.RTTMax) / 1e6,
 		Authentication: auth,
