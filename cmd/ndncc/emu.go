@@ -198,17 +198,19 @@ programs to the nodes' sockets it prints`)
 		}
 		return &exitError{1, err}
 	}
+	routes := scenarioRoutes(sc)
 	if ef.out != "" {
-		if werr := writeRunReport(ef.out, ef.links, sc, arg, res.WriteTraces, res.Result, res); werr != nil {
+		if werr := writeRunReport(ef.out, ef.links, sc, arg, res.WriteTraces, res.Result, withRoutes{res, routes}); werr != nil {
 			return errors.Join(err, werr)
 		}
 	}
 	if ef.asJSON {
-		if jerr := writeJSON(stdout, res); jerr != nil {
+		if jerr := writeJSON(stdout, withRoutes{res, routes}); jerr != nil {
 			return jerr
 		}
 	} else {
 		printEmuResult(stdout, res)
+		printRoutes(stdout, routes)
 		printAbsent(stdout, res)
 		printLateness(stdout, res.Lateness)
 		printExecs(stdout, res.Exec)

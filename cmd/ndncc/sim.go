@@ -154,15 +154,17 @@ func runSim(cmd *cobra.Command, sf *simFlags, arg string) error {
 		return &exitError{2, err}
 	}
 	res := net.Run()
+	routes := scenarioRoutes(sc)
 	if sf.out != "" {
-		if err := writeSimReport(sf, sc, net, res, arg); err != nil {
+		if err := writeRunReport(sf.out, sf.links, sc, arg, net.WriteTraces, res, withRoutes{res, routes}); err != nil {
 			return err
 		}
 	}
 	if sf.asJSON {
-		return writeJSON(cmd.OutOrStdout(), res)
+		return writeJSON(cmd.OutOrStdout(), withRoutes{res, routes})
 	}
 	printResult(cmd.OutOrStdout(), res)
+	printRoutes(cmd.OutOrStdout(), routes)
 	return nil
 }
 
@@ -181,12 +183,6 @@ func scenarioSets(profile string, flags []string) ([]scenario.Assignment, error)
 		sets = append(sets, a)
 	}
 	return sets, nil
-}
-
-// writeSimReport writes one run's traces, result.json, plots, the network
-// drawing and index.html into sf.out.
-func writeSimReport(sf *simFlags, sc *scenario.Scenario, net *sim.Network, res *sim.Result, arg string) error {
-	return writeRunReport(sf.out, sf.links, sc, arg, net.WriteTraces, res, res)
 }
 
 // writeRunReport writes one run's traces (writeTraces), result.json (doc,

@@ -283,3 +283,41 @@ func TestSweepPageOfTenSeries(t *testing.T) {
 		t.Error(p)
 	}
 }
+
+// TestSimPrintsRoutes: sim's text and --json give each node's next hops
+// toward each prefix, best (shortest delay) first; slowing r1's link to
+// a moves r1's best next hop to b.
+func TestSimPrintsRoutes(t *testing.T) {
+	const example = "../../examples/multipath-pcon.toml"
+	first := func(args ...string) string {
+		t.Helper()
+		out, err := run(t, append([]string{"sim", example, "--set", "producer.*.file-size=50KiB", "--json"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct{ Routes []routeEntry }
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range doc.Routes {
+			if r.Node == "r1" && r.Prefix == "/example/file" && len(r.NextHops) == 2 {
+				return r.NextHops[0].Neighbor
+			}
+		}
+		t.Fatalf("no route of r1 to /example/file through two next hops in %+v", doc.Routes)
+		return ""
+	}
+	if got := first(); got != "a" {
+		t.Errorf("r1's best next hop %s, want a (5 ms links on both paths; ties go to the name)", got)
+	}
+	if got := first("--set", "links.r1-a.delay=50ms"); got != "b" {
+		t.Errorf("with r1-a at 50 ms, r1's best next hop %s, want b", got)
+	}
+	text, err := run(t, "sim", example, "--set", "producer.*.file-size=50KiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^  r1 +/example/file +a \(10 ms\), b \(10 ms\)$`).MatchString(text) {
+		t.Errorf("the table lacks r1's routes:\n%s", text)
+	}
+}
