@@ -154,8 +154,11 @@ window.addEventListener("load", function () {
       boxes.push({id: id, group: hosts[h].dataset.file, text: texts[k].textContent, r: texts[k].getBoundingClientRect()});
     }
   }
+  // A sweep from top to bottom: each box is compared with the boxes of
+  // its group that start above its bottom and end below its top.
+  boxes.sort(function (p, q) { return p.r.top - q.r.top; });
   for (var a = 0; a < boxes.length; a++) {
-    for (var b = a + 1; b < boxes.length; b++) {
+    for (var b = a + 1; b < boxes.length && boxes[b].r.top < boxes[a].r.bottom - 2; b++) {
       var x = boxes[a], y = boxes[b];
       if (x.id === y.id || x.group !== y.group) continue;
       var w = Math.min(x.r.right, y.r.right) - Math.max(x.r.left, y.r.left);
