@@ -260,9 +260,10 @@ func TestExperimentFileShardsAndMerge(t *testing.T) {
 // page is no wider than the window, the swept key's axis names its unit,
 // and the series past the palette's seven are dashed.
 func TestSweepPageOfTenSeries(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	if _, err := run(t, "sim", "../../examples/dumbbell-fixed16.toml", "--set", "producer.*.file-size=100KiB",
-		"--sweep", "links.router1-router2.bw=2,5,10", "--sweep", "consumer.*.pipeline=aimd,cubic,bic,vegas,paced-delay",
+	if _, err := run(t, "sim", "../../examples/dumbbell-fixed16.toml", "--set", "producer.*.file-size=30KiB",
+		"--sweep", "links.router1-router2.bw=2,10", "--sweep", "consumer.*.pipeline=aimd,cubic,bic,vegas,paced-delay",
 		"--out", dir); err != nil {
 		t.Fatal(err)
 	}
