@@ -274,6 +274,15 @@ func dataWidth(bars []bar, live bool) vg.Length {
 	return figureWidth - vg.Inch - legend - vg.Points(40)
 }
 
+// upright stands the x axis's labels on end, reading upward. NominalX
+// keeps half the first label's width free left of the data for a level
+// label; an upright one needs half its height.
+func upright(p *plot.Plot) {
+	p.X.Tick.Label.Rotation = math.Pi / 2
+	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+	p.Y.Padding = p.X.Tick.Label.Height("0") / 2
+}
+
 // labelBars names the bars on the x axis: level when every label fits
 // its slot; else upright, on one line (a variant and its flow side by
 // side); and when even an upright line is too tall for its slot, by
@@ -297,8 +306,7 @@ func labelBars(p *plot.Plot, labels []string, slot vg.Length) {
 	}
 	if st.Height("Xg") <= slot*9/10 {
 		p.NominalX(flat...)
-		p.X.Tick.Label.Rotation = math.Pi / 2
-		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+		upright(p)
 		return
 	}
 	// Every k-th bar numbered, upright, as often as their height allows.
@@ -308,8 +316,7 @@ func labelBars(p *plot.Plot, labels []string, slot vg.Length) {
 		nums[i] = strconv.Itoa(i + 1)
 	}
 	p.NominalX(nums...)
-	p.X.Tick.Label.Rotation = math.Pi / 2
-	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+	upright(p)
 	key := make([]string, len(flat))
 	for i, l := range flat {
 		key[i] = fmt.Sprintf("%d %s", i+1, l)
