@@ -8,6 +8,7 @@ import (
 	"slices"
 	"text/tabwriter"
 
+	"github.com/ndncc/ndncc/report"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
 )
@@ -72,19 +73,35 @@ func printRoutes(w io.Writer, routes []routeEntry) {
 		if i == maxRouteRows {
 			break
 		}
-		var b bytes.Buffer
-		for j, h := range r.NextHops {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%s (%g ms)", h.Neighbor, h.CostMs)
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.Node, r.Prefix, b.String())
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.Node, r.Prefix, nextHopsText(r.NextHops))
 	}
 	tw.Flush()
 	if len(routes) > maxRouteRows {
 		fmt.Fprintf(w, "  ... %d more (--json's \"routes\")\n", len(routes)-maxRouteRows)
 	}
+}
+
+// routesTable is the page's table of routes: a row per node and prefix.
+func routesTable(routes []routeEntry) report.Table {
+	t := report.Table{Title: "Routes", Caption: "Each node's next hops toward each producer's prefix, best first, " +
+		"with the propagation delay of the best path through each (routes follow delay only: docs/scenario.md, \"Routes\").",
+		Header: []string{"node", "prefix", "next hops"}}
+	for _, r := range routes {
+		t.Rows = append(t.Rows, []string{r.Node, r.Prefix, nextHopsText(r.NextHops)})
+	}
+	return t
+}
+
+// nextHopsText lists next hops as "a (10 ms), b (12 ms)".
+func nextHopsText(hops []nextHop) string {
+	var b bytes.Buffer
+	for j, h := range hops {
+		if j > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s (%g ms)", h.Neighbor, h.CostMs)
+	}
+	return b.String()
 }
 
 // withRoutes is a result document (a JSON object) with a "routes" key

@@ -186,9 +186,9 @@ func scenarioSets(profile string, flags []string) ([]scenario.Assignment, error)
 }
 
 // writeRunReport writes one run's traces (writeTraces), result.json (doc,
-// the result as --json prints it), plots, the network drawing and
+// the result as --json prints it, whose routes the page shows too), plots, the network drawing and
 // index.html into out; links are the link directions to plot.
-func writeRunReport(out string, links []string, sc *scenario.Scenario, arg string, writeTraces func(dir string) error, res *sim.Result, doc any) error {
+func writeRunReport(out string, links []string, sc *scenario.Scenario, arg string, writeTraces func(dir string) error, res *sim.Result, doc withRoutes) error {
 	if err := writeTraces(out); err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ func writeRunReport(out string, links []string, sc *scenario.Scenario, arg strin
 		Parameters: append([]report.Param{{Key: "scenario", Value: arg}, {Key: "random seed", Value: fmt.Sprint(res.Seed)}},
 			report.ScenarioParams(sc)...),
 		Topologies: []report.Drawing{{File: drawing, Caption: "The network: link rate, one-way delay, queue limit (packets), and the queue discipline where it is not drop-tail"}},
-		Tables:     report.ResultTables(res),
+		Tables:     append(report.ResultTables(res), routesTable(doc.routes)),
 		Variants:   []report.VariantPlots{{Name: "Plots", Run: fmt.Sprintf("The run above, seed %d.", res.Seed), Files: files}}}
 	return report.WriteHTML(out, page)
 }

@@ -185,9 +185,9 @@ func TestSimReportInChromium(t *testing.T) {
 	if m == nil || m[1] != m[2] || m[1] == "0" {
 		t.Errorf("chromium rendered %s: want every image loaded", body)
 	}
-	for _, want := range []string{`data-data-tables="Flows:1;Links:10"`, `data-drawings="1"`} {
+	for _, want := range []string{`data-data-tables="Flows:1;Links:10;Routes:4"`, `data-drawings="1"`} {
 		if !strings.Contains(body, want) {
-			t.Errorf("chromium rendered %s: want %s (one flow, ten link directions, the network)", body, want)
+			t.Errorf("chromium rendered %s: want %s (one flow, ten link directions, four nodes' routes, the network)", body, want)
 		}
 	}
 }
