@@ -169,11 +169,20 @@ type Options struct {
 	TraceDir string
 	// OnRun, if set, is called after each run finishes (from any
 	// goroutine, one call at a time).
-	OnRun func(variant string, run int)
+	OnRun func(RunDone)
 
 	// live, if set, runs every run instead of the simulator, one at a
 	// time (RunLive).
 	live Runner
+}
+
+// RunDone describes a finished run, for Options.OnRun.
+type RunDone struct {
+	Variant string
+	Run     int  // from 0
+	Live    bool // run in the emulator, not simulated
+	// Wall is the run's wall-clock time.
+	Wall time.Duration
 }
 
 // Shard selects part of an experiment: the (variant, run) pairs whose
@@ -284,6 +293,7 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 				j := jobs[next]
 				next++
 				mu.Unlock()
+				began := time.Now()
 				if opt.live != nil {
 					e.runLive(variants[j.v], j, opt.TraceDir, opt.live)
 				} else {
@@ -291,7 +301,7 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 				}
 				if opt.OnRun != nil {
 					mu.Lock()
-					opt.OnRun(variants[j.v].Name, j.run)
+					opt.OnRun(RunDone{Variant: variants[j.v].Name, Run: j.run, Live: opt.live != nil, Wall: time.Since(began)})
 					mu.Unlock()
 				}
 			}

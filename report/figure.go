@@ -25,19 +25,53 @@ const (
 // sans is the typeface of every text in a figure.
 var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
-// seriesColor is the i-th colour of the Okabe–Ito palette, which stays
-// distinguishable for colour-blind readers and in greyscale print.
+// palette is the Okabe–Ito palette, which stays distinguishable for
+// colour-blind readers and in greyscale print.
+var palette = [...]color.RGBA{
+	{0, 114, 178, 255},   // blue
+	{213, 94, 0, 255},    // vermillion
+	{0, 158, 115, 255},   // bluish green
+	{204, 121, 167, 255}, // reddish purple
+	{230, 159, 0, 255},   // orange
+	{86, 180, 233, 255},  // sky blue
+	{0, 0, 0, 255},       // black
+}
+
+// seriesColor is the i-th colour of the palette, repeating past its seven.
 func seriesColor(i int) color.Color {
-	palette := [...]color.RGBA{
-		{0, 114, 178, 255},   // blue
-		{213, 94, 0, 255},    // vermillion
-		{0, 158, 115, 255},   // bluish green
-		{204, 121, 167, 255}, // reddish purple
-		{230, 159, 0, 255},   // orange
-		{86, 180, 233, 255},  // sky blue
-		{0, 0, 0, 255},       // black
-	}
 	return palette[i%len(palette)]
+}
+
+// seriesStyle is how the i-th series of a figure is drawn: the i-th
+// colour and, each time the palette's seven colours repeat, another dash
+// pattern and marker, so that no two of up to 28 series look alike.
+type seriesStyle struct {
+	color  color.Color
+	dashes []vg.Length // nil: solid
+	glyph  draw.GlyphDrawer
+}
+
+// styleOf returns the style of series i.
+func styleOf(i int) seriesStyle {
+	round := i / len(palette)
+	dashes := [][]vg.Length{
+		nil,
+		{vg.Points(6), vg.Points(3)},
+		{vg.Points(1.5), vg.Points(2.5)},
+		{vg.Points(7), vg.Points(2.5), vg.Points(1.5), vg.Points(2.5)},
+	}
+	glyphs := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}}
+	return seriesStyle{color: seriesColor(i), dashes: dashes[round%len(dashes)], glyph: glyphs[round%len(glyphs)]}
+}
+
+// lineStyle is the series' line style at width w.
+func (s seriesStyle) lineStyle(w vg.Length) draw.LineStyle {
+	return draw.LineStyle{Color: s.color, Width: w, Dashes: s.dashes}
+}
+
+// glyphStyle is the series' marker at radius r.
+func (s seriesStyle) glyphStyle(r vg.Length) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: s.color, Radius: r, Shape: s.glyph}
 }
 
 // newPlot returns a plot with the house style: sans-serif text sized for

@@ -211,7 +211,8 @@ func cwndFigure(run *runTraces, opts PlotOptions) *figure {
 			continue
 		}
 		count++
-		c := seriesColor(i)
+		st := styleOf(i)
+		c := st.color
 		// No threshold yet (an initial ssthresh of inf): nothing to draw.
 		finite := slices.DeleteFunc(slices.Clone(f.ssthresh), func(pt plotter.XY) bool { return math.IsInf(pt.Y, 1) })
 		unlimited = unlimited || len(finite) < len(f.ssthresh)
@@ -221,6 +222,7 @@ func cwndFigure(run *runTraces, opts PlotOptions) *figure {
 			ss.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 			p.Add(ss)
 		}
+		cw.Dashes = st.dashes
 		p.Add(cw)
 		lg.Add(f.id, cw)
 		for _, pt := range f.cwnd {
@@ -273,6 +275,7 @@ func rateFigure(run *runTraces, opts PlotOptions) *figure {
 		}
 		raw := line(f.rate, opts.MaxPoints, faded(seriesColor(i)), vg.Points(0.8), true)
 		mean := line(movingAverage(f.rate, rateSmoothing), opts.MaxPoints, seriesColor(i), vg.Points(2), false)
+		mean.Dashes = styleOf(i).dashes
 		p.Add(raw)
 		means = append(means, mean)
 		lg.Add(f.id, mean)
@@ -408,6 +411,7 @@ func forwardingFigure(ft *forwardingTraces, end float64, opts PlotOptions) *figu
 		c := seriesColor(i)
 		p.Add(line(pts, opts.MaxPoints, faded(c), vg.Points(0.8), true))
 		mean := line(movingAverage(pts, forwardingSmoothing), opts.MaxPoints, c, vg.Points(2), false)
+		mean.Dashes = styleOf(i).dashes
 		bold = append(bold, mean)
 		lg.Add("to "+nb, mean)
 		for k := 1; k < len(pts); k++ {

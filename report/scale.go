@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/ndncc/ndncc/experiment"
 )
@@ -63,15 +62,15 @@ func ScaleChart(base string, rep *experiment.ScaleReport) ([]string, error) {
 				}
 				hi = max(hi, float64(r.Flows))
 			}
-			col := seriesColor(i)
-			l := &plotter.Line{XYs: xys, LineStyle: draw.LineStyle{Color: col, Width: vg.Points(1.5)}}
-			sc := &plotter.Scatter{XYs: xys, GlyphStyle: draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}}
+			st := styleOf(i)
+			l := &plotter.Line{XYs: xys, LineStyle: st.lineStyle(vg.Points(1.5))}
+			sc := &plotter.Scatter{XYs: xys, GlyphStyle: st.glyphStyle(vg.Points(3))}
 			p.Add(l, sc)
 			label := fmt.Sprintf("%d routers, %s, %s", k.routers, experiment.SizeText(k.size), k.pipeline)
 			if k.window > 0 {
 				label += fmt.Sprintf(" %d", k.window)
 			}
-			lg.Add(label, l)
+			lg.Add(label, l, sc)
 		}
 		p.X.Min, p.X.Max = lo/1.5, hi*1.5
 		p.Y.Min, p.Y.Max = 0, max(top*1.1, 1e-9)

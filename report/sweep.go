@@ -101,20 +101,21 @@ func sweepFigure(rep *experiment.SweepReport, c experiment.Column) *figure {
 	if !found {
 		return nil
 	}
-	p := newPlot(fmt.Sprintf("%s: %s against %s", rep.Scenario, c.Header, lastKey(xKey)), xKey, c.Header)
+	p := newPlot(fmt.Sprintf("%s: %s against %s", rep.Scenario, c.Header, lastKey(xKey)), keyLabel(xKey), metricLabel(c))
 	lg := newLegend()
 	top := 0.0
 	for i, label := range order {
 		s := series[label]
-		col := seriesColor(i)
-		l := line(s.pts, DefaultMaxPoints, col, vg.Points(1.5), false)
-		sc := &plotter.Scatter{XYs: s.pts, GlyphStyle: draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}}
+		st := styleOf(i)
+		l := line(s.pts, DefaultMaxPoints, st.color, vg.Points(1.5), false)
+		l.Dashes = st.dashes
+		sc := &plotter.Scatter{XYs: s.pts, GlyphStyle: st.glyphStyle(vg.Points(3))}
 		p.Add(l, sc)
 		if rep.Runs > 1 {
-			eb := &plotter.YErrorBars{XYs: s.pts, YErrors: s.errs, LineStyle: draw.LineStyle{Color: col, Width: vg.Points(1)}, CapWidth: vg.Points(6)}
+			eb := &plotter.YErrorBars{XYs: s.pts, YErrors: s.errs, LineStyle: draw.LineStyle{Color: st.color, Width: vg.Points(1)}, CapWidth: vg.Points(6)}
 			p.Add(eb)
 		}
-		lg.Add(label, l)
+		lg.Add(label, l, sc)
 		for k, pt := range s.pts {
 			top = max(top, pt.Y+s.errs[k].High)
 		}

@@ -79,7 +79,7 @@ func heatMap(base, title string, g heatGrid, labels plotter.XYLabels, rep *exper
 	if err != nil {
 		return nil, fmt.Errorf("tournament heat map: %w", err)
 	}
-	p := newPlot(title, "", "")
+	p := newPlot(title, "pipeline", "arena")
 	p.Title.TextStyle.Font = font.From(sans, 11)
 	h := plotter.NewHeatMap(g, pal)
 	h.Min, h.Max = lowest(g), top

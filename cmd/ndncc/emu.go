@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -30,6 +31,7 @@ type emuFlags struct {
 	execs   []string
 	hold    bool
 	verbose bool
+	quiet   bool
 	fwd     forwarderFlags
 }
 
@@ -113,6 +115,7 @@ removes its temporary directory. docs/security.md.`,
 	fs.StringArrayVar(&ef.execs, "exec", nil, "run a program on a node: `NODE=COMMAND` (repeatable), with NDN_CLIENT_TRANSPORT set to its socket")
 	fs.BoolVar(&ef.hold, "hold", false, "keep the network up after the flows end, printing every node's socket, until Ctrl-C")
 	fs.BoolVarP(&ef.verbose, "verbose", "v", false, "log the forwarders' diagnostics to standard error")
+	fs.BoolVarP(&ef.quiet, "quiet", "q", false, "report no progress on standard error (a bar of the run's time on a terminal, a line when it ends otherwise)")
 	ef.fwd.add(fs)
 	return cmd
 }
@@ -186,24 +189,28 @@ programs to the nodes' sockets it prints`)
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	bar := newTimeBar(stderr, ef.quiet || ef.hold || ef.verbose, sc.Duration, sc.Name)
 	res, err := emu.Run(ctx, sc, opt)
+	bar.Stop()
 	if res == nil {
 		if ctx.Err() != nil {
 			return &exitError{130, fmt.Errorf("interrupted: %w", err)}
 		}
 		return &exitError{1, err}
 	}
+	routes := scenarioRoutes(sc)
 	if ef.out != "" {
-		if werr := writeRunReport(ef.out, ef.links, sc, arg, res.WriteTraces, res.Result, res); werr != nil {
+		if werr := writeRunReport(ef.out, ef.links, sc, arg, res.WriteTraces, res.Result, withRoutes{res, routes}); werr != nil {
 			return errors.Join(err, werr)
 		}
 	}
 	if ef.asJSON {
-		if jerr := writeJSON(stdout, res); jerr != nil {
+		if jerr := writeJSON(stdout, withRoutes{res, routes}); jerr != nil {
 			return jerr
 		}
 	} else {
-		printResult(stdout, res.Result)
+		printEmuResult(stdout, res)
+		printRoutes(stdout, routes)
 		printAbsent(stdout, res)
 		printLateness(stdout, res.Lateness)
 		printExecs(stdout, res.Exec)
@@ -256,13 +263,31 @@ func printAbsent(w io.Writer, res *emu.Result) {
 	}
 }
 
-// printExecs reports how each program ended.
+// printEmuResult prints what ran in real time: how long, then the flows'
+// and links' tables as ndncc sim prints them, without the simulator's
+// event rate (nothing was simulated).
+func printEmuResult(w io.Writer, res *emu.Result) {
+	r := res.Result
+	fmt.Fprintf(w, "scenario %s, seed %d, ran %.3f s of scenario time in %.3f s wall (real time)\n\n",
+		r.Scenario, r.Seed, r.SimTimeS, r.Timing.WallS)
+	printFlowsAndLinks(w, r)
+}
+
+// printExecs prints one row per program (--exec): its node, how it
+// ended and how long it ran.
 func printExecs(w io.Writer, execs []emu.ExecResult) {
+	if len(execs) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "program on\tended\ttime (s)\tcommand")
 	for _, e := range execs {
 		status := fmt.Sprintf("exit status %d", e.ExitCode)
 		if e.Error != "" && e.ExitCode != 0 {
 			status = e.Error // "killed by signal KILL", "did not start: ...", ...
 		}
-		fmt.Fprintf(w, "\nexec on %s: %q: %s after %.2f s\n", e.Node, e.Command, status, e.DurationS)
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s\n", e.Node, status, e.DurationS, e.Command)
 	}
+	tw.Flush()
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -137,5 +138,27 @@ func TestEmuHoldAttachesForeignClients(t *testing.T) {
 	}
 	if _, err := os.Stat(strings.TrimPrefix(sock, "unix://")); !os.IsNotExist(err) {
 		t.Errorf("socket %s left behind: %v", sock, err)
+	}
+}
+
+// TestEmuExecRows runs a program in place of the consumer: the text
+// output has the program's row (node, how it ended, time, command), no
+// flows table and no simulator event rate, and the routes installed.
+func TestEmuExecRows(t *testing.T) {
+	realtimetest.Require(t)
+	r := runCLI(context.Background(), nil, "emu", linearExample, "--set", "producer[0].file-size=65536", "--exec", "consumer1=sleep 1")
+	if r.code != 0 {
+		t.Fatalf("emu exited %d: %v\n%s", r.code, r.err, r.stderr)
+	}
+	if !regexp.MustCompile(`(?m)^consumer1 +exit status 0 +1\.\d\d +sleep 1$`).MatchString(r.stdout) {
+		t.Errorf("no row for the program:\n%s", r.stdout)
+	}
+	for _, absent := range []string{"events/s", "x real time", "RTT min/avg/max"} {
+		if strings.Contains(r.stdout, absent) {
+			t.Errorf("output has %q with nothing simulated and no flow:\n%s", absent, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stdout, "router1    /example/file  router2 (20 ms)") {
+		t.Errorf("output lacks router1's route:\n%s", r.stdout)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -15,9 +14,7 @@ import (
 	"syscall"
 	"text/tabwriter"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/ndncc/ndncc/experiment"
 	"github.com/ndncc/ndncc/report"
@@ -37,6 +34,7 @@ func newExperimentCmd() *cobra.Command {
 		shard    string
 		live     bool
 		explain  bool
+		quiet    bool
 		ff       forwarderFlags // with --live
 	)
 	cmd := &cobra.Command{
@@ -90,6 +88,11 @@ because ...".`,
 					}
 					fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, paper, e.Title)
 				}
+				for _, sub := range cmd.Commands() {
+					if sub.Name() == "tournament" || sub.Name() == "scale" {
+						fmt.Fprintf(tw, "%s\t%s\t%s (ndncc experiment %s)\n", sub.Name(), "-", sub.Short, sub.Name())
+					}
+				}
 				return tw.Flush()
 			}
 			e, err := loadExperiment(args[0])
@@ -124,8 +127,10 @@ because ...".`,
 			if live {
 				planned *= 2
 			}
-			bar := newRunBar(cmd.ErrOrStderr(), !asJSON, planned, e.Name)
-			opt.OnRun = func(string, int) { bar.Add(1) }
+			bar := newWorkProgress(cmd.ErrOrStderr(), quiet, planned, e.Name)
+			opt.OnRun = func(r experiment.RunDone) {
+				bar.Done(fmt.Sprintf("%s %s run %d", e.Name, r.Variant, r.Run+1), r.Wall, runMode(r.Live))
+			}
 			if out != "" && sh.Count <= 1 {
 				opt.TraceDir = out // the first run of each variant, for the plots
 			}
@@ -178,6 +183,7 @@ because ...".`,
 	}
 	cmd.AddCommand(newMergeCmd(), newScaleCmd(), withGCFloor(newTournamentCmd()))
 	cmd.Flags().BoolVar(&list, "list", false, "list the experiments")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "report no progress on standard error (a bar on a terminal, a line per finished run otherwise)")
 	cmd.Flags().BoolVar(&explain, "explain", false, "print the experiment's inputs and the source of each, and run nothing")
 	cmd.Flags().IntVar(&runs, "runs", 0, "runs per variant (default: the experiment's own)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document instead of the table")
@@ -388,36 +394,10 @@ func addVariantPages(page *report.Page, out string, e *experiment.Experiment, re
 	return nil
 }
 
-// runBar is a progress bar on standard error when it is a terminal.
-type runBar struct{ bar *progressbar.ProgressBar }
-
-// newProgress shows a bar of total steps when enabled and w is a
-// terminal; otherwise it draws nothing.
-func newRunBar(w io.Writer, enabled bool, total int, what string) runBar {
-	f, ok := w.(*os.File)
-	if !enabled || !ok || !term.IsTerminal(int(f.Fd())) || total <= 0 {
-		return runBar{}
+// runMode names how a run ran, for progress lines.
+func runMode(live bool) string {
+	if live {
+		return "live"
 	}
-	return runBar{progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(f),
-		progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionClearOnFinish(),
-	)}
-}
-
-// Add advances the bar.
-func (p runBar) Add(n int) {
-	if p.bar != nil {
-		p.bar.Add(n)
-	}
-}
-
-// Finish removes the bar.
-func (p runBar) Finish() {
-	if p.bar != nil {
-		p.bar.Finish()
-	}
+	return "sim"
 }

@@ -134,57 +134,20 @@ func fetchCommand() (*cobra.Command, *fetchFlags) {
   ndncc fetch /example/movie --transport udp://192.0.2.1:6363 -o movie.bin`,
 		Short: "Fetch a segmented object from the NDN network (like ndn-tools' ndnget)",
 		Long: `Fetch the segmented object NAME through the local forwarder (NFD, YaNFD or
-ndnd) with one of the pipelines of the simulator, and write it to stdout or
-to -o FILE (written to a temporary file and renamed once complete, so a
-failed fetch never leaves a partial file under that name).
+ndnd) with one of the simulator's pipelines (paced-delay unless -p names
+another; ndnget's is -p cubic), and write it to stdout or to -o FILE (written
+whole, then renamed). The version is discovered with RDR unless NAME ends
+with one or -D is given. --trust digest (the default) checks every digest
+and signature but authenticates no one; --trust FILE accepts only that
+certificate's key; --trust any checks no signature. The summary says which
+pipeline ran and how the object was authenticated.
 
-Unless NAME ends with a version component or -D is given, the version is
-discovered first with RDR (NAME/32=metadata), as ndnget does.
-
---trust chooses what is accepted, and the summary (and --json's
-"authentication") always says how the object was authenticated:
-  --trust digest  (the default) every Data must verify: a DigestSha256 by
-                  its digest, a signature with the certificate its
-                  KeyLocator names, fetched from the network and required
-                  to be validly self-signed. This proves integrity, not
-                  who made the object: the summary says "not
-                  authenticated". The first Data pins the object's
-                  signer: a segment signed otherwise (another key, or a
-                  digest only) fails the fetch.
-  --trust FILE    only Data signed by the key of this certificate (PEM or
-                  TLV) pass: "verified: ... by KEY". --cert FILE is the
-                  same.
-  --trust any     signatures are not checked (ndnget's way), no
-                  certificate is fetched: for a producer whose certificate
-                  is not served. Digests are still compared. Not
-                  authenticated.
-A file called "any" or "digest" is --trust ./any.
-
-The forwarder is --transport, else $NDN_CLIENT_TRANSPORT, else the
-transport= line of ~/.ndn/client.conf, /usr/local/etc/ndn/client.conf or
-/etc/ndn/client.conf, else unix:///run/nfd/nfd.sock.
-
-Durations (-l, --min-rto, ...) are milliseconds, as in ndnget, or Go
-durations such as 250ms or 4s. Flags take ndnget's names where the concept
-is the same. Every default is the simulator's, which is ndnget's where
-ndnget has the option ('ndncc params' lists them); --profile selects a
-paper's settings instead. The pipeline is paced-delay unless -p names
-another: the tournament and runs through ndnd fw chose it
-(docs/tournament.md); ndnget's, cubic, is -p cubic, or --profile ndnget.
-docs/live.md lists every difference from ndnget.
-
-Retransmissions back off the RTO (doubling, up to --max-rto) at each round
-that goes unanswered; --timeout is the give-up budget: the fetch fails when
-no Data has come for that long (30 s by default), whatever retries are left.
-
-When the connection to the forwarder is lost (a forwarder restarted),
-fetch reconnects for up to --reconnect and resumes where it was.
-
-Exit status: 0 success, 1 other failure, 2 bad arguments, 3 not found
-(no answer to version discovery, or no route), 4 timed out (no Data within
---timeout, or a segment's retries exhausted), 5 integrity failure (a Data's digest or signature does
-not verify, or its signer is not the one --trust accepts), 6 forwarder unreachable, or the connection lost and not
-restored within --reconnect.`,
+Every pipeline parameter is a flag too (--init-cwnd, --aimd-step,
+--cubic-c, --delay-alpha, ...: 'ndncc params' lists them with their
+defaults, which are the simulator's). docs/live.md has the details: the
+transport chosen, trust, retransmissions, reconnection, the differences
+from ndnget and the exit status (0 ok, 2 bad arguments, 3 not found,
+4 timed out, 5 integrity failure, 6 forwarder unreachable).`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runFetch(cmd, &ff, args[0])
@@ -210,6 +173,16 @@ restored within --reconnect.`,
 	fs.StringVar(&ff.logCwnd, "log-cwnd", "", "write the window trace (ndnget's time\\tcwndsize, time in seconds) to this `file`")
 	fs.StringVar(&ff.logRTT, "log-rtt", "", "write the RTT trace (ndnget's segment\\trtt\\trttvar\\tsrtt\\trto, in ms) to this `file`")
 	ff.params = addParamFlags(fs)
+	// The help lists ndnget's basic options; the other pipeline
+	// parameters work the same but are left to 'ndncc params' and
+	// docs/live.md, so the help stays one screen.
+	for _, b := range ff.params {
+		if !slices.Contains([]string{"fresh", "lifetime", "retries", "timeout"}, b.flag) {
+			if err := fs.MarkHidden(b.flag); err != nil {
+				panic(err) // the flag was defined above
+			}
+		}
+	}
 	return cmd, &ff
 }
 
@@ -534,11 +507,12 @@ func runFetch(cmd *cobra.Command, ff *fetchFlags, nameArg string) error {
 	auth := verifier.Authentication()
 	switch {
 	case ff.asJSON:
-		if err := writeFetchJSON(cmd.OutOrStdout(), res, auth); err != nil {
+		if err := writeFetchJSON(cmd.OutOrStdout(), res, ff.pipeline, auth); err != nil {
 			return &exitError{exitFailure, err}
 		}
 	case !ff.quiet:
 		live.WriteSummary(stderr, res.Stats, res.Bytes, ff.pipeline != "fixed")
+		fmt.Fprintf(stderr, "Pipeline: %s\n", ff.pipeline)
 		fmt.Fprintf(stderr, "Authentication: %s\n", auth.Summary)
 	}
 	if ff.verbose {
@@ -576,6 +550,7 @@ func (ff *fetchFlags) verifier(fs *pflag.FlagSet) (*live.Verifier, error) {
 // fetchJSON is fetch's --json summary.
 type fetchJSON struct {
 	Name             string              `json:"name"`
+	Pipeline         string              `json:"pipeline"`
 	Bytes            uint64              `json:"bytes"`
 	Segments         uint64              `json:"segments"`
 	ElapsedSeconds   float64             `json:"elapsed_s"`
@@ -591,12 +566,13 @@ type fetchJSON struct {
 	Authentication   live.Authentication `json:"authentication"`
 }
 
-// writeFetchJSON writes a finished fetch's summary as one JSON document.
-func writeFetchJSON(w io.Writer, res live.FetchResult, auth live.Authentication) error {
+// writeFetchJSON writes a finished fetch's summary, with the pipeline
+// that ran it, as one JSON document.
+func writeFetchJSON(w io.Writer, res live.FetchResult, pipeline string, auth live.Authentication) error {
 	st := res.Stats
 	elapsed := st.Duration().Seconds()
 	doc := fetchJSON{
-		Name: res.Name.String(), Bytes: res.Bytes, Segments: st.Segments, ElapsedSeconds: elapsed,
+		Name: res.Name.String(), Pipeline: pipeline, Bytes: res.Bytes, Segments: st.Segments, ElapsedSeconds: elapsed,
 		Interests: st.Interests, Retransmissions: st.Retransmissions, Timeouts: st.Timeouts, Marks: st.Marks, Nacks: st.Nacks,
 		RTTMinMillis: float64(st.RTTMin) / 1e6, RTTAvgMillis: float64(st.RTTAvg) / 1e6, RTTMaxMillis: float64(st.RTTMax) / 1e6,
 		Authentication: auth,

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -12,8 +13,13 @@ import (
 	"testing"
 	"time"
 
+	enc "github.com/named-data/ndnd/std/encoding"
+	nfd "github.com/named-data/ndnd/std/ndn/mgmt_2022"
+
 	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/live"
 	"github.com/ndncc/ndncc/live/ndndtest"
+	"github.com/ndncc/ndncc/ndn"
 )
 
 // startFw runs `ndncc fw` with args until the test ends and waits until
@@ -278,4 +284,79 @@ func TestFwConfigCheckedBeforeStart(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFwContentStoreInfo fetches an object twice through `ndncc fw` with
+// a Content Store of 500 Data: the first fetch misses, the second is
+// answered from the store; then the cs/info dataset (what `nfdc cs info`
+// reads) reports the configured capacity and the hits and misses, the
+// same figures the forwarder's status line prints.
+func TestFwContentStoreInfo(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "fw.toml")
+	if err := os.WriteFile(conf, []byte("cs-capacity = 500\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	uri, stop := startFw(t, "--config", conf)
+	content := randomContent(200_000, 5)
+	file := filepath.Join(dir, "served.bin")
+	if err := os.WriteFile(file, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	startServe(t, "/cs/obj", file, "--transport", uri)
+	for i := range 2 {
+		out := filepath.Join(dir, fmt.Sprintf("copy%d", i))
+		if r := runCLI(context.Background(), nil, "fetch", "/cs/obj", "--transport", uri, "-o", out); r.code != 0 {
+			t.Fatalf("fetch %d exited %d: %v\n%s", i, r.code, r.err, r.stderr)
+		}
+	}
+	info := csInfo(t, uri)
+	segments := uint64((len(content) + 8799) / 8800) // at most; serve's segments are no larger
+	if info.Capacity != 500 || info.NHits < segments/2 || info.NMisses < segments/2 || info.NCsEntries == 0 {
+		t.Errorf("cs/info: capacity %d, %d entries, %d hits, %d misses; want capacity 500, the second fetch's segments as hits and the first's as misses",
+			info.Capacity, info.NCsEntries, info.NHits, info.NMisses)
+	}
+	r := stop()
+	// (the dataset's own Data is cached too: one entry more)
+	want := fmt.Sprintf("of 500 (hits %d, misses %d)", info.NHits, info.NMisses)
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("status lacks %q:\n%s", want, r.stdout)
+	}
+}
+
+// csInfo reads the forwarder's cs/info dataset.
+func csInfo(t *testing.T, uri string) *nfd.CsInfo {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := live.Connect(ctx, uri, live.FaceConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	name, err := ndn.ParseName("/localhost/nfd/cs/info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		d   *ndn.Data
+		err error
+	}
+	got := make(chan answer, 1)
+	conn.Loop.After(0, func() {
+		conn.Endpoint.Express(live.Request{Name: name, CanBePrefix: true, MustBeFresh: true, Retries: 2}, func(d *ndn.Data, err error) {
+			got <- answer{d, err}
+			conn.Loop.Stop(nil)
+		})
+	})
+	go conn.Loop.Run(ctx)
+	a := <-got
+	if a.err != nil {
+		t.Fatalf("cs/info: %v", a.err)
+	}
+	msg, err := nfd.ParseCsInfoMsg(enc.NewBufferView(a.d.Content), false)
+	if err != nil || msg.CsInfo == nil {
+		t.Fatalf("cs/info: %v", err)
+	}
+	return msg.CsInfo
 }

@@ -37,8 +37,7 @@ const maxFloorPercent = 100 * heapFloor / runtimeHeapMin
 const gcFloorFlag = "gc-floor"
 
 // gcFloorUsage is the flag's help.
-const gcFloorUsage = "keep the Go garbage collector's heap goal at least 32 MB while the command runs " +
-	"(twice the live heap once that is 16 MB or more, as without it); off when GOGC or GOMEMLIMIT is set"
+const gcFloorUsage = "keep the Go garbage collector's heap goal at least 32 MB while the command runs (docs/experiments.md); off when GOGC or GOMEMLIMIT is set"
 
 // withGCFloor gives cmd the --gc-floor flag (default on) and runs its RunE
 // with a gcFloor, stopped when RunE returns or panics.

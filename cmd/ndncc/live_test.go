@@ -161,7 +161,8 @@ func TestFetchFromNdndPut(t *testing.T) {
 	if err != nil || !bytes.Equal(got, content) {
 		t.Fatalf("fetched %d bytes (%v), want the %d put", len(got), err, len(content))
 	}
-	if !strings.Contains(r.stderr, "All segments have been received.") || !strings.Contains(r.stderr, "Segments received: 656\n") {
+	if !strings.Contains(r.stderr, "All segments have been received.") || !strings.Contains(r.stderr, "Segments received: 656\n") ||
+		!strings.Contains(r.stderr, "Pipeline: "+defaultPipeline+"\n") {
 		t.Errorf("summary:\n%s", r.stderr)
 	}
 	for path, header := range map[string]string{cwnd: "time\tcwndsize\n", rtt: "segment\trtt\trttvar\tsrtt\trto\n"} {

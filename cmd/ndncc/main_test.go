@@ -242,7 +242,8 @@ func TestExperimentList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"seed000-linear", "seed000-dumbbell", "seed003-fixed"} {
+	for _, want := range []string{"seed000-linear", "seed000-dumbbell", "seed003-fixed",
+		"ndncc experiment tournament", "ndncc experiment scale"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("--list lacks %s:\n%s", want, out)
 		}

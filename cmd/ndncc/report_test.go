@@ -36,7 +36,11 @@ func TestExperimentReportInChromium(t *testing.T) {
 			t.Errorf("index.html lacks %q", want)
 		}
 	}
-	body := browsertest.Body(t, browsertest.Chromium(t), "file://"+filepath.Join(dir, "index.html"))
+	layout := browsertest.CheckLayout(t, browsertest.Chromium(t), filepath.Join(dir, "index.html"))
+	for _, p := range layout.Problems() {
+		t.Error(p)
+	}
+	body := layout.Body
 	m := regexp.MustCompile(`data-images-ok="(\d+)/(\d+)"`).FindStringSubmatch(body)
 	if m == nil || m[1] != m[2] || m[1] == "0" {
 		t.Errorf("chromium rendered %s: want every image loaded", body)
@@ -162,5 +166,32 @@ func TestMultipathExperimentPlotsForwarding(t *testing.T) {
 	m := regexp.MustCompile(`data-images-ok="(\d+)/(\d+)"`).FindStringSubmatch(body)
 	if m == nil || m[1] != m[2] || m[1] == "0" {
 		t.Errorf("chromium rendered %s: want every image loaded", body)
+	}
+}
+
+// TestCatalogPagesLayout runs every catalog experiment once (--runs 1)
+// with --out and lays its page out at 1,280 px in headless Chromium: no
+// two texts may overlap and no page may be wider than the window. It
+// takes minutes, so it runs only with NDNCC_CATALOG_PAGES=1; the default
+// run checks seed000-linear's page (TestExperimentReportInChromium), a
+// sweep of ten series (TestSweepPageOfTenSeries) and crowded summary
+// charts (report's TestSummaryChartLabelsDoNotOverlap).
+func TestCatalogPagesLayout(t *testing.T) {
+	if os.Getenv("NDNCC_CATALOG_PAGES") != "1" {
+		t.Skip("NDNCC_CATALOG_PAGES=1 runs every catalog experiment and checks its page")
+	}
+	browser := browsertest.Chromium(t)
+	for _, e := range experiment.Catalog() {
+		t.Run(e.Name, func(t *testing.T) {
+			dir := t.TempDir()
+			if _, err := run(t, "experiment", e.Name, "--runs", "1", "--out", dir); err != nil {
+				t.Fatal(err)
+			}
+			l := browsertest.CheckLayout(t, browser, filepath.Join(dir, "index.html"))
+			t.Logf("%s: %d px wide, %d text boxes, %d SVG figures", e.Name, l.ScrollWidth, l.Texts, l.SVGs)
+			for _, p := range l.Problems() {
+				t.Error(p)
+			}
+		})
 	}
 }

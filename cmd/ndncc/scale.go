@@ -33,6 +33,7 @@ func newScaleCmd() *cobra.Command {
 		seed           uint64
 		startWithin    time.Duration
 		asJSON         bool
+		quiet          bool
 		out            string
 	)
 	cmd := &cobra.Command{
@@ -81,11 +82,22 @@ With a limit, the simulator's heap floor (ndncc sim --help) stays off.`,
 			if os.Getenv("GOMEMLIMIT") == "" {
 				defer debug.SetMemoryLimit(debug.SetMemoryLimit(scaleMemoryLimit))
 			}
-			start := time.Now()
-			opt.OnPoint = func(p experiment.ScalePoint) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "[%5.0fs] %d routers, %d flows of %d bytes\n", time.Since(start).Seconds(), p.Routers, p.Flows, p.FileSize)
+			bar := newWorkProgress(cmd.ErrOrStderr(), quiet, len(opt.Points()), "scale")
+			var (
+				last    string // the point running
+				started time.Time
+			)
+			opt.OnPoint = func(p experiment.ScalePoint) { // as each starts: the one before ended
+				if last != "" {
+					bar.Done(last, time.Since(started), "sim")
+				}
+				last, started = fmt.Sprintf("%d routers, %d flows of %d bytes", p.Routers, p.Flows, p.FileSize), time.Now()
 			}
 			rep, err := experiment.Scale(opt)
+			if err == nil && last != "" {
+				bar.Done(last, time.Since(started), "sim")
+			}
+			bar.Finish()
 			if err != nil {
 				return err
 			}
@@ -123,6 +135,7 @@ With a limit, the simulator's heap floor (ndncc sim --help) stays off.`,
 	cmd.Flags().StringVar(&pipeline, "pipeline", d.Pipeline, "every consumer's pipeline")
 	cmd.Flags().Uint64Var(&seed, "seed", d.Seed, "seed of the topologies, the flows and the runs")
 	cmd.Flags().DurationVar(&startWithin, "start-within", d.StartWithin, "the flows start uniformly within this time")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "report no progress on standard error (a bar on a terminal, a line per finished point otherwise)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON document instead of the table")
 	cmd.Flags().StringVar(&out, "out", "", "write scale.json and the cost charts (scale.png, scale.svg) into this directory")
 	return cmd

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -33,6 +34,7 @@ type simFlags struct {
 	runs    int
 	jobs    int
 	profile string
+	quiet   bool
 	// traceFormat is --trace-format: ndncc (CSV) or ndnsim.
 	traceFormat string
 }
@@ -73,13 +75,9 @@ point and flow, each cell "mean (min–max)", and --json prints
 is plotted against the swept key, and DIR/pointN/ holds each point's first
 run.
 
-While the command runs, the Go garbage collector's heap goal is at least
-32 MB (twice the live heap once that is 16 MB or more, as without it): a
-small network's packets are short-lived garbage that would otherwise be
-collected every few megabytes. --gc-floor=false, or GOGC or GOMEMLIMIT in
-the environment, turns this off (docs/performance.md). ndncc experiment,
-tournament, reproduce and seed001-sweep run the same way; ndncc experiment
-scale sets a memory limit of its own and runs without it.`,
+--gc-floor (on by default) tunes the Go runtime's memory use while the
+command runs (docs/experiments.md, "Memory"); ndncc experiment, ndncc
+experiment tournament, reproduce and seed001-sweep do the same.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSim(cmd, &sf, args[0])
@@ -87,6 +85,7 @@ scale sets a memory limit of its own and runs without it.`,
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&sf.asJSON, "json", false, "print one JSON document instead of a table")
+	fs.BoolVarP(&sf.quiet, "quiet", "q", false, "report no progress of a --sweep on standard error (a bar on a terminal, a line per finished run otherwise)")
 	fs.StringVar(&sf.out, "out", "", "write traces (CSV), plots (PNG, SVG), result.json and index.html into this `directory`")
 	fs.Uint64Var(&sf.seed, "seed", 0, "override the scenario's random seed (0: keep it); the first of --runs")
 	fs.StringSliceVar(&sf.links, "links", nil, "with --out, plot the queues of these link directions (FROM-TO; default: every link that queued)")
@@ -167,8 +166,9 @@ func runSim(cmd *cobra.Command, sf *simFlags, arg string) error {
 		return &exitError{2, err}
 	}
 	res := net.Run()
+	routes := scenarioRoutes(sc)
 	if sf.out != "" {
-		if err := writeSimReport(sf, sc, net, res, arg); err != nil {
+		if err := writeRunReport(sf.out, sf.links, sc, arg, net.WriteTraces, res, withRoutes{res, routes}); err != nil {
 			return err
 		}
 		if sf.traceFormat == "ndnsim" {
@@ -178,9 +178,10 @@ func runSim(cmd *cobra.Command, sf *simFlags, arg string) error {
 		}
 	}
 	if sf.asJSON {
-		return writeJSON(cmd.OutOrStdout(), res)
+		return writeJSON(cmd.OutOrStdout(), withRoutes{res, routes})
 	}
 	printResult(cmd.OutOrStdout(), res)
+	printRoutes(cmd.OutOrStdout(), routes)
 	return nil
 }
 
@@ -201,16 +202,10 @@ func scenarioSets(profile string, flags []string) ([]scenario.Assignment, error)
 	return sets, nil
 }
 
-// writeSimReport writes one run's traces, result.json, plots, the network
-// drawing and index.html into sf.out.
-func writeSimReport(sf *simFlags, sc *scenario.Scenario, net *sim.Network, res *sim.Result, arg string) error {
-	return writeRunReport(sf.out, sf.links, sc, arg, net.WriteTraces, res, res)
-}
-
 // writeRunReport writes one run's traces (writeTraces), result.json (doc,
-// the result as --json prints it), plots, the network drawing and
+// the result as --json prints it, whose routes the page shows too), plots, the network drawing and
 // index.html into out; links are the link directions to plot.
-func writeRunReport(out string, links []string, sc *scenario.Scenario, arg string, writeTraces func(dir string) error, res *sim.Result, doc any) error {
+func writeRunReport(out string, links []string, sc *scenario.Scenario, arg string, writeTraces func(dir string) error, res *sim.Result, doc withRoutes) error {
 	if err := writeTraces(out); err != nil {
 		return err
 	}
@@ -229,7 +224,7 @@ func writeRunReport(out string, links []string, sc *scenario.Scenario, arg strin
 		Parameters: append([]report.Param{{Key: "scenario", Value: arg}, {Key: "random seed", Value: fmt.Sprint(res.Seed)}},
 			report.ScenarioParams(sc)...),
 		Topologies: []report.Drawing{{File: drawing, Caption: "The network: link rate, one-way delay, queue limit (packets), and the queue discipline where it is not drop-tail"}},
-		Tables:     report.ResultTables(res),
+		Tables:     append(report.ResultTables(res), routesTable(doc.routes)),
 		Variants:   []report.VariantPlots{{Name: "Plots", Run: fmt.Sprintf("The run above, seed %d.", res.Seed), Files: files}}}
 	return report.WriteHTML(out, page)
 }
@@ -266,8 +261,14 @@ func runSweep(cmd *cobra.Command, sf *simFlags, sc *scenario.Scenario, sets []sc
 		base = first.Seed
 	}
 	opt := experiment.Options{Runs: sf.runs, BaseSeed: base, Jobs: sf.jobs}
-	bar := newRunBar(cmd.ErrOrStderr(), !sf.asJSON, e.PlannedRuns(opt), sc.Name)
-	opt.OnRun = func(string, int) { bar.Add(1) }
+	bar := newWorkProgress(cmd.ErrOrStderr(), sf.quiet, e.PlannedRuns(opt), sc.Name)
+	desc := map[string]string{}
+	for _, v := range e.Variants {
+		desc[v.Name] = v.Description // the point's settings
+	}
+	opt.OnRun = func(r experiment.RunDone) {
+		bar.Done(fmt.Sprintf("%s %s (%s) run %d", sc.Name, r.Variant, desc[r.Variant], r.Run+1), r.Wall, runMode(r.Live))
+	}
 	if sf.out != "" {
 		opt.TraceDir = sf.out
 	}
@@ -330,29 +331,24 @@ func writeJSONFile(path string, v any) error {
 func printResult(w io.Writer, r *sim.Result) {
 	fmt.Fprintf(w, "scenario %s, seed %d, simulated %.3f s in %.3f s wall (%.0fx real time, %.0f events/s)\n\n",
 		r.Scenario, r.Seed, r.SimTimeS, r.Timing.WallS, r.Timing.Speedup, r.Timing.EventsPerS)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "flow\tpipeline\tcomplete\ttime (s)\tgoodput (kbps)\tthroughput (kbps)\ttimeouts\ttimeout %\tretx\tloss events\tmarks\tnacks\tRTT min/avg/max (ms)\t")
-	for _, f := range r.Flows {
-		fmt.Fprintf(tw, "%s\t%s\t%v\t%.2f\t%.0f\t%.0f\t%d\t%.2f\t%d\t%d\t%d\t%d\t%.1f/%.1f/%.1f\t\n",
-			f.ID, f.Pipeline, f.Complete, f.DownloadTimeS, f.GoodputKbps, f.ThroughputKbps,
-			f.Timeouts, f.TimeoutPct, f.Retransmissions, f.LossEvents, f.Marks, f.Nacks,
-			f.RTTMinMs, f.RTTAvgMs, f.RTTMaxMs)
+	printFlowsAndLinks(w, r)
+}
+
+// printFlowsAndLinks prints the flows' table and the table of the links
+// that carried packets, each only when it has a row.
+func printFlowsAndLinks(w io.Writer, r *sim.Result) {
+	if len(r.Flows) == 0 {
+		fmt.Fprintln(w, "no flows")
+	} else {
+		printFlows(w, r)
 	}
-	tw.Flush()
-	printApps(w, r.Flows)
-	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "link\tpackets\tdrops\tmarks\tmax queue\tmean queue\tutilization\t")
-	for _, l := range r.Links {
-		if l.Packets == 0 {
-			continue
-		}
-		fmt.Fprintf(tw, "%s->%s\t%d\t%d\t%d\t%d\t%.2f\t%.1f%%\t\n", l.From, l.To, l.Packets, l.Drops, l.Marks, l.MaxQueue, l.MeanQueue, l.Utilization*100)
+	if slices.ContainsFunc(r.Links, func(l sim.LinkResult) bool { return l.Packets > 0 }) {
+		fmt.Fprintln(w)
+		printLinks(w, r)
 	}
-	tw.Flush()
 	if len(r.Caches) > 0 {
 		fmt.Fprintln(w)
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "cache\thits\tmisses\thit ratio\t")
 		for _, c := range r.Caches {
 			ratio := 0.0
@@ -368,6 +364,33 @@ func printResult(w io.Writer, r *sim.Result) {
 			fmt.Fprintf(w, "\nflow %s: %s\n", f.ID, f.Error)
 		}
 	}
+}
+
+// printFlows prints one row per flow, the pipeline that ran it second.
+func printFlows(w io.Writer, r *sim.Result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "flow\tpipeline\tcomplete\ttime (s)\tgoodput (kbps)\tthroughput (kbps)\ttimeouts\ttimeout %\tretx\tloss events\tmarks\tnacks\tRTT min/avg/max (ms)\t")
+	for _, f := range r.Flows {
+		fmt.Fprintf(tw, "%s\t%s\t%v\t%.2f\t%.0f\t%.0f\t%d\t%.2f\t%d\t%d\t%d\t%d\t%.1f/%.1f/%.1f\t\n",
+			f.ID, f.Pipeline, f.Complete, f.DownloadTimeS, f.GoodputKbps, f.ThroughputKbps,
+			f.Timeouts, f.TimeoutPct, f.Retransmissions, f.LossEvents, f.Marks, f.Nacks,
+			f.RTTMinMs, f.RTTAvgMs, f.RTTMaxMs)
+	}
+	tw.Flush()
+	printApps(w, r.Flows)
+}
+
+// printLinks prints one row per link direction that carried packets.
+func printLinks(w io.Writer, r *sim.Result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "link\tpackets\tdrops\tmarks\tmax queue\tmean queue\tutilization\t")
+	for _, l := range r.Links {
+		if l.Packets == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "%s->%s\t%d\t%d\t%d\t%d\t%.2f\t%.1f%%\t\n", l.From, l.To, l.Packets, l.Drops, l.Marks, l.MaxQueue, l.MeanQueue, l.Utilization*100)
+	}
+	tw.Flush()
 }
 
 // printApps prints the traffic applications' Interests and delays, if

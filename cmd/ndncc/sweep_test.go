@@ -176,14 +176,18 @@ func TestSimReportInChromium(t *testing.T) {
 			t.Errorf("index.html lacks %q", want)
 		}
 	}
-	body := browsertest.Body(t, browsertest.Chromium(t), "file://"+filepath.Join(dir, "index.html"))
+	layout := browsertest.CheckLayout(t, browsertest.Chromium(t), filepath.Join(dir, "index.html"))
+	for _, p := range layout.Problems() {
+		t.Error(p)
+	}
+	body := layout.Body
 	m := regexp.MustCompile(`data-images-ok="(\d+)/(\d+)"`).FindStringSubmatch(body)
 	if m == nil || m[1] != m[2] || m[1] == "0" {
 		t.Errorf("chromium rendered %s: want every image loaded", body)
 	}
-	for _, want := range []string{`data-data-tables="Flows:1;Links:10"`, `data-drawings="1"`} {
+	for _, want := range []string{`data-data-tables="Flows:1;Links:10;Routes:4"`, `data-drawings="1"`} {
 		if !strings.Contains(body, want) {
-			t.Errorf("chromium rendered %s: want %s (one flow, ten link directions, the network)", body, want)
+			t.Errorf("chromium rendered %s: want %s (one flow, ten link directions, four nodes' routes, the network)", body, want)
 		}
 	}
 }
@@ -247,5 +251,74 @@ func TestExperimentFileShardsAndMerge(t *testing.T) {
 	}
 	if merged != whole || !strings.Contains(whole, "linear-designs — Designs #0–#3 of paper 000") || !strings.Contains(whole, "24.5–25") {
 		t.Errorf("merged shards:\n%s\nwant the unsharded table:\n%s", merged, whole)
+	}
+}
+
+// TestSweepPageOfTenSeries lays out, at 1,280 px in headless Chromium,
+// the page of a sweep with ten series per chart (two flows by five
+// pipelines, against the bottleneck's rate): no two texts overlap, the
+// page is no wider than the window, the swept key's axis names its unit,
+// and the series past the palette's seven are dashed.
+func TestSweepPageOfTenSeries(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if _, err := run(t, "sim", "../../examples/dumbbell-fixed16.toml", "--set", "producer.*.file-size=30KiB",
+		"--sweep", "links.router1-router2.bw=2,10", "--sweep", "consumer.*.pipeline=aimd,cubic,bic,vegas,paced-delay",
+		"--out", dir); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "sweep-goodput_kbps.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"links.router1-router2.bw (Mbit/s)", "consumer2, consumer.*.pipeline=paced-delay", "stroke-dasharray"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("sweep-goodput_kbps.svg lacks %q", want)
+		}
+	}
+	layout := browsertest.CheckLayout(t, browsertest.Chromium(t), filepath.Join(dir, "index.html"))
+	if layout.SVGs == 0 {
+		t.Error("the page links no SVG figure")
+	}
+	for _, p := range layout.Problems() {
+		t.Error(p)
+	}
+}
+
+// TestSimPrintsRoutes: sim's text and --json give each node's next hops
+// toward each prefix, best (shortest delay) first; slowing r1's link to
+// a moves r1's best next hop to b.
+func TestSimPrintsRoutes(t *testing.T) {
+	const example = "../../examples/multipath-pcon.toml"
+	first := func(args ...string) string {
+		t.Helper()
+		out, err := run(t, append([]string{"sim", example, "--set", "producer.*.file-size=50KiB", "--json"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct{ Routes []routeEntry }
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range doc.Routes {
+			if r.Node == "r1" && r.Prefix == "/example/file" && len(r.NextHops) == 2 {
+				return r.NextHops[0].Neighbor
+			}
+		}
+		t.Fatalf("no route of r1 to /example/file through two next hops in %+v", doc.Routes)
+		return ""
+	}
+	if got := first(); got != "a" {
+		t.Errorf("r1's best next hop %s, want a (5 ms links on both paths; ties go to the name)", got)
+	}
+	if got := first("--set", "links.r1-a.delay=50ms"); got != "b" {
+		t.Errorf("with r1-a at 50 ms, r1's best next hop %s, want b", got)
+	}
+	text, err := run(t, "sim", example, "--set", "producer.*.file-size=50KiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^  r1 +/example/file +a \(10 ms\), b \(10 ms\)$`).MatchString(text) {
+		t.Errorf("the table lacks r1's routes:\n%s", text)
 	}
 }

@@ -107,10 +107,14 @@ func TestFaultDigestResignNotAuthenticated(t *testing.T) {
 			if tc.jsonAuth {
 				var doc struct {
 					Bytes          uint64
+					Pipeline       string
 					Authentication live.Authentication
 				}
 				if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
 					t.Fatalf("--json: %v\n%s", err, r.stdout)
+				}
+				if doc.Pipeline != defaultPipeline {
+					t.Errorf("--json names pipeline %q, want %s", doc.Pipeline, defaultPipeline)
 				}
 				a := doc.Authentication
 				if a.Authenticated || a.Trust != "digest" || a.Signature != "DigestSha256" || a.Summary != "digests only: not authenticated" {

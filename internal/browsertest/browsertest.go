@@ -6,7 +6,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +32,7 @@ func Chromium(t testing.TB) string {
 // services, and returns its standard output.
 func Run(t testing.TB, browser string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -53,5 +52,5 @@ func Run(t testing.TB, browser string, args ...string) string {
 // carries what a page's load-time script recorded in data- attributes.
 func Body(t testing.TB, browser, url string) string {
 	t.Helper()
-	return regexp.MustCompile(`<body[^>]*>`).FindString(Run(t, browser, "--dump-dom", url))
+	return bodyTag.FindString(Run(t, browser, "--dump-dom", url))
 }

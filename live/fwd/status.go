@@ -21,9 +21,9 @@ func (d *Forwarder) Status(w io.Writer) {
 	if !d.started.IsZero() {
 		up = time.Since(d.started).Round(time.Millisecond)
 	}
-	fmt.Fprintf(w, "fw: up %v, %d faces; in %dI %dD %dN, out %dI %dD %dN; PIT %d, CS %d (hits %d), marks forwarded %d, unsolicited %d, loops %d\n",
+	fmt.Fprintf(w, "fw: up %v, %d faces; in %dI %dD %dN, out %dI %dD %dN; PIT %d, CS %d of %d (hits %d, misses %d), marks forwarded %d, unsolicited %d, loops %d\n",
 		up, len(d.faces), c.InInterests, c.InData, c.InNacks, c.OutInterests, c.OutData, c.OutNacks,
-		c.PITSize, c.CSSize, c.CSHits, c.MarksForwarded, c.UnsolicitedData, c.DuplicateNonceDrops)
+		c.PITSize, c.CSSize, d.fw.CSConfig().Capacity, c.CSHits, c.CSMisses, c.MarksForwarded, c.UnsolicitedData, c.DuplicateNonceDrops)
 	if n := c.ScopeInterestDrops + c.ScopeDataDrops + c.ScopeDeniedNexthops + c.PITLimitNacks + c.NameTooLongDrops + d.refusedFaces; n > 0 {
 		fmt.Fprintf(w, "  limits: scope drops %d Interests %d Data, scope-denied nexthops %d; PIT-limit Nacks %d; long names dropped %d; faces refused %d\n",
 			c.ScopeInterestDrops, c.ScopeDataDrops, c.ScopeDeniedNexthops, c.PITLimitNacks, c.NameTooLongDrops, d.refusedFaces)
