@@ -28,11 +28,6 @@ type nameHasher struct {
 	buf   []byte       // the encoding of the previous name's components
 	comps []hashedComp // the previous name's components
 	hs    []uint64     // hs[i]: the hash of the first i components
-	// prev is the previous name if it came with the promise that it never
-	// changes (NameHashCache), else nil: a component of the next name
-	// (with the same promise) whose value is the very same slice as
-	// prev's is equal to it without comparing bytes.
-	prev ndn.Name
 	// digest hashes the prefixes of a long name in one pass.
 	digest hash.Hash64
 }
@@ -55,33 +50,15 @@ func newNameHasher() nameHasher {
 
 // prefixes returns hs with len(name)+1 elements, hs[i] the hash of
 // name[:i]. The slice is reused by the next call.
-func (h *nameHasher) prefixes(name ndn.Name) []uint64 { return h.hash(name, false) }
-
-// hash is prefixes; same promises that name never changes (see prev).
-func (h *nameHasher) hash(name ndn.Name, same bool) []uint64 {
+func (h *nameHasher) prefixes(name ndn.Name) []uint64 {
 	comps, buf := h.comps, h.buf
-	prev := h.prev
-	if !same {
-		prev = nil
-	}
 	k := 0 // components shared with the previous name: same type, same value
-	// First those that are the previous name's very components (comps
-	// describes prev): a name built from the same prefix shares all but
-	// its last.
-	for k < len(name) && k < len(prev) && name[k].Typ == prev[k].Typ && sameVal(name[k].Val, prev[k].Val) {
-		k++
-	}
 	for k < len(name) && k < len(comps) {
 		c, p := &name[k], &comps[k]
 		if uint64(c.Typ) != p.typ || p.end-p.val != len(c.Val) || string(buf[p.val:p.end]) != string(c.Val) {
 			break
 		}
 		k++
-	}
-	if same {
-		h.prev = name
-	} else {
-		h.prev = nil
 	}
 	if k == len(name) && k == len(comps) {
 		return h.hs
@@ -174,77 +151,10 @@ func nameEqual(a, b ndn.Name) bool {
 	return true
 }
 
-// sameVal reports whether x and y are the very same slice of bytes.
-func sameVal(x, y []byte) bool { return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0]) }
-
 // isPrefix reports whether p is a prefix of n (or equal to it).
 func isPrefix(p, n ndn.Name) bool {
 	return len(p) <= len(n) && nameEqual(p, n[:len(p)])
 }
 
-// NameHashCache remembers the prefix hashes of the names forwarders
-// hashed last, for forwarders that share their packets: in a simulation
-// every forwarder on a path sees the same Interest and the same Data,
-// names and all, so with one cache shared by all of them each name is
-// hashed once instead of once per hop (Config.NameHashes).
-//
-// A name is found by its identity (the address of its first component and
-// its length), so only names whose components never change may go through
-// it: a runtime that decodes packets into buffers it reuses (the live one)
-// must not use it. An entry keeps its name alive, so that no other name
-// takes its address while it is cached. It is not safe for concurrent
-// use: forwarders that share one run on one goroutine.
-type NameHashCache struct {
-	slots [nameCacheSlots]nameCacheSlot
-}
-
-const (
-	nameCacheSlots = 512 // a power of two
-	nameCacheComps = 8   // longer names are not cached
-)
-
-type nameCacheSlot struct {
-	name ndn.Name
-	hs   [nameCacheComps + 1]uint64
-}
-
-// NewNameHashCache returns an empty cache.
-func NewNameHashCache() *NameHashCache { return &NameHashCache{} }
-
-// slot returns where name is cached, if anywhere: its index mixes the
-// length and the last two bytes of the last component's value, which
-// differ between the segments of an object.
-func (c *NameHashCache) slot(name ndn.Name) *nameCacheSlot {
-	n := len(name)
-	if n == 0 || n > nameCacheComps {
-		return nil
-	}
-	// the last two bytes of the value: a segment number's lowest, so
-	// that consecutive segments take consecutive slots
-	i := n * 0x9e37
-	if v := name[n-1].Val; len(v) > 0 {
-		i += int(v[len(v)-1])
-		if len(v) > 1 {
-			i += int(v[len(v)-2]) << 8
-		}
-	}
-	return &c.slots[i&(nameCacheSlots-1)]
-}
-
-// same reports whether a and b are the same name object.
+// same reports whether a and b are slices of one array of components.
 func same(a, b ndn.Name) bool { return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0] }
-
-// fill returns the prefix hashes of name (see nameHasher.prefixes),
-// which its slot s (nil for a name too long to cache) does not hold:
-// computed by h, and cached in s. The slice is valid until the next call
-// by any forwarder sharing c: a forwarder hashes once per packet, and
-// never while another handles one. Forwarder.prefixHashes looks the name
-// up first.
-func (c *NameHashCache) fill(s *nameCacheSlot, name ndn.Name, h *nameHasher) []uint64 {
-	hs := h.hash(name, true)
-	if s != nil {
-		s.name = name
-		copy(s.hs[:], hs)
-	}
-	return hs
-}

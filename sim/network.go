@@ -193,16 +193,15 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 		Scenario: sc,
 		Seed:     seed,
 		Sched:    NewScheduler(),
-		Sizer:    &ndn.Sizer{SameNames: true}, // every simulated packet keeps its names
+		Sizer:    ndn.NewSizer(),
 		Nodes:    map[string]*Node{},
 	}
 	if opt.Trace {
 		n.trace = NewTraces()
 	}
-	names := fw.NewNameHashCache() // every forwarder sees the same packet objects
 	for _, nd := range sc.Topology.Nodes {
 		rs := sc.RouterFor(nd.Name)
-		f, err := fw.New(fw.Config{Name: nd.Name, CSCapacity: rs.CSCapacity, DefaultStrategy: rs.Strategy, NameHashes: names}, n.Sched, rng(seed, "fw/"+nd.Name))
+		f, err := fw.New(fw.Config{Name: nd.Name, CSCapacity: rs.CSCapacity, DefaultStrategy: rs.Strategy}, n.Sched, rng(seed, "fw/"+nd.Name))
 		if err != nil {
 			return nil, fmt.Errorf("%s: node %s: %w", rs.Pos, nd.Name, err)
 		}
