@@ -343,4 +343,3 @@ pairs = 2
 		t.Errorf("d1's FIB has %d entries, want one per producer", len(fib))
 	}
 }
-
