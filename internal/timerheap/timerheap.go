@@ -14,7 +14,10 @@
 // sifting compares without following pointers.
 package timerheap
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Timer is one pending callback with a handle. Its zero value is
 // unqueued; a Timer may be pushed again once it has run or been stopped.
@@ -53,16 +56,52 @@ func (a *entry) less(b *entry) bool {
 	return a.at < b.at || a.at == b.at && a.seq < b.seq
 }
 
-// Heap is the timer queue: a 4-ary min-heap of events, each with its key
-// inline. The zero value is empty.
+// Heap is the timer queue. The zero value is empty.
+//
+// A heap that never held a Timer with a handle (only bare callbacks and
+// lanes, which nobody can stop: the simulator's per-packet events) keeps
+// its few events, while they are few, in an array sorted from the latest
+// to the earliest instead: taking the earliest is taking the last, and a
+// new event moves only the events due before it, a handful of moves where
+// a heap sifts through its levels with four comparisons on each. Past
+// sortedMax events it becomes a heap, and it goes back below sortedMin.
 type Heap struct {
-	items []entry
+	items []entry // the heap's events, when it is one (heap)
+	// back[lo:lo+n] are the sorted events, when the heap is not one (n
+	// is 0 when it is): a new event goes in by moving the fewer of those
+	// due before it and those due after it, towards the free slots on
+	// that side. An array of a fixed size, indexed in place: no slice to
+	// re-slice and store (with its write barrier) at each event, and no
+	// bounds checks.
+	back  [sortedBack]entry
+	lo, n int
 	seq   uint64
 	free  []*Timer // bare callbacks' Timers, to reuse
+	// indexed: a Timer with a handle was pushed (Push, PushSeq), so every
+	// Timer's index is kept, and the items are always a heap.
+	indexed bool
+	// heap: items are a 4-ary heap; otherwise (never when indexed) the
+	// events are back's, sorted latest first, and no Timer's index is
+	// kept.
+	heap bool
 }
 
+// The sizes at which an unindexed heap turns from a sorted array into a
+// heap, and back; the sorted events' array (a power of two, at least
+// twice sortedMax: an index masked with sortedBack-1 is in bounds).
+const (
+	sortedMax  = 24
+	sortedMin  = 8
+	sortedBack = 64
+)
+
 // Len is the number of pending events (a lane counts once).
-func (h *Heap) Len() int { return len(h.items) }
+func (h *Heap) Len() int {
+	if h.heap {
+		return len(h.items)
+	}
+	return h.n
+}
 
 // Reserve takes the next position in the push order without queueing
 // anything: an event pushed later with this number sorts as if it had
@@ -84,6 +123,13 @@ func (h *Heap) Push(t *Timer) {
 // PushSeq is Push with a place in the push order taken earlier with
 // Reserve (or from a counter shared by several heaps).
 func (h *Heap) PushSeq(t *Timer, seq uint64) {
+	if !h.indexed {
+		h.toHeap()
+		h.indexed = true
+		for i, e := range h.items {
+			e.t.index = i + 1
+		}
+	}
 	t.heap = h
 	h.push(entry{t.At, seq, t})
 }
@@ -110,14 +156,105 @@ func (h *Heap) PushFuncSeq(at time.Duration, seq uint64, fn func()) {
 }
 
 func (h *Heap) push(e entry) {
+	if !h.heap {
+		if h.n < sortedMax {
+			h.insertSorted(e)
+			return
+		}
+		h.toHeap()
+	}
 	h.items = append(h.items, e)
 	h.up(len(h.items)-1, e)
+}
+
+// insertSorted puts e in its place among the sorted events. If it is due
+// after the middle one, the events due after it (fewer than half) move one
+// slot towards the start of back; otherwise those due before it move one
+// towards the end.
+func (h *Heap) insertSorted(e entry) {
+	const m = sortedBack - 1
+	b, lo, n := &h.back, h.lo, h.n
+	if n > 0 && b[(lo+(n-1)/2)&m].less(&e) {
+		if lo == 0 {
+			h.relayout()
+			lo = h.lo
+		}
+		lo--
+		i := lo
+		for !b[(i+1)&m].less(&e) { // stops by lo+(n-1)/2+1 at the latest
+			b[i&m] = b[(i+1)&m]
+			i++
+		}
+		b[i&m] = e
+		h.lo, h.n = lo, n+1
+		return
+	}
+	if lo+n == sortedBack {
+		h.relayout()
+		lo = h.lo
+	}
+	j := lo + n
+	for j > lo && b[(j-1)&m].less(&e) {
+		b[j&m] = b[(j-1)&m]
+		j--
+	}
+	b[j&m] = e
+	h.n = n + 1
+}
+
+// relayout moves the sorted events to the middle of back, so that there
+// are free slots on both sides. The slots outside the window keep their
+// pointers: lanes' nodes and bare Timers, which the lanes and the free
+// list keep anyway.
+func (h *Heap) relayout() {
+	lo := (sortedBack - h.n) / 2
+	copy(h.back[lo:lo+h.n], h.back[h.lo:h.lo+h.n])
+	h.lo = lo
+}
+
+// toHeap turns the sorted events (latest first) into a heap: reversed,
+// they are in order, which is a heap.
+func (h *Heap) toHeap() {
+	if h.heap {
+		return
+	}
+	h.items = h.items[:0]
+	if h.n > 0 {
+		h.items = append(h.items, h.back[h.lo:h.lo+h.n]...)
+	}
+	slices.Reverse(h.items)
+	h.n = 0
+	h.heap = true
+}
+
+// toSorted turns the heap of an unindexed Heap back into sorted events.
+func (h *Heap) toSorted() {
+	n := len(h.items)
+	h.lo, h.n = (sortedBack-n)/2, n
+	items := h.back[h.lo : h.lo+n]
+	copy(items, h.items)
+	for i := 1; i < n; i++ {
+		e := items[i]
+		j := i
+		for j > 0 && items[j-1].less(&e) {
+			items[j] = items[j-1]
+			j--
+		}
+		items[j] = e
+	}
+	clear(h.items)
+	h.items = h.items[:0]
+	h.heap = false
 }
 
 // Peek returns the due time and push order of the earliest event; ok is
 // false when the heap is empty.
 func (h *Heap) Peek() (at time.Duration, seq uint64, ok bool) {
-	if len(h.items) > 0 {
+	if h.n > 0 { // sorted (n is 0 in the heap form)
+		e := &h.back[(h.lo+h.n-1)&(sortedBack-1)]
+		return e.at, e.seq, true
+	}
+	if h.heap && len(h.items) > 0 {
 		return h.items[0].at, h.items[0].seq, true
 	}
 	return 0, 0, false
@@ -135,11 +272,33 @@ func (h *Heap) Pop() (fn func(), at time.Duration, seq uint64) {
 }
 
 // PopFn is Pop for a caller that knows the earliest event's key (Peek):
-// it returns only the callback (nil when the heap is empty).
+// it returns only the callback. A sorted heap's event (the common case)
+// costs one call.
 func (h *Heap) PopFn() func() {
-	if len(h.items) == 0 {
+	n := h.n
+	if n == 0 { // empty, or a heap (n is 0 in the heap form)
+		if h.heap && len(h.items) > 0 {
+			return h.popHeap(len(h.items))
+		}
 		return nil
 	}
+	// The slot keeps its pointer: a lane's node or a bare Timer, which
+	// the lane or the free list keeps anyway.
+	t := h.back[(h.lo+n-1)&(sortedBack-1)].t
+	h.n = n - 1
+	if l := t.lane; l != nil {
+		if l.n > 0 { // the lane's next event takes its place
+			k := l.next()
+			h.insertSorted(entry{k.at, k.seq, t})
+			return t.Fn
+		}
+		l.queued = false
+	}
+	return h.done(t)
+}
+
+// popHeap is PopFn of the n items of a heap.
+func (h *Heap) popHeap(n int) func() {
 	e := h.items[0]
 	if l := e.t.lane; l != nil {
 		if l.n > 0 { // the lane's next event takes its place
@@ -150,6 +309,9 @@ func (h *Heap) PopFn() func() {
 		l.queued = false
 	}
 	h.remove(0)
+	if !h.indexed && n <= sortedMin {
+		h.toSorted()
+	}
 	return h.done(e.t)
 }
 
@@ -217,7 +379,11 @@ func (l *Lane) PushSeq(at time.Duration, seq uint64) {
 	switch {
 	case !l.queued: // the lane's earliest event: into the heap
 		l.queued, l.last = true, k
-		l.node.heap.push(entry{k.at, k.seq, &l.node})
+		if h := l.node.heap; !h.heap && h.n < sortedMax {
+			h.insertSorted(entry{k.at, k.seq, &l.node}) // push, without the call
+		} else {
+			h.push(entry{k.at, k.seq, &l.node})
+		}
 	case !before(k, l.last) && l.n < len(l.keys): // behind it, in the ring
 		l.keys[(l.head+l.n)&(len(l.keys)-1)] = k
 		l.n++
@@ -276,10 +442,13 @@ func (h *Heap) remove(i int) {
 // touches fewer cache lines; children of i are 4i+1 .. 4i+4.
 const arity = 4
 
-// place puts e at position i and tells its Timer where it is.
+// place puts e at position i and tells its Timer where it is (if the
+// heap keeps indexes).
 func (h *Heap) place(i int, e entry) {
 	h.items[i] = e
-	e.t.index = i + 1
+	if h.indexed {
+		e.t.index = i + 1
+	}
 }
 
 // up moves e from the hole at j towards the root, moving parents down

@@ -111,20 +111,23 @@ func TestRandomRemovalsKeepOrder(t *testing.T) {
 	}
 }
 
-// Lanes, bare callbacks and Timers in one heap, filled and drained at
-// random through small and large sizes, pop in (time, push order); every
-// event pushed runs once, and a Timer stopped among them never runs.
-func TestLanesCallbacksAndTimersKeepOrder(t *testing.T) {
+// A heap of bare callbacks and lanes only (the simulator's per-packet
+// events) keeps them sorted while they are few and as a heap while they
+// are many: filled and drained at random through both sizes, in both
+// forms, it pops them in (time, push order), each lane's in its order,
+// and a Timer pushed later turns it into a heap of Timers for good.
+func TestSortedAndHeapFormsKeepOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var h Heap
-	pushed, ran := 0, 0
+	var ran []int
 	lanes := make([]*Lane, 5)
 	laneLast := make([]time.Duration, len(lanes))
 	for i := range lanes {
-		lanes[i] = h.NewLane(func() { ran++ })
+		lanes[i] = h.NewLane(func() { ran = append(ran, -1-i) })
 	}
 	var now, lastAt time.Duration
 	var lastSeq uint64
+	sizes := map[bool]int{} // largest size seen in either form
 	pop := func() {
 		fn, at, seq := h.Pop()
 		if at < lastAt || at == lastAt && seq <= lastSeq && (lastAt != 0 || lastSeq != 0) {
@@ -133,46 +136,37 @@ func TestLanesCallbacksAndTimersKeepOrder(t *testing.T) {
 		lastAt, lastSeq, now = at, seq, at
 		fn()
 	}
-	var stopped []*Timer
 	for round := range 6 {
 		target := []int{3, 60, 10, 200, 1, 30}[round]
 		for h.Len() < target {
 			at := now + time.Duration(rng.IntN(1000))
-			switch i := rng.IntN(len(lanes) + 3); {
-			case i < len(lanes):
+			if i := rng.IntN(len(lanes) + 2); i < len(lanes) {
 				at = max(at, laneLast[i])
 				laneLast[i] = at
 				lanes[i].Push(at)
-				pushed++
-			case i == len(lanes):
-				tm := &Timer{At: at, Fn: func() { t.Fatal("a stopped timer ran") }}
-				h.Push(tm)
-				stopped = append(stopped, tm)
-			default:
-				h.PushFunc(at, func() { ran++ })
-				pushed++
+			} else {
+				h.PushFunc(at, func() { ran = append(ran, 1) })
 			}
+			sizes[h.heap] = max(sizes[h.heap], h.Len())
 		}
-		for _, tm := range stopped {
-			if !tm.Stop() || tm.Pending() {
-				t.Fatal("a pending timer did not stop")
-			}
-		}
-		stopped = stopped[:0]
 		for h.Len() > target/4 {
 			pop()
+			sizes[h.heap] = max(sizes[h.heap], h.Len())
 		}
+	}
+	if sizes[false] < sortedMax-1 || sizes[true] < 100 {
+		t.Fatalf("largest sizes %v: both forms were not exercised", sizes)
+	}
+	tm := &Timer{At: now + 5, Fn: func() {}}
+	h.Push(tm)
+	if !h.heap || !tm.Pending() || !tm.Stop() {
+		t.Fatal("a Timer with a handle in a sorted heap: want a heap, the Timer pending and stoppable")
 	}
 	for h.Len() > 0 {
 		pop()
 	}
-	for _, l := range lanes {
-		for l.Len() > 0 {
-			pop()
-		}
-	}
-	if ran != pushed || ran < 300 {
-		t.Fatalf("%d callbacks ran, %d pushed", ran, pushed)
+	if h.heap != true || len(ran) == 0 {
+		t.Fatalf("heap form %v after a Timer, %d callbacks run", h.heap, len(ran))
 	}
 }
 
