@@ -59,13 +59,20 @@ func (g *Guard[T]) Hold() bool {
 // Release runs the items queued while the guard was busy, in order
 // (including those they queue), then makes it idle.
 func (g *Guard[T]) Release() {
+	if g.q.Len() > 0 {
+		g.drain()
+	}
+	g.busy = false
+}
+
+// drain runs the queued items, including those they queue.
+func (g *Guard[T]) drain() {
 	for g.q.Len() > 0 {
 		// read in place, dropped after: what run queues meanwhile goes
 		// behind it
 		g.run(*g.q.Front())
 		g.q.Drop()
 	}
-	g.busy = false
 }
 
 // Busy reports whether work is running or the guard is held.
