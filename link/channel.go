@@ -290,12 +290,20 @@ func (c *Channel) SendExt(ext any, size int) {
 func (c *Channel) enqueue(it *aqm.Item) {
 	held := c.reports.Hold()
 	now := c.s.Now()
+	c.accountQueue(now)
 	switch {
-	case !c.accountedEnqueue(it, now):
-		c.stats.TailDrops++
 	case !c.busy:
-		c.startNext(now, now)
-		c.armTxDone()
+		// An idle transmitter has an empty queue: the frame passes
+		// through it (aqm.Queue.Pass) and leaves at once.
+		out, admitted, ok := c.queue.Pass(*it, now)
+		if !admitted {
+			c.stats.TailDrops++
+		} else if ok {
+			c.transmit(&out, now, now)
+			c.armTxDone()
+		}
+	case !c.queue.Enqueue(*it, now):
+		c.stats.TailDrops++
 	case c.queue.Len() > c.stats.MaxQueue:
 		// A packet that an idle transmitter takes at once never waits:
 		// it counts towards the queue only while the transmitter is busy.
@@ -304,12 +312,6 @@ func (c *Channel) enqueue(it *aqm.Item) {
 	if held {
 		c.reports.Release() // the queue's drops, now that the state is set
 	}
-}
-
-// accountedEnqueue accounts the queue up to now and offers it to it.
-func (c *Channel) accountedEnqueue(it *aqm.Item, now time.Duration) bool {
-	c.accountQueue(now)
-	return c.queue.Enqueue(*it, now)
 }
 
 func (c *Channel) accountQueue(now time.Duration) {
