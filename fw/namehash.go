@@ -32,11 +32,12 @@ type nameHasher struct {
 	digest hash.Hash64
 }
 
-// hashedComp is one component of the previous name: its type, and where
-// its value and its encoding end in buf.
+// hashedComp is one component of the previous name: its type, its value
+// (a slice of buf) and where its encoding ends in buf.
 type hashedComp struct {
-	typ      uint64
-	val, end int
+	typ uint64
+	val []byte
+	end int
 }
 
 func newNameHasher() nameHasher {
@@ -51,14 +52,14 @@ func newNameHasher() nameHasher {
 // prefixes returns hs with len(name)+1 elements, hs[i] the hash of
 // name[:i]. The slice is reused by the next call.
 func (h *nameHasher) prefixes(name ndn.Name) []uint64 {
-	comps, buf := h.comps, h.buf
+	comps := h.comps
+	n := min(len(name), len(comps))
 	k := 0 // components shared with the previous name: same type, same value
-	for k < len(name) && k < len(comps) {
+	for ; k < n; k++ {
 		c, p := &name[k], &comps[k]
-		if uint64(c.Typ) != p.typ || p.end-p.val != len(c.Val) || string(buf[p.val:p.end]) != string(c.Val) {
+		if uint64(c.Typ) != p.typ || string(c.Val) != string(p.val) {
 			break
 		}
-		k++
 	}
 	if k == len(name) && k == len(comps) {
 		return h.hs
@@ -67,12 +68,13 @@ func (h *nameHasher) prefixes(name ndn.Name) []uint64 {
 		// Only the last component's value differs, and its length does
 		// not (the next segment of an object): its encoding's header is
 		// the same, so the new value goes over the old one in place.
-		if c, p := &name[k], &comps[k]; uint64(c.Typ) == p.typ && p.end-p.val == len(c.Val) {
-			copy(buf[p.val:p.end], c.Val)
-			h.hs[k+1] = xxhash.Sum64(buf)
+		if c, p := &name[k], &comps[k]; uint64(c.Typ) == p.typ && len(p.val) == len(c.Val) {
+			copy(p.val, c.Val)
+			h.hs[k+1] = xxhash.Sum64(h.buf)
 			return h.hs
 		}
 	}
+	buf := h.buf
 	comps, hs := comps[:k], h.hs[:k+1]
 	if k > 0 {
 		buf = buf[:comps[k-1].end]
@@ -86,8 +88,13 @@ func (h *nameHasher) prefixes(name ndn.Name) []uint64 {
 		at := len(buf)
 		buf = slices.Grow(buf, n)[:at+n]
 		c.EncodeInto(buf[at:])
-		comps = append(comps, hashedComp{typ: uint64(c.Typ), val: len(buf) - len(c.Val), end: len(buf)})
+		comps = append(comps, hashedComp{typ: uint64(c.Typ), end: len(buf)})
 		work += len(buf)
+	}
+	// Each value is a slice of buf, which may have moved as it grew.
+	for i := range comps {
+		p := &comps[i]
+		p.val = buf[p.end-len(name[i].Val) : p.end : p.end]
 	}
 	h.buf, h.comps = buf, comps
 	if work <= streamHashWork {
