@@ -290,11 +290,11 @@ func (c *Channel) SendExt(ext any, size int) {
 func (c *Channel) enqueue(it *aqm.Item) {
 	held := c.reports.Hold()
 	now := c.s.Now()
-	c.accountQueue(now)
 	switch {
 	case !c.busy:
 		// An idle transmitter has an empty queue: the frame passes
-		// through it (aqm.Queue.Pass) and leaves at once.
+		// through it (aqm.Queue.Pass) and leaves at once. The queue
+		// stays empty, so its length's integral has nothing to add.
 		out, admitted, ok := c.queue.Pass(*it, now)
 		if !admitted {
 			c.stats.TailDrops++
@@ -302,7 +302,7 @@ func (c *Channel) enqueue(it *aqm.Item) {
 			c.transmit(&out, now, now)
 			c.armTxDone()
 		}
-	case !c.queue.Enqueue(*it, now):
+	case !c.accountedEnqueue(it, now):
 		c.stats.TailDrops++
 	case c.queue.Len() > c.stats.MaxQueue:
 		// A packet that an idle transmitter takes at once never waits:
@@ -312,6 +312,12 @@ func (c *Channel) enqueue(it *aqm.Item) {
 	if held {
 		c.reports.Release() // the queue's drops, now that the state is set
 	}
+}
+
+// accountedEnqueue accounts the queue up to now and offers it to it.
+func (c *Channel) accountedEnqueue(it *aqm.Item, now time.Duration) bool {
+	c.accountQueue(now)
+	return c.queue.Enqueue(*it, now)
 }
 
 func (c *Channel) accountQueue(now time.Duration) {
