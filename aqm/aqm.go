@@ -46,6 +46,14 @@ type Queue interface {
 	// handler) or set it.Pkt.CongestionMark before returning it.
 	// ok=false when empty.
 	Dequeue(now time.Duration) (it Item, ok bool)
+	// Pass is Enqueue(it, now) followed at once by Dequeue(now) on an
+	// empty queue, as a link does with a packet that finds its
+	// transmitter idle: the same counters, drops, marks and drop handler
+	// calls, and out is what Dequeue would return (stamped Enqueued =
+	// now). admitted is Enqueue's result and ok Dequeue's. A discipline
+	// may do it without going through its buffer. The queue must be
+	// empty.
+	Pass(it Item, now time.Duration) (out Item, admitted, ok bool)
 	// Len returns the number of packets queued.
 	Len() int
 	// Bytes returns the number of bytes queued (sum of Item.Size).
@@ -125,6 +133,16 @@ func (q *fifo) enqueue(it Item, now time.Duration) bool {
 	q.stats.MaxLen = max(q.stats.MaxLen, q.ring.len())
 	q.stats.MaxBytes = max(q.stats.MaxBytes, q.ring.bytes)
 	return true
+}
+
+// enqueueDequeue is Queue.Pass for a discipline that decides at dequeue:
+// Enqueue, then Dequeue.
+func enqueueDequeue(q Queue, it Item, now time.Duration) (out Item, admitted, ok bool) {
+	if !q.Enqueue(it, now) {
+		return it, false, false
+	}
+	out, ok = q.Dequeue(now)
+	return out, true, ok
 }
 
 // pass is enqueue at time now then pop, for an empty queue (DropTail.Pass): the

@@ -237,6 +237,11 @@ func (q *BacklogMarker) CheckAtEnqueue() { q.atEnq = true }
 // ChecksAtEnqueue reports whether CheckAtEnqueue was called.
 func (q *BacklogMarker) ChecksAtEnqueue() bool { return q.atEnq }
 
+// Pass implements Queue: Enqueue, then Dequeue.
+func (q *BacklogMarker) Pass(it Item, now time.Duration) (out Item, admitted, ok bool) {
+	return enqueueDequeue(q, it, now)
+}
+
 // Enqueue adds it at time now; it reports false if a limit dropped it.
 // After CheckAtEnqueue, it marks it first if the backlog ahead of it calls
 // for a mark.

@@ -141,6 +141,11 @@ func (q *CoDel) State() CoDelState { return q.st }
 // Enqueue adds it at time now; it reports false if a limit dropped it.
 func (q *CoDel) Enqueue(it Item, now time.Duration) bool { return q.enqueue(it, now) }
 
+// Pass implements Queue: Enqueue, then Dequeue.
+func (q *CoDel) Pass(it Item, now time.Duration) (out Item, admitted, ok bool) {
+	return enqueueDequeue(q, it, now)
+}
+
 // Dequeue removes the head packet for transmission at now, first dropping
 // (Drop mode) or marking (Mark mode) as the control law says.
 func (q *CoDel) Dequeue(now time.Duration) (it Item, ok bool) {

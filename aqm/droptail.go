@@ -28,22 +28,13 @@ func (q *DropTail) Dequeue(now time.Duration) (it Item, ok bool) {
 	return it, ok
 }
 
-// Pass hands it, arriving at the empty queue at time now, straight to an
-// idle transmitter: it does what Enqueue(it, now) followed at once by
-// Dequeue(now) would do, counts and drop included, without going through
-// the buffer (a drop-tail queue neither drops nor marks at dequeue). It
-// reports whether it goes on as it is, enqueued at now, or was dropped. A
-// link model uses it for the frames that find the link idle, most frames
-// on most links, and calls it on the concrete queue: it is not kept, so
-// the caller's item stays where it is (through an interface it would be
-// moved to the heap, an allocation per frame). The queue must be empty.
-//
-// Dequeue on an empty DropTail changes nothing (no state, no counter), so
-// a link model may leave it out.
-func (q *DropTail) Pass(it *Item, _ time.Duration) bool {
-	ok := q.pass(it)
-	if ok {
-		q.stats.Dequeued++
+// Pass implements Queue: a drop-tail queue neither drops nor marks at
+// dequeue, so the packet goes on without entering the buffer.
+func (q *DropTail) Pass(it Item, now time.Duration) (out Item, admitted, ok bool) {
+	if !q.pass(&it) {
+		return it, false, false
 	}
-	return ok
+	it.Enqueued = now
+	q.stats.Dequeued++
+	return it, true, true
 }

@@ -179,42 +179,55 @@ func BenchmarkDropTail(b *testing.B) {
 }
 
 // Pass on an empty queue is Enqueue then Dequeue: the same packet out, the
-// same counters, the same tail drops told to the drop handler.
-func TestDropTailPassIsEnqueueDequeue(t *testing.T) {
-	for _, tc := range []struct {
+// same counters, the same drops and marks told to the drop handler.
+func TestPassIsEnqueueDequeue(t *testing.T) {
+	disciplines := []struct {
 		name string
-		lim  Limits
-		size int
+		make func(Limits) Queue
 	}{
-		{"unlimited", Limits{}, 1000},
-		{"fits", Limits{Packets: 1, Bytes: 1000}, 1000},
-		{"too big", Limits{Bytes: 999}, 1000},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			a, _ := NewDropTail(tc.lim)
-			b, _ := NewDropTail(tc.lim)
-			var droppedA, droppedB []uint64
-			a.SetDropHandler(func(it Item) { droppedA = append(droppedA, idOf(it)) })
-			b.SetDropHandler(func(it Item) { droppedB = append(droppedB, idOf(it)) })
-			for i := range uint64(3) {
-				now := time.Duration(i) * time.Millisecond
-				it := testItem(i+1, tc.size)
-				want, wantOK := Item{}, a.Enqueue(it, now)
-				if wantOK {
-					want, wantOK = a.Dequeue(now)
+		{"droptail", func(lim Limits) Queue { q, _ := NewDropTail(lim); return q }},
+		{"codel", func(lim Limits) Queue { q, _ := NewCoDel(Mark, DefaultCoDelParams(), lim); return q }},
+		{"backlog marker", func(lim Limits) Queue {
+			q, _ := NewBacklogMarker(BacklogParams{ThresholdBytes: 1, Interval: time.Millisecond, Marking: MarkEvery}, lim)
+			q.CheckAtEnqueue()
+			return q
+		}},
+	}
+	for _, d := range disciplines {
+		for _, tc := range []struct {
+			name string
+			lim  Limits
+			size int
+		}{
+			{"unlimited", Limits{}, 1000},
+			{"fits", Limits{Packets: 1, Bytes: 1000}, 1000},
+			{"too big", Limits{Bytes: 999}, 1000},
+		} {
+			t.Run(d.name+"/"+tc.name, func(t *testing.T) {
+				a, b := d.make(tc.lim), d.make(tc.lim)
+				var droppedA, droppedB []uint64
+				a.SetDropHandler(func(it Item) { droppedA = append(droppedA, idOf(it)) })
+				b.SetDropHandler(func(it Item) { droppedB = append(droppedB, idOf(it)) })
+				for i := range uint64(3) {
+					now := time.Duration(i) * time.Millisecond
+					it := testItem(i+1, tc.size)
+					want, wantOK := Item{}, a.Enqueue(it, now)
+					wantAdmitted := wantOK
+					if wantOK {
+						want, wantOK = a.Dequeue(now)
+					}
+					got, admitted, ok := b.Pass(it, now)
+					if admitted != wantAdmitted || ok != wantOK {
+						t.Fatalf("packet %d: Pass admitted %v, ok %v; Enqueue %v, Dequeue %v", i+1, admitted, ok, wantAdmitted, wantOK)
+					}
+					if ok && (idOf(got) != idOf(want) || got.Size != want.Size || got.Enqueued != want.Enqueued || got.Pkt.CongestionMark != want.Pkt.CongestionMark) {
+						t.Fatalf("packet %d: Pass = %+v; Enqueue+Dequeue = %+v", i+1, got, want)
+					}
 				}
-				got, ok := Item{}, b.Pass(&it, now)
-				if ok { // it goes on as it is, enqueued at now
-					got = it
-					got.Enqueued = now
+				if a.Stats() != b.Stats() || !slices.Equal(droppedA, droppedB) {
+					t.Errorf("stats %+v, drops %v; Enqueue+Dequeue: %+v, %v", b.Stats(), droppedB, a.Stats(), droppedA)
 				}
-				if ok != wantOK || idOf(got) != idOf(want) || got.Size != want.Size || got.Enqueued != want.Enqueued {
-					t.Fatalf("packet %d: Pass = %+v, %v; Enqueue+Dequeue = %+v, %v", i+1, got, ok, want, wantOK)
-				}
-			}
-			if a.Stats() != b.Stats() || !slices.Equal(droppedA, droppedB) {
-				t.Errorf("stats %+v, drops %v; Enqueue+Dequeue: %+v, %v", b.Stats(), droppedB, a.Stats(), droppedA)
-			}
-		})
+			})
+		}
 	}
 }

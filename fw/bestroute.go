@@ -28,13 +28,7 @@ func NewBestRoute(a Actions) Strategy {
 
 // AfterReceiveInterest implements Strategy.
 func (s *bestRoute) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, nexthops []NextHop) {
-	s.afterReceiveInterest(e, in, p.Interest, nexthops)
-}
-
-// afterReceiveInterest is AfterReceiveInterest with the Interest alone,
-// which is all best-route reads of the packet: the forwarder calls it
-// directly (see Forwarder.onInterest).
-func (s *bestRoute) afterReceiveInterest(e *PitEntry, in FaceID, it *ndn.Interest, nexthops []NextHop) {
+	it := p.Interest
 	now := s.a.Now()
 	switch s.retx.DecidePerEntry(e, now) {
 	case RetxSuppress:

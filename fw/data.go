@@ -41,26 +41,9 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 	if f.cs.admits() {
 		f.cs.insert(d, hs, now)
 	}
-	if len(matches) == 1 && len(matches[0].in) == 1 {
-		// The common case: one entry with one downstream, handled as the
-		// loops below would, without gathering downstreams.
-		e := matches[0]
-		afterReceiveData(e, in, p)
-		if !e.live {
-			return
-		}
-		r := &e.in[0]
-		send := r.Expiry > now && r.Face != in
-		x := downstream{face: r.Face, mark: max(p.CongestionMark, r.Mark), it: r.Interest, token: r.PitToken}
-		f.finalize(e, true, d.Freshness)
-		if send {
-			f.sendData(x, d, in)
-		}
-		return
-	}
 	ds := f.downstreams[:0]
 	for _, e := range matches {
-		afterReceiveData(e, in, p)
+		e.strategy.AfterReceiveData(e, in, *p)
 		if !e.live {
 			continue
 		}
@@ -81,15 +64,6 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 		f.sendData(x, d, in)
 	}
 	f.downstreams = ds[:0]
-}
-
-// afterReceiveData tells e's strategy of Data p. Best-route, the default,
-// does nothing with it: for best-route no interface call is made, and no
-// copy of the packet (eight words).
-func afterReceiveData(e *PitEntry, in FaceID, p *ndn.Packet) {
-	if _, ok := e.strategy.(*bestRoute); !ok {
-		e.strategy.AfterReceiveData(e, in, *p)
-	}
 }
 
 // addDownstream adds x to ds once per face, keeping the largest mark.

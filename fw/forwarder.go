@@ -46,12 +46,6 @@ type Config struct {
 	// Data and Nacks; longer ones are dropped on arrival. 0 means
 	// DefaultMaxNameComponents.
 	MaxNameComponents int
-	// NameHashes, if set, is a cache of name hashes this forwarder shares
-	// with others that see the very same packet objects (a simulation's):
-	// see NameHashCache for when that is safe. The forwarder then also
-	// takes names whose components are the very same slices (names built
-	// from one prefix) as equal without comparing their bytes.
-	NameHashes *NameHashCache
 }
 
 // Forwarder is one NDN forwarder. It is not safe for concurrent use: all
@@ -62,7 +56,6 @@ type Config struct {
 type Forwarder struct {
 	name       string
 	sched      sched.Scheduler
-	clock      *time.Duration // sched's clock read in place, or nil (see now)
 	rng        *rand.Rand
 	strategies map[string]StrategyConstructor
 
@@ -79,7 +72,6 @@ type Forwarder struct {
 	counters Counters
 	limits   limits
 	hasher   nameHasher
-	names    *NameHashCache // shared with other forwarders, or nil
 	// auxHasher serves strategies' own FIB lookups (Actions.fibEntry), so
 	// they never overwrite the prefix hashes a pipeline holds across a
 	// strategy call.
@@ -128,7 +120,6 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 	f := &Forwarder{
 		name:       cfg.Name,
 		sched:      s,
-		clock:      sched.ClockOf(s),
 		rng:        rng,
 		strategies: BuiltinStrategies(),
 		faces:      make([]face, 1),
@@ -138,15 +129,10 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 		fib:        newFIB(),
 		choice:     newStrategyChoice(),
 		hasher:     newNameHasher(),
-		names:      cfg.NameHashes,
 		auxHasher:  newNameHasher(),
 		limits:     lim,
 	}
 	f.guard.Init(f.handle)
-	// names shared through a cache never change: the tables may take
-	// names built from one prefix as equal without comparing bytes
-	f.fib.t.sameNames = cfg.NameHashes != nil
-	f.choice.t.sameNames = cfg.NameHashes != nil
 	maps.Copy(f.strategies, cfg.Strategies)
 	def := cfg.DefaultStrategy
 	if def == "" {
@@ -161,29 +147,12 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 	return f, nil
 }
 
-// prefixHashes returns the prefix hashes of name (nameHasher.prefixes),
-// from the shared cache if there is one. The slice is reused by the next
-// call.
-func (f *Forwarder) prefixHashes(name ndn.Name) []uint64 {
-	if f.names == nil {
-		return f.hasher.prefixes(name)
-	}
-	// the common case, a name cached, without a call
-	s := f.names.slot(name)
-	if s != nil && same(s.name, name) {
-		return s.hs[:len(name)+1]
-	}
-	return f.names.fill(s, name, &f.hasher)
-}
+// prefixHashes returns the prefix hashes of name (nameHasher.prefixes).
+// The slice is reused by the next call.
+func (f *Forwarder) prefixHashes(name ndn.Name) []uint64 { return f.hasher.prefixes(name) }
 
-// now is the scheduler's time, read in place when the scheduler allows
-// (sched.ClockOf): the forwarder reads it several times per packet.
-func (f *Forwarder) now() time.Duration {
-	if f.clock != nil {
-		return *f.clock
-	}
-	return f.sched.Now()
-}
+// now is the scheduler's time.
+func (f *Forwarder) now() time.Duration { return f.sched.Now() }
 
 // Name returns the forwarder's name.
 func (f *Forwarder) Name() string { return f.name }

@@ -74,14 +74,7 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 	if e.scope != scopeNone {
 		nexthops = f.scopeNexthops(e, in, nexthops)
 	}
-	// Best-route, the default and by far the most common strategy, is
-	// called directly: no interface call, and no copy of the packet (eight
-	// words) for it.
-	if s, ok := e.strategy.(*bestRoute); ok {
-		s.afterReceiveInterest(e, in, it, nexthops)
-	} else {
-		e.strategy.AfterReceiveInterest(e, in, *p, nexthops)
-	}
+	e.strategy.AfterReceiveInterest(e, in, *p, nexthops)
 }
 
 // onInterestLoop answers a looping Interest with Nack Duplicate, as NFD

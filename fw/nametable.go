@@ -16,12 +16,6 @@ type nameTable[V any] struct {
 	// of finds it again without a map probe (consecutive packets mostly
 	// fall under one prefix).
 	last *nameNode[V]
-	// sameNames: the names looked up never change (Config.NameHashes);
-	// lastName is then the name last found under last, and a name whose
-	// first components are the very same values (built from one prefix)
-	// falls under last without comparing bytes.
-	sameNames bool
-	lastName  ndn.Name
 }
 
 type nameNode[V any] struct {
@@ -50,7 +44,7 @@ func (t *nameTable[V]) put(name ndn.Name, h uint64) *nameNode[V] {
 	if n := t.get(name, h); n != nil {
 		return n
 	}
-	t.last, t.lastName = nil, nil
+	t.last = nil
 	n := &nameNode[V]{name: name.Clone(), next: t.m[h]}
 	t.m[h] = n
 	for len(t.lens) <= len(name) {
@@ -63,7 +57,7 @@ func (t *nameTable[V]) put(name ndn.Name, h uint64) *nameNode[V] {
 // del removes the entry for name, if any.
 func (t *nameTable[V]) del(name ndn.Name, h uint64) {
 	if n := t.get(name, h); n != nil {
-		t.last, t.lastName = nil, nil
+		t.last = nil
 		unlink(t.m, h, n, func(x *nameNode[V]) **nameNode[V] { return &x.next })
 		t.lens[len(name)]--
 	}
@@ -73,13 +67,7 @@ func (t *nameTable[V]) del(name ndn.Name, h uint64) {
 // or nil. hs are name's prefix hashes.
 func (t *nameTable[V]) longest(name ndn.Name, hs []uint64) *nameNode[V] {
 	if n := t.last; n != nil && len(n.name) <= len(name) {
-		if t.sameNames && sameValues(t.lastName, name, len(n.name)) {
-			return n
-		}
 		if nameEqual(n.name, name[:len(n.name)]) {
-			if t.sameNames {
-				t.lastName = name
-			}
 			return n // no entry is longer than n: it is the longest match
 		}
 	}
@@ -89,10 +77,7 @@ func (t *nameTable[V]) longest(name ndn.Name, hs []uint64) *nameNode[V] {
 		}
 		if n := t.get(name[:l], hs[l]); n != nil {
 			if l == len(t.lens)-1 || t.longestLen() == l {
-				t.last, t.lastName = n, nil
-				if t.sameNames {
-					t.lastName = name
-				}
+				t.last = n
 			}
 			return n
 		}
@@ -118,20 +103,4 @@ func (t *nameTable[V]) each(fn func(*nameNode[V])) {
 			fn(n)
 		}
 	}
-}
-
-// sameValues reports whether the first k components of a and b have the
-// same types and the very same values (slices of one array), as the
-// components of names built from one prefix do: with names that never
-// change, they are then equal. a may be shorter than k (false).
-func sameValues(a, b ndn.Name, k int) bool {
-	if len(a) < k || len(b) < k {
-		return false
-	}
-	for i := range k {
-		if a[i].Typ != b[i].Typ || !sameVal(a[i].Val, b[i].Val) {
-			return false
-		}
-	}
-	return true
 }

@@ -145,10 +145,10 @@ func (l *Lateness) observe(due, now time.Duration) {
 // busy-until clock (a frame starts when the previous one has left, or
 // when it arrives at an idle transmitter), never from when a timer
 // happened to run, and a late wake releases every frame whose turn has
-// passed; ChannelStats.Lateness measures how late the timers ran. On a
-// scheduler that also implements sched.LaneScheduler (the simulator's),
-// each frame costs two events in two lanes (the transmitter's and the
-// wire's) and no allocation.
+// passed; ChannelStats.Lateness measures how late the timers ran. Each
+// frame costs two events, the end of its transmission and its arrival, in
+// two lanes (sched.NewLane: the transmitter's and the wire's); on a
+// scheduler that keeps lanes (the simulator's) that is no allocation.
 //
 // All calls, and all callbacks, are on the scheduler's thread. Callbacks
 // run once the Channel's state is consistent: they may send on it again.
@@ -156,21 +156,13 @@ type Channel struct {
 	params Params
 	queue  aqm.Queue
 	s      sched.Scheduler
-	clock  *time.Duration // s's clock read in place, or nil (see now)
 	sizer  *ndn.Sizer
 	rng    *rand.Rand
 
 	deliver    func(*Frame)
 	deliverExt func(ext any)
-	// early, if set, takes NDN frames at transmission instead of deliver
-	// at arrival (OnDeliverEarly); early is where they are built.
-	early      func(f *Frame, arrive time.Duration)
-	earlyFrame Frame
-	// arrived, if set (OnArrive), is the lane whose events are the
-	// arrivals of the frames handed over early.
-	arrived sched.Lane
-	rel     *Reliability
-	dropped func(ndn.Packet)
+	rel        *Reliability
+	dropped    func(ndn.Packet)
 	// reports tells dropped of the queue's drops once the channel's state
 	// is consistent: drops found inside Send or a transmitter wake wait
 	// until it is done.
@@ -181,20 +173,6 @@ type Channel struct {
 	// lastArrive is the last frame's arrival on a link with jitter,
 	// which the next frame's may not precede.
 	lastArrive time.Duration
-	// With an ordered lane (a virtual clock), the end of a frame that
-	// nothing waits behind is not queued as an event: its place in the
-	// run order is reserved (endSeq, endHeld), and the event is queued only
-	// if a frame comes to wait for it (wait), or its effect applied when
-	// its time has passed (settle). The run is the same as with the event.
-	// order is the lane's run order, read and taken from in place.
-	ordered sched.OrderedLane
-	order   *sched.Order
-	endHeld bool
-	endSeq  uint64
-	// passer is the queue if it is a drop-tail one, whose Pass takes a
-	// frame past the empty queue to an idle transmitter (called on the
-	// concrete queue: the frame is not copied, nor moved to the heap).
-	passer *aqm.DropTail
 	// txSize, txTime: the last frame size and its serialisation time.
 	txSize   int
 	txTime   time.Duration
@@ -240,12 +218,8 @@ func NewChannel(s sched.Scheduler, p Params, q aqm.Queue, sizer *ndn.Sizer, rng 
 	if sizer == nil {
 		sizer = ndn.NewSizer()
 	}
-	c := &Channel{params: p, queue: q, s: s, clock: sched.ClockOf(s), sizer: sizer, rng: rng}
-	c.passer, _ = q.(*aqm.DropTail)
+	c := &Channel{params: p, queue: q, s: s, sizer: sizer, rng: rng}
 	c.txEnd = sched.NewLane(s, c.txDone)
-	if c.ordered, _ = c.txEnd.(sched.OrderedLane); c.ordered != nil {
-		c.order = c.ordered.Order()
-	}
 	c.arrivals = sched.NewLane(s, c.arrive)
 	c.reports.Init(func(p ndn.Packet) { c.dropped(p) })
 	q.SetDropHandler(c.onQueueDrop)
@@ -258,32 +232,6 @@ func NewChannel(s sched.Scheduler, p Params, q aqm.Queue, sizer *ndn.Sizer, rng 
 // the call (fn may send on the channel meanwhile): fn copies what it
 // keeps.
 func (c *Channel) OnDeliver(fn func(*Frame)) { c.deliver = fn }
-
-// OnDeliverEarly makes fn the receiver of the frames of Send and
-// SendFrame in place of OnDeliver's: fn is told of each one as it leaves the transmitter (when
-// it is not lost), with the time it arrives at the far end, rather than
-// called at that time; the frame costs no event for its arrival (unless
-// OnArrive asks for one). It is for a receiver that only queues what
-// arrives, in the order it arrives, and that nothing but this channel
-// feeds (a simulated node whose one link this is), or that acts at the
-// arrivals (OnArrive): frames reach it in the order they leave, and it
-// sees the same frames, with the same arrival times, in the same order. f
-// is valid only during the call. Non-NDN frames still arrive through
-// OnDeliverExt at their time. Lateness counts each such frame as a wake
-// on time.
-func (c *Channel) OnDeliverEarly(fn func(f *Frame, arrive time.Duration)) { c.early = fn }
-
-// OnArrive makes the frames handed over early (OnDeliverEarly) arrive
-// still: each one's arrival is an event, which runs fn, in the place in
-// the run order its arrival would have had without OnDeliverEarly. It is
-// for a receiver that takes frames as they leave but must act when they
-// arrive, in the order of all arrivals at its node, some from other
-// channels: a simulated router that draws each packet's processing time
-// at its arrival. The receiver keeps what it took until then: fn is not
-// told of the frame, which is the earliest of this channel's that has not
-// arrived yet. The frame is not held on the wire: no copy there, nor at
-// its arrival.
-func (c *Channel) OnArrive(fn func()) { c.arrived = sched.NewLane(c.s, fn) }
 
 // OnDeliverExt sets where non-NDN frames (SendExt) go when they arrive;
 // without it they are discarded.
@@ -304,15 +252,6 @@ func (c *Channel) SetReliability(r *Reliability) { c.rel = r }
 // Reliability returns the sending end's Reliability (SetReliability), nil
 // without one.
 func (c *Channel) Reliability() *Reliability { return c.rel }
-
-// now is the scheduler's time, read in place when the scheduler allows
-// (sched.ClockOf).
-func (c *Channel) now() time.Duration {
-	if c.clock != nil {
-		return *c.clock
-	}
-	return c.s.Now()
-}
 
 // Params returns the link parameters of this direction.
 func (c *Channel) Params() Params { return c.params }
@@ -355,35 +294,21 @@ func (c *Channel) enqueue(it *aqm.Item) {
 		return
 	}
 	held := c.reports.Hold()
-	if c.endHeld {
-		c.settle()
-	}
-	now := c.now()
+	now := c.s.Now()
 	switch {
-	case !c.busy && c.passer != nil && c.passer.Len() == 0:
-		// Straight through the empty queue to the idle transmitter, as
-		// Enqueue and Dequeue would have taken it.
-		c.lastChange = now // accountQueue with nothing queued
-		if c.passer.Pass(it, now) {
-			it.Enqueued = now
-			c.transmit(it, now, now)
-			if c.ordered != nil { // armTxDone, with nothing queued
-				c.endHeld, c.endSeq = true, c.order.Reserve()
-			} else {
-				c.txEnd.At(c.busyUntil)
-			}
-		} else {
+	case !c.busy:
+		// An idle transmitter has an empty queue: the frame passes
+		// through it (aqm.Queue.Pass) and leaves at once. The queue
+		// stays empty, so its length's integral has nothing to add.
+		out, admitted, ok := c.queue.Pass(*it, now)
+		if !admitted {
 			c.stats.TailDrops++
+		} else if ok {
+			c.transmit(&out, now, now)
+			c.armTxDone()
 		}
 	case !c.accountedEnqueue(it, now):
 		c.stats.TailDrops++
-	case !c.busy:
-		c.startNext(now, now)
-		c.armTxDone()
-	case c.endHeld: // the frame waits for the end of the one on the wire
-		c.endHeld = false
-		c.ordered.AtSeq(c.busyUntil, c.endSeq)
-		c.stats.MaxQueue = max(c.stats.MaxQueue, c.queue.Len())
 	case c.queue.Len() > c.stats.MaxQueue:
 		// A packet that an idle transmitter takes at once never waits:
 		// it counts towards the queue only while the transmitter is busy.
@@ -418,7 +343,7 @@ func (c *Channel) onQueueDrop(it aqm.Item) {
 // came late, every later frame whose turn has passed too.
 func (c *Channel) txDone() {
 	held := c.reports.Hold()
-	now := c.now()
+	now := c.s.Now()
 	c.stats.Lateness.observe(c.busyUntil, now)
 	c.startNext(c.busyUntil, now)
 	for c.busy && c.busyUntil < now {
@@ -430,44 +355,11 @@ func (c *Channel) txDone() {
 	}
 }
 
-// armTxDone schedules the end of the frame in transmission; if no frame
-// waits behind it and the lane is ordered, it only reserves the event's
-// place.
+// armTxDone schedules the end of the frame in transmission, if any.
 func (c *Channel) armTxDone() {
-	switch {
-	case !c.busy:
-	case c.ordered != nil && c.queue.Len() == 0:
-		c.endHeld, c.endSeq = true, c.order.Reserve()
-	default:
+	if c.busy {
 		c.txEnd.At(c.busyUntil)
 	}
-}
-
-// ReservedEnd returns when the frame on the wire has left, if that event
-// is only reserved, not queued (see armTxDone): a simulation that stops
-// at a time limit runs the clock on to it as it would have with the event,
-// so that where time stands does not depend on events that did nothing.
-func (c *Channel) ReservedEnd() (time.Duration, bool) {
-	return c.busyUntil, c.endHeld
-}
-
-// settle applies a reserved end of transmission whose time has passed, as
-// txDone would have when it ran: the transmitter, finding the queue
-// empty, goes idle at busyUntil. Call it before anything looks at the
-// queue or the transmitter.
-func (c *Channel) settle() {
-	if !c.order.Passed(c.busyUntil, c.endSeq) {
-		return
-	}
-	c.endHeld = false
-	t := c.busyUntil
-	c.stats.Lateness.observe(t, t)
-	if c.passer != nil { // the queue is empty (armTxDone), and its Dequeue would change nothing
-		c.lastChange = t // accountQueue with nothing queued
-		c.busy = false
-		return
-	}
-	c.startNext(t, t)
 }
 
 // startNext takes the next frame from the queue at time free, when the
@@ -489,20 +381,10 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 	c.busy = true
 	start := max(free, it.Enqueued)
 	// The frame is built where it waits on the wire (nothing below
-	// touches inFlight), and taken back if it is lost; one handed over
-	// early is built in earlyFrame, which keeps its packet until the next
-	// one (clearing it after each frame cost more than the copy).
-	var f *flight
-	var fr *Frame
+	// touches inFlight), and taken back if it is lost.
+	f := c.inFlight.PushZero()
+	fr := &f.frame
 	cf, isCarried := it.Ext.(*carried)
-	early := c.early != nil && (it.Ext == nil || isCarried)
-	if early {
-		fr = &c.earlyFrame
-		fr.LinkFields = ndn.LinkFields{}
-	} else {
-		f = c.inFlight.PushZero()
-		fr = &f.frame
-	}
 	fr.Pkt = it.Pkt
 	if isCarried {
 		fr.LinkFields, it.Ext = cf.lf, nil
@@ -528,22 +410,12 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 	c.busyUntil = done
 	if c.params.Loss > 0 && c.rng.Float64() < c.params.Loss {
 		c.stats.LossDrops++
-		if !early {
-			c.inFlight.DropLast()
-		}
+		c.inFlight.DropLast()
 		return
 	}
 	arrive := max(done+c.params.Delay, c.ctl.notBefore)
 	if c.params.Jitter > 0 {
 		arrive = max(c.jittered(done), c.ctl.notBefore)
-	}
-	if early {
-		c.stats.Lateness.observe(arrive, arrive)
-		c.early(fr, arrive)
-		if c.arrived != nil {
-			c.arrived.At(arrive)
-		}
-		return
 	}
 	f.ext, f.arrive = it.Ext, arrive
 	c.arrivals.At(arrive)
@@ -578,7 +450,7 @@ func (c *Channel) count(it *aqm.Item) {
 // arrive delivers the frame at the head of the wire.
 func (c *Channel) arrive() {
 	f := c.inFlight.Front()
-	c.stats.Lateness.observe(f.arrive, c.now())
+	c.stats.Lateness.observe(f.arrive, c.s.Now())
 	if ext := f.ext; ext != nil {
 		c.inFlight.Drop()
 		if c.deliverExt != nil {
@@ -597,13 +469,10 @@ func (c *Channel) arrive() {
 // Stats returns the counters, with the mean queue length up to now. The
 // queue discipline keeps its own drop and mark counts.
 func (c *Channel) Stats() ChannelStats {
-	if c.endHeld {
-		c.settle()
-	}
 	st := c.stats
 	qs := c.queue.Stats()
 	st.AQMDrops, st.Marks, st.DownDrops = qs.AQMDrops, qs.Marks, c.ctl.drops
-	now := c.now()
+	now := c.s.Now()
 	integral := c.qIntegral + float64(c.queue.Len())*float64(now-c.lastChange)
 	if now > 0 {
 		st.MeanQueue = integral / float64(now)

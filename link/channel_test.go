@@ -1,11 +1,9 @@
 package link
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -698,123 +696,6 @@ func TestChannelSendsAMarkWithItsHeader(t *testing.T) {
 			}
 			if st := c.Stats(); st.Bytes != uint64(2*plain+tt.second) {
 				t.Errorf("sent %d bytes, want %d", st.Bytes, 2*plain+tt.second)
-			}
-		})
-	}
-}
-
-// A channel that hands its frames over early (OnDeliverEarly) tells of
-// the same packets, with the same arrival times, in the same order, as
-// one that delivers them at arrival: with a queue building up, random
-// loss, and non-NDN frames, which still arrive at their time.
-func TestDeliverEarlyMatchesDeliver(t *testing.T) {
-	tests := []struct {
-		name string
-		p    Params
-	}{
-		{"queueing", Params{Bandwidth: 1e6, Delay: 5 * time.Millisecond, HeaderOverhead: 44}},
-		{"loss", Params{Bandwidth: 1e6, Delay: 5 * time.Millisecond, Loss: 0.3}},
-		{"no delay", Params{Bandwidth: 10e6}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got [2][]arrival
-			var exts [2][]time.Duration
-			var stats [2]ChannelStats
-			for i, early := range []bool{false, true} {
-				s, c, late := testChannel(t, tt.p, aqm.Limits{Packets: 8}, rand.New(rand.NewPCG(3, 4)))
-				if early {
-					c.OnDeliver(func(*Frame) { t.Errorf("a frame arrived late") })
-					c.OnDeliverEarly(func(f *Frame, at time.Duration) {
-						if at < s.Now() {
-							t.Errorf("told at %v of a frame arriving at %v", s.Now(), at)
-						}
-						got[i] = append(got[i], arrival{at, f.Pkt})
-					})
-				}
-				c.OnDeliverExt(func(any) { exts[i] = append(exts[i], s.Now()) })
-				for k := range 20 {
-					s.At(time.Duration(k)*700*time.Microsecond, func() {
-						c.Send(ndn.Packet{Data: seedData(t, uint64(k))})
-						if k%5 == 0 {
-							c.SendExt(k, 600)
-						}
-					})
-				}
-				s.AdvanceTo(time.Second) // the early run has no events for the last arrivals
-				if !early {
-					got[i] = *late
-				}
-				stats[i] = c.Stats()
-			}
-			if len(got[0]) == 0 || !reflect.DeepEqual(got[0], got[1]) {
-				t.Errorf("early %v\nat arrival %v", got[1], got[0])
-			}
-			if len(exts[0]) == 0 || !reflect.DeepEqual(exts[0], exts[1]) {
-				t.Errorf("non-NDN frames arrived at %v early, %v at arrival", exts[1], exts[0])
-			}
-			if stats[0] != stats[1] {
-				t.Errorf("stats %+v early, %+v at arrival", stats[1], stats[0])
-			}
-		})
-	}
-}
-
-// A channel that hands its frames over early and keeps their arrivals
-// as events (OnDeliverEarly with OnArrive) runs the arrivals at the same
-// times, with the same packets in order, and in the same places of the
-// run order as one that delivers at arrival: an event scheduled for the
-// arrival's instant before the frame was sent runs before it, one
-// scheduled after runs after. Lost frames do not arrive; non-NDN frames
-// still arrive through OnDeliverExt.
-func TestArriveMatchesDeliver(t *testing.T) {
-	const delay = 5 * time.Millisecond
-	tests := []struct {
-		name string
-		p    Params
-	}{
-		{"instants", Params{Delay: delay}},
-		{"queueing and loss", Params{Bandwidth: 1e6, Delay: delay, HeaderOverhead: 44, Loss: 0.3}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var logs [2][]string
-			for i, early := range []bool{false, true} {
-				s, c, _ := testChannel(t, tt.p, aqm.Limits{Packets: 8}, rand.New(rand.NewPCG(3, 4)))
-				log := func(what string, pkt *ndn.Packet) {
-					seg := ""
-					if pkt != nil {
-						seg = fmt.Sprint(pkt.Data.Name.At(-1).NumberVal())
-					}
-					logs[i] = append(logs[i], fmt.Sprintf("%s%s@%v", what, seg, s.Now()))
-				}
-				c.OnDeliver(func(f *Frame) { log("arrive", &f.Pkt) })
-				if early {
-					var taken []ndn.Packet
-					c.OnDeliver(func(*Frame) { t.Errorf("a frame arrived late") })
-					c.OnDeliverEarly(func(f *Frame, _ time.Duration) { taken = append(taken, f.Pkt) })
-					c.OnArrive(func() {
-						log("arrive", &taken[0])
-						taken = taken[1:]
-					})
-				}
-				c.OnDeliverExt(func(any) { log("ext", nil) })
-				for k := range 20 {
-					s.At(time.Duration(k)*700*time.Microsecond, func() {
-						// with Bandwidth 0, the frame arrives at now+delay
-						at := s.Now() + delay
-						s.At(at, func() { log("before", nil) })
-						c.Send(ndn.Packet{Data: seedData(t, uint64(k))})
-						s.At(at, func() { log("after", nil) })
-						if k%5 == 0 {
-							c.SendExt(k, 600)
-						}
-					})
-				}
-				s.AdvanceTo(time.Second)
-			}
-			if len(logs[0]) == 0 || !slices.Equal(logs[0], logs[1]) {
-				t.Errorf("early with arrivals:\n%v\nat arrival:\n%v", logs[1], logs[0])
 			}
 		})
 	}

@@ -26,36 +26,6 @@ type Sizer struct {
 	lastInterestLen int
 	lastData        dataShape
 	lastDataLen     int
-
-	// SameNames says that every name the Sizer measures keeps its
-	// components unchanged for as long as it is in use (a simulation's
-	// packets; see fw.NameHashCache for the same promise): the KeyLocator
-	// name of a Data is then measured once for all the Data that carry
-	// the same name object (all those of a producer), found again by its
-	// identity (the address of its first component and its length). A
-	// runtime that decodes names into buffers it reuses must leave it
-	// unset.
-	SameNames bool
-	keyLoc    nameMemo
-}
-
-// nameMemo is a name measured before (SameNames) and its encoded length.
-type nameMemo struct {
-	name Name
-	n    int
-}
-
-// nameLen returns the encoded length of name (its EncodingLength), from
-// memo m if the Sizer may (SameNames).
-func (s *Sizer) nameLen(name Name, m *nameMemo) int {
-	if !s.SameNames || len(name) == 0 {
-		return name.EncodingLength()
-	}
-	if len(m.name) == len(name) && &m.name[0] == &name[0] {
-		return m.n
-	}
-	m.name, m.n = name, name.EncodingLength()
-	return m.n
 }
 
 // NewSizer returns an empty Sizer.
@@ -184,7 +154,7 @@ func (s *Sizer) DataSize(d *Data) int {
 	if d.Sig.Type != SigNone {
 		k.valueLen = sigValueLen(d.Sig)
 		if d.Sig.KeyLocator != nil {
-			k.keyLocLen = s.nameLen(d.Sig.KeyLocator, &s.keyLoc)
+			k.keyLocLen = d.Sig.KeyLocator.EncodingLength()
 		}
 	}
 	if s.lastDataLen > 0 && k.equal(&s.lastData) {

@@ -290,30 +290,6 @@ func TestSizerSameShapeDifferentPackets(t *testing.T) {
 	}
 }
 
-// A Sizer that may take names by identity (SameNames) sizes packets as one
-// that measures every name: Interests of growing segment numbers (whose
-// names grow), Data carrying their Interest's name and one KeyLocator.
-func TestSizerSameNames(t *testing.T) {
-	plain, same := NewSizer(), &Sizer{SameNames: true}
-	key := DefaultSeedKeyName()
-	prefix := name("example", "file")
-	for seg := range uint64(3000) {
-		seg = seg * seg * 977 // segment numbers of 1 to 8 bytes
-		// the same packets twice: plain sizes the second, built apart
-		var pkts [2][2]Packet
-		for k := range pkts {
-			in := NewSegmentInterest(prefix, seg)
-			pkts[k] = [2]Packet{{Interest: in}, {Data: &Data{Name: in.Name, ContentLen: int(seg % 1500), Sig: RSASignature(key)}}}
-		}
-		for i := range pkts[0] {
-			got, want := same.PacketSize(&pkts[0][i]), plain.PacketSize(&pkts[1][i])
-			if got != want {
-				t.Fatalf("segment %d, packet %d: sized %d, want %d", seg, i, got, want)
-			}
-		}
-	}
-}
-
 // dataShape.equal tells apart two shapes that differ in any one field,
 // as == does (and the test knows every field).
 func TestDataShapeEqual(t *testing.T) {

@@ -19,27 +19,6 @@ type Scheduler interface {
 	After(d time.Duration, fn func()) Timer
 }
 
-// ClockScheduler is a Scheduler whose clock can be read in place: a
-// virtual clock, which moves only between its events, on the thread that
-// runs them. Code on a per-packet path reads the time through the pointer
-// (Clock) instead of calling Now through the interface; the two always
-// agree.
-type ClockScheduler interface {
-	Scheduler
-	// Clock returns where the scheduler keeps its current time (what Now
-	// returns). Only the scheduler writes it.
-	Clock() *time.Duration
-}
-
-// ClockOf returns s's clock to read in place, or nil if s has none (a
-// real-time scheduler: use Now).
-func ClockOf(s Scheduler) *time.Duration {
-	if c, ok := s.(ClockScheduler); ok {
-		return c.Clock()
-	}
-	return nil
-}
-
 // AtScheduler is a Scheduler that can also run a callback at an absolute
 // time without handing out a Timer, so that it may recycle the timer once
 // the callback has run: a per-packet path (a link's transmitter and
@@ -67,47 +46,6 @@ type Lane interface {
 	// At runs the lane's callback once at time t (at once if t is not
 	// after Now). t must not be earlier than the lane's previous At.
 	At(t time.Duration)
-}
-
-// OrderedLane is a Lane whose events can take their place in the run
-// order before anyone knows whether they are needed: a link's transmitter
-// that may go idle reserves the place of the event that ends its frame and
-// queues that event only if a packet comes to wait for it. Only a virtual
-// clock's lanes are ordered; the order of a run is the same as if every
-// reserved event had been queued.
-type OrderedLane interface {
-	Lane
-	// Order returns where the lane's scheduler keeps its time and run
-	// order: Order.Reserve takes an event's place, Order.Passed tells
-	// whether an event would have run, both in place, without a call
-	// through this interface (a transmitter does both for nearly every
-	// frame).
-	Order() *Order
-	// AtSeq queues the lane's event for time t in the place seq, taken
-	// with Order().Reserve after the places of the lane's pending events.
-	AtSeq(t time.Duration, seq uint64)
-}
-
-// Order is a virtual clock's time and its places in the run order: events
-// run by time, then by the place each took when it was scheduled. Only the
-// scheduler sets Now and Cur; Next is the place the next event takes.
-type Order struct {
-	Now  time.Duration // the current time
-	Next uint64        // the next place in the run order
-	Cur  uint64        // the place of the running (or last run) event
-}
-
-// Reserve takes the place in the run order of an event scheduled now.
-func (o *Order) Reserve() uint64 {
-	q := o.Next
-	o.Next++
-	return q
-}
-
-// Passed reports whether an event for time t in place seq would have run
-// by now (before the running event, or the last one run).
-func (o *Order) Passed(t time.Duration, seq uint64) bool {
-	return t < o.Now || t == o.Now && seq < o.Cur
 }
 
 // NewLane returns a lane of s for fn: s's own if s is a LaneScheduler,

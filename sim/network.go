@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -17,11 +16,11 @@ import (
 	"github.com/ndncc/ndncc/consumer"
 	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/internal/fifo"
-	"github.com/ndncc/ndncc/internal/vclock"
 	"github.com/ndncc/ndncc/link"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/producer"
 	"github.com/ndncc/ndncc/scenario"
+	"github.com/ndncc/ndncc/sched"
 )
 
 // ObjectVersion is the version component every simulated producer puts
@@ -54,67 +53,42 @@ func (nd *Node) Out(neighbour string) (*Channel, bool) {
 	return c, ok
 }
 
-// lastArrival returns when the latest packet it holds that arrived by t
-// arrived, if any: a packet handed over early (see early) whose arrival
-// comes before a time limit and its processing after.
-func (p *processor) lastArrival(t time.Duration) (time.Duration, bool) {
-	for i := p.q.Len() - 1; i >= 0; i-- {
-		if at := p.q.At(i).at; at <= t {
-			return at, true
-		}
-	}
-	return 0, false
-}
-
 // processor models a forwarder's single packet-processing thread: packets
 // from the network are handled in arrival order, each taking a random
 // time uniform in [0, jitter). It is the run-to-run variation the seeds'
 // testbeds had; with jitter 0 packets are handled on arrival.
 type processor struct {
-	s      *Scheduler
+	s      sched.Scheduler
 	fw     *fw.Forwarder // the node's
-	rng    jitterSource
+	rng    *rand.Rand
 	jitter time.Duration
 	busy   time.Duration // when the thread is next free
 	q      fifo.Queue[pending]
-	lane   *vclock.Lane // one event per queued packet, at busy
-	// inputs are the channels and tunnels that hand it packets; plain
-	// are the plain links' channels among them, with their faces (see
-	// early).
-	inputs int
-	plain  []plainInput
+	lane   sched.Lane // one event per queued packet, at busy
 	// tap, if set, is told of every packet before the forwarder takes it
 	// (the ndnSIM-format traces).
 	tap func(fw.FaceID, *ndn.Packet)
 }
 
-// plainInput is a plain link into a processor's node: the channel whose
-// frames arrive, and the face they arrive on.
-type plainInput struct {
-	ch   *Channel
-	face fw.FaceID
-}
-
 type pending struct {
 	face fw.FaceID
 	pkt  ndn.Packet
-	at   time.Duration // when it arrived
 }
 
-func newProcessor(s *Scheduler, f *fw.Forwarder, src *rand.PCG, jitter time.Duration) *processor {
-	p := &processor{s: s, fw: f, rng: jitterSource{src}, jitter: jitter}
-	// The concrete lane: its At is inlined. Its callback is run's body,
-	// not the method value p.run, whose wrapper would be a second call
-	// per packet.
-	p.lane = s.NewLane(func() {
-		x := p.q.Front() // read in place, dropped after (see link.Channel.arrive)
-		if p.tap != nil {
-			p.tap(x.face, &x.pkt)
-		}
-		p.fw.Receive(x.face, x.pkt)
-		p.q.Drop()
-	}).(*vclock.Lane)
+func newProcessor(s sched.Scheduler, f *fw.Forwarder, rng *rand.Rand, jitter time.Duration) *processor {
+	p := &processor{s: s, fw: f, rng: rng, jitter: jitter}
+	p.lane = sched.NewLane(s, p.run)
 	return p
+}
+
+// run hands the forwarder the packet whose processing ends now.
+func (p *processor) run() {
+	x := p.q.Front() // read in place, dropped after (see link.Channel.arrive)
+	if p.tap != nil {
+		p.tap(x.face, &x.pkt)
+	}
+	p.fw.Receive(x.face, x.pkt)
+	p.q.Drop()
 }
 
 // receive queues pkt, which arrives on face now; it reads pkt during the
@@ -127,53 +101,11 @@ func (p *processor) receive(face fw.FaceID, pkt *ndn.Packet) {
 		p.fw.Receive(face, *pkt)
 		return
 	}
-	p.receiveAt(face, pkt, p.s.Now())
-}
-
-// receiveAt queues pkt, which arrives on face at time at (now, or later
-// for a channel that hands its frames over early).
-func (p *processor) receiveAt(face fw.FaceID, pkt *ndn.Packet, at time.Duration) {
-	start := max(at, p.busy)
-	p.busy = start + time.Duration(p.rng.below(uint64(p.jitter)))
+	start := max(p.s.Now(), p.busy)
+	p.busy = start + time.Duration(p.rng.Int64N(int64(p.jitter)))
 	q := p.q.PushZero() // filled in place: no pending built and copied
-	q.face, q.pkt, q.at = face, *pkt, at
+	q.face, q.pkt = face, *pkt
 	p.lane.At(p.busy)
-}
-
-// early makes the processor take the packets of its plain links when they
-// leave the far end's transmitter (link.Channel.OnDeliverEarly), where
-// they do not wait on the wire for their arrival nor take a copy there.
-//
-// A node fed by one plain link draws their processing times then: packets
-// reach it in the order they leave, so it draws the same times in the
-// same order as at their arrival, and no event is spent on the arrival.
-// What this can change is the order of events at one instant only: a
-// processing event takes its place in the run order when its packet
-// leaves the far end instead of when it arrives (docs/performance.md).
-//
-// A node fed by several links or tunnels draws in the order packets
-// arrive from all of them: a plain link's packets wait in a FIFO of their
-// own until their arrivals, which keep their events and their places in
-// the run order (link.Channel.OnArrive), and are drawn for then, as those
-// of its other inputs are. A processor without jitter hands each packet
-// to the forwarder at its arrival.
-func (p *processor) early() {
-	if p.jitter <= 0 {
-		return
-	}
-	if p.inputs == 1 && len(p.plain) == 1 {
-		in := p.plain[0]
-		in.ch.OnDeliverEarly(func(f *link.Frame, at time.Duration) { p.receiveAt(in.face, &f.Pkt, at) })
-		return
-	}
-	for _, in := range p.plain {
-		var wire fifo.Queue[ndn.Packet]
-		in.ch.OnDeliverEarly(func(f *link.Frame, _ time.Duration) { *wire.PushZero() = f.Pkt })
-		in.ch.OnArrive(func() {
-			p.receiveAt(in.face, wire.Front(), p.s.Now())
-			wire.Drop()
-		})
-	}
 }
 
 // Flow is one consumer fetching from one producer.
@@ -258,9 +190,6 @@ type Options struct {
 	// repeated testbed runs do, the same seed the same numbers.
 	ProcessingJitter time.Duration
 	StartJitter      time.Duration
-	// arrivalEvents keeps every arrival's event (no processor.early):
-	// what the tests compare early delivery with.
-	arrivalEvents bool
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -275,35 +204,10 @@ func orDefault(d, def time.Duration) time.Duration {
 
 // rng returns the random source of one named component, derived from the
 // run's seed so that components never share a stream.
-func rng(seed uint64, component string) *rand.Rand { return rand.New(pcg(seed, component)) }
-
-// pcg is the generator under rng(seed, component).
-func pcg(seed uint64, component string) *rand.PCG {
+func rng(seed uint64, component string) *rand.Rand {
 	h := fnv.New64a()
 	h.Write([]byte(component))
-	return rand.NewPCG(seed, h.Sum64())
-}
-
-// jitterSource draws a processor's processing times from its generator
-// without rand.Rand's interface call per draw (two per packet per node).
-type jitterSource struct{ src *rand.PCG }
-
-// below returns a number uniform in [0, n), n > 0: the very number that
-// rand.New(src).Int64N(n) would return (TestJitterSourceIsRandInt64N), by
-// the same method: the high word of a 64x64-bit product of a draw and n,
-// drawn again while the low word falls among the 2^64 mod n values that
-// would favour some results.
-func (j jitterSource) below(n uint64) uint64 {
-	if n&(n-1) == 0 { // a power of two: the low bits
-		return j.src.Uint64() & (n - 1)
-	}
-	hi, lo := bits.Mul64(j.src.Uint64(), n)
-	if lo < n {
-		for thresh := -n % n; lo < thresh; {
-			hi, lo = bits.Mul64(j.src.Uint64(), n)
-		}
-	}
-	return hi
+	return rand.New(rand.NewPCG(seed, h.Sum64()))
 }
 
 // Build assembles the network a scenario describes.
@@ -319,7 +223,7 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 		Scenario: sc,
 		Seed:     seed,
 		Sched:    NewScheduler(),
-		Sizer:    &ndn.Sizer{SameNames: true}, // every simulated packet keeps its names
+		Sizer:    ndn.NewSizer(),
 		Nodes:    map[string]*Node{},
 	}
 	if opt.Trace {
@@ -328,23 +232,17 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 	if opt.NDNSimTrace {
 		n.ndnsim = newNDNSimTraces(n.Sizer)
 	}
-	names := fw.NewNameHashCache() // every forwarder sees the same packet objects
 	for _, nd := range sc.Topology.Nodes {
 		rs := sc.RouterFor(nd.Name)
-		f, err := fw.New(fw.Config{Name: nd.Name, CSCapacity: rs.CSCapacity, DefaultStrategy: rs.Strategy, NameHashes: names}, n.Sched, rng(seed, "fw/"+nd.Name))
+		f, err := fw.New(fw.Config{Name: nd.Name, CSCapacity: rs.CSCapacity, DefaultStrategy: rs.Strategy}, n.Sched, rng(seed, "fw/"+nd.Name))
 		if err != nil {
 			return nil, fmt.Errorf("%s: node %s: %w", rs.Pos, nd.Name, err)
 		}
-		cpu := newProcessor(n.Sched, f, pcg(seed, "cpu/"+nd.Name), orDefault(opt.ProcessingJitter, DefaultProcessingJitter))
+		cpu := newProcessor(n.Sched, f, rng(seed, "cpu/"+nd.Name), orDefault(opt.ProcessingJitter, DefaultProcessingJitter))
 		n.Nodes[nd.Name] = &Node{Name: nd.Name, FW: f, faces: map[string]fw.FaceID{}, cpu: cpu, out: map[string]*Channel{}}
 	}
 	if err := n.buildLinks(sc, seed); err != nil {
 		return nil, err
-	}
-	if !opt.arrivalEvents {
-		for _, nd := range sc.Topology.Nodes {
-			n.Nodes[nd.Name].cpu.early()
-		}
 	}
 	n.routes = NewRoutePlanner(sc)
 	n.producers = sc.NewProducerIndex()
@@ -408,8 +306,6 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 			if err := n.addTCPTunnel(tt, a, b, ch, sendQ); err != nil {
 				return fmt.Errorf("%s: link %s: %w", sc.File, l, err)
 			}
-			a.cpu.inputs++
-			b.cpu.inputs++
 			continue
 		}
 		// the link model itself is the face: no wrapper's call per packet
@@ -436,11 +332,7 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 		} else {
 			exit[0].OnDeliver(func(f *link.Frame) { b.cpu.receive(fb, &f.Pkt) })
 			exit[1].OnDeliver(func(f *link.Frame) { a.cpu.receive(fa, &f.Pkt) })
-			b.cpu.plain = append(b.cpu.plain, plainInput{exit[0], fb})
-			a.cpu.plain = append(a.cpu.plain, plainInput{exit[1], fa})
 		}
-		a.cpu.inputs++
-		b.cpu.inputs++
 		from0, from1 := l.A, l.B
 		ch[0].OnDeliverExt(func(e any) {
 			if b.ext != nil {
@@ -808,32 +700,7 @@ func (n *Network) Run() *Result {
 		n.ndnsim.startSampler(n)
 	}
 	n.Sched.RunWhile(n.Scenario.Duration, &n.pending)
-	if !n.allDone() {
-		n.runOutClock(n.Scenario.Duration)
-	}
 	return n.result(time.Since(wall))
-}
-
-// runOutClock moves the clock of a run that stopped at the time limit on
-// to the last reserved end of a transmission before it (a link whose
-// transmitter went idle queues no event for it, link.Channel.ReservedEnd)
-// or the last arrival before it that had no event: the run ends where it
-// would have if those events had been queued.
-func (n *Network) runOutClock(limit time.Duration) {
-	end := n.Sched.Now()
-	for _, c := range n.Channels {
-		if t, ok := c.ReservedEnd(); ok && t <= limit {
-			end = max(end, t)
-		}
-	}
-	// Nor does a packet handed to a processor at transmission (processor.early)
-	// have an arrival event.
-	for _, nd := range n.Nodes {
-		if t, ok := nd.cpu.lastArrival(limit); ok {
-			end = max(end, t)
-		}
-	}
-	n.Sched.AdvanceTo(end)
 }
 
 // sortedChannels returns channels in a stable order.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -342,51 +341,5 @@ pairs = 2
 	}
 	if fib := n.Nodes["d1"].FW.FIB(); len(fib) != 3 {
 		t.Errorf("d1's FIB has %d entries, want one per producer", len(fib))
-	}
-}
-
-// TestEarlyDeliveryKeepsResults runs scenarios with the processors of
-// single-link nodes taking their packets at transmission (the default)
-// and with every arrival an event of its own: the results are the same,
-// with fewer events.
-func TestEarlyDeliveryKeepsResults(t *testing.T) {
-	for _, file := range []string{
-		"linear-fixed32.toml",      // consumer and producer on one link each
-		"dumbbell-ndn-vs-tcp.toml", // TCP flows beside NDN
-		"wireless-linkloss.toml",   // random loss, loss detection
-		"multipath-pcon.toml",
-	} {
-		t.Run(file, func(t *testing.T) {
-			sc, err := scenario.Load("../examples/" + file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// runs cut short by a time limit (at any instant) end
-			// where they would with every arrival an event
-			limits := []time.Duration{min(sc.Duration, 5*time.Second)}
-			for k := range 20 {
-				limits = append(limits, 200*time.Millisecond+time.Duration(k)*12345679*time.Nanosecond)
-			}
-			for _, limit := range limits {
-				sc.Duration = limit
-				var res [2]*Result
-				var events [2]uint64
-				for i, late := range []bool{false, true} {
-					n, err := Build(sc, Options{Seed: 7, arrivalEvents: late})
-					if err != nil {
-						t.Fatal(err)
-					}
-					res[i] = n.Run()
-					res[i].Timing = Timing{}
-					events[i] = n.Sched.Events()
-				}
-				if !reflect.DeepEqual(res[0], res[1]) {
-					t.Errorf("limit %v: results differ:\nearly    %+v\narrivals %+v", limit, res[0], res[1])
-				}
-				if events[0] > events[1] {
-					t.Errorf("limit %v: %d events with early delivery, %d without", limit, events[0], events[1])
-				}
-			}
-		})
 	}
 }

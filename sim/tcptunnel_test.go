@@ -117,6 +117,14 @@ func (q *recordingQueue) Dequeue(now time.Duration) (aqm.Item, bool) {
 	return it, ok
 }
 
+func (q *recordingQueue) Pass(it aqm.Item, now time.Duration) (aqm.Item, bool, bool) {
+	out, admitted, ok := q.Queue.Pass(it, now)
+	if ok {
+		q.bytes += uint64(q.sizer.PacketSize(&out.Pkt))
+	}
+	return out, admitted, ok
+}
+
 // TestTCPTunnelWritesMarksWithTheirHeader checks that a packet the send
 // queue marks as it moves into the socket takes its marked size in the
 // byte stream: the stream carries exactly the packets' sizes as they left

@@ -16,10 +16,7 @@ import "github.com/ndncc/ndncc/internal/fifo"
 type Guard[T any] struct {
 	run  func(T)
 	busy bool
-	// queued: q holds items (Release tests this flag, not q.Len, which
-	// costs the inliner more than its budget leaves)
-	queued bool
-	q      fifo.Queue[T]
+	q    fifo.Queue[T]
 }
 
 // Init makes run the handler of every work item.
@@ -31,7 +28,6 @@ func (g *Guard[T]) Init(run func(T)) { g.run = run }
 func (g *Guard[T]) Do(w T) {
 	if g.busy {
 		g.q.Push(w)
-		g.queued = true
 		return
 	}
 	g.busy = true
@@ -45,7 +41,6 @@ func (g *Guard[T]) Do(w T) {
 // The item then runs in its turn, as one handed to Do would, without
 // Do's copies of a large T.
 func (g *Guard[T]) Later() *T {
-	g.queued = true
 	return g.q.PushZero()
 }
 
@@ -63,12 +58,8 @@ func (g *Guard[T]) Hold() bool {
 
 // Release runs the items queued while the guard was busy, in order
 // (including those they queue), then makes it idle.
-//
-// Nothing queued is the common case: Release is kept small enough for
-// the compiler to inline in its shape-generic form, and calls drain only
-// when something is queued.
 func (g *Guard[T]) Release() {
-	if g.queued {
+	if g.q.Len() > 0 {
 		g.drain()
 	}
 	g.busy = false
@@ -82,7 +73,6 @@ func (g *Guard[T]) drain() {
 		g.run(*g.q.Front())
 		g.q.Drop()
 	}
-	g.queued = false
 }
 
 // Busy reports whether work is running or the guard is held.

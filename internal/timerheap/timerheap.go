@@ -106,7 +106,7 @@ func (h *Heap) Len() int {
 // Reserve takes the next position in the push order without queueing
 // anything: an event pushed later with this number sorts as if it had
 // been pushed now. A scheduler that keeps some events outside the heap
-// (events due at once, events it may never need to run), or several
+// (events due at once, deadlines in a FIFO), or several
 // heaps, orders them all with it.
 func (h *Heap) Reserve() uint64 {
 	s := h.seq

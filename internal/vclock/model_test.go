@@ -13,8 +13,9 @@ import (
 // model is the specification of Scheduler: every event in one list, and
 // Step runs the one with the smallest (time, place in push order).
 type model struct {
-	ord sched.Order // the time, the next place and the running one
-	evs []*modelEvent
+	now  time.Duration // the current time
+	next uint64        // the next place in the push order
+	evs  []*modelEvent
 }
 
 type modelEvent struct {
@@ -23,18 +24,18 @@ type modelEvent struct {
 	dead    bool
 }
 
-func (m *model) Now() time.Duration { return m.ord.Now }
+func (m *model) Now() time.Duration { return m.now }
 
 func (m *model) push(at time.Duration, seq uint64, fn func()) *modelEvent {
-	e := &modelEvent{at: uint64(max(at, m.ord.Now, 0)), seq: seq, fn: fn}
+	e := &modelEvent{at: uint64(max(at, m.now, 0)), seq: seq, fn: fn}
 	m.evs = append(m.evs, e)
 	return e
 }
 
-func (m *model) reserve() uint64 { return m.ord.Reserve() }
+func (m *model) reserve() uint64 { m.next++; return m.next - 1 }
 
 func (m *model) After(d time.Duration, fn func()) sched.Timer {
-	return &modelTimer{m: m, e: m.push(m.ord.Now+max(d, 0), m.reserve(), fn)}
+	return &modelTimer{m: m, e: m.push(m.now+max(d, 0), m.reserve(), fn)}
 }
 
 func (m *model) At(t time.Duration, fn func()) { m.push(t, m.reserve(), fn) }
@@ -65,10 +66,8 @@ type modelLane struct {
 	fn func()
 }
 
-func (m *model) NewLane(fn func()) sched.Lane          { return &modelLane{m, fn} }
-func (l *modelLane) At(t time.Duration)                { l.m.push(t, l.m.reserve(), l.fn) }
-func (l *modelLane) Order() *sched.Order               { return &l.m.ord }
-func (l *modelLane) AtSeq(t time.Duration, seq uint64) { l.m.push(t, seq, l.fn) }
+func (m *model) NewLane(fn func()) sched.Lane { return &modelLane{m, fn} }
+func (l *modelLane) At(t time.Duration)       { l.m.push(t, l.m.reserve(), l.fn) }
 
 func (m *model) Step() bool {
 	var best *modelEvent
@@ -81,7 +80,7 @@ func (m *model) Step() bool {
 		return false
 	}
 	best.dead = true
-	m.ord.Now, m.ord.Cur = time.Duration(best.at), best.seq
+	m.now = time.Duration(best.at)
 	best.fn()
 	return true
 }
@@ -106,11 +105,8 @@ func program(c clock, seed uint64) []string {
 	var timers []sched.ReusableTimer
 	var afters []sched.Timer
 	type laneState struct {
-		l    sched.OrderedLane
+		l    sched.Lane
 		last time.Duration
-		held bool
-		seq  uint64
-		at   time.Duration
 	}
 	var lanes []*laneState
 	budget := 4000
@@ -140,33 +136,16 @@ func program(c clock, seed uint64) []string {
 				} else {
 					tm.Reset(c.Now() + d()*time.Duration(rng.IntN(3)))
 				}
-			case 5, 6, 9, 10:
+			default:
 				ls := lanes[rng.IntN(len(lanes))]
 				ls.last = max(ls.last, c.Now()) + d()
 				ls.l.At(ls.last)
-			case 7:
-				ls := lanes[rng.IntN(len(lanes))]
-				if !ls.held {
-					ls.held, ls.seq = true, ls.l.Order().Reserve()
-					ls.last = max(ls.last, c.Now()) + d()
-					ls.at = ls.last
-				}
-			case 8:
-				for _, ls := range lanes {
-					if ls.held && !ls.l.Order().Passed(ls.at, ls.seq) && rng.IntN(2) == 0 {
-						ls.held = false
-						ls.l.AtSeq(ls.at, ls.seq)
-					} else if ls.held && ls.l.Order().Passed(ls.at, ls.seq) {
-						ls.held = false
-						ran("passed")
-					}
-				}
 			}
 		}
 	}
 	for i := range 8 {
 		timers = append(timers, c.NewTimer(func() { act(-1 - i) }))
-		lanes = append(lanes, &laneState{l: c.NewLane(func() { act(-100 - i) }).(sched.OrderedLane)})
+		lanes = append(lanes, &laneState{l: c.NewLane(func() { act(-100 - i) })})
 	}
 	c.At(0, func() { act(0) })
 	for c.Step() {
@@ -175,8 +154,8 @@ func program(c clock, seed uint64) []string {
 }
 
 // The scheduler runs every kind of event (At now and later, After and
-// its Stop, reusable timers set in and out of order and stopped, lanes,
-// reserved places) in the order of the one-list model.
+// its Stop, reusable timers set in and out of order and stopped, lanes)
+// in the order of the one-list model.
 func TestSchedulerMatchesModel(t *testing.T) {
 	for seed := range uint64(20) {
 		want := program(&model{}, seed)

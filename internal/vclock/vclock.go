@@ -32,7 +32,8 @@ import (
 //     zero time, the most common event) in a FIFO beside the heaps: they
 //     cost no sifting at all.
 type Scheduler struct {
-	ord    sched.Order    // the time, the next place and the running one
+	now    time.Duration  // the current time
+	next   uint64         // the next place in the push order
 	events timerheap.Heap // At events and lanes
 	timers timerheap.Heap // After timers, NewTimer timers out of order
 	// deadlines are NewTimer timers' runs in (time, place) order; stale
@@ -78,16 +79,10 @@ var (
 	_ sched.AtScheduler    = (*Scheduler)(nil)
 	_ sched.TimerScheduler = (*Scheduler)(nil)
 	_ sched.LaneScheduler  = (*Scheduler)(nil)
-	_ sched.ClockScheduler = (*Scheduler)(nil)
-	_ sched.OrderedLane    = (*Lane)(nil)
 )
 
 // Now returns the current virtual time.
-func (s *Scheduler) Now() time.Duration { return s.ord.Now }
-
-// Clock returns where s keeps its current time. It implements
-// sched.ClockScheduler.
-func (s *Scheduler) Clock() *time.Duration { return &s.ord.Now }
+func (s *Scheduler) Now() time.Duration { return s.now }
 
 // Events returns the number of events run so far.
 func (s *Scheduler) Events() uint64 { return s.fired }
@@ -106,11 +101,16 @@ func (s *Scheduler) laneBacklog() int {
 	return n
 }
 
-func (s *Scheduler) reserve() uint64 { return s.ord.Reserve() }
+// reserve takes the next place in the push order.
+func (s *Scheduler) reserve() uint64 {
+	q := s.next
+	s.next++
+	return q
+}
 
 // After implements sched.Scheduler.
 func (s *Scheduler) After(d time.Duration, fn func()) sched.Timer {
-	t := &timerheap.Timer{At: s.ord.Now + max(d, 0), Fn: fn}
+	t := &timerheap.Timer{At: s.now + max(d, 0), Fn: fn}
 	seq := s.reserve()
 	s.timers.PushSeq(t, seq)
 	s.lower(t.At, seq)
@@ -121,7 +121,7 @@ func (s *Scheduler) After(d time.Duration, fn func()) sched.Timer {
 // handle, so that nothing is allocated: it is the simulator's per-packet
 // path. It implements sched.AtScheduler.
 func (s *Scheduler) At(t time.Duration, fn func()) {
-	if t <= s.ord.Now {
+	if t <= s.now {
 		s.ready.Push(readyEvent{seq: s.reserve(), fn: fn})
 		return
 	}
@@ -165,7 +165,7 @@ func (t *Timer) Reset(at time.Duration) {
 		t.Stop()
 	}
 	s := t.s
-	at, seq := max(at, s.ord.Now), s.reserve()
+	at, seq := max(at, s.now), s.reserve()
 	if n := s.deadlines.Len(); n == 0 || at >= s.deadlines.PeekLast().at {
 		s.deadlines.Push(deadline{at, seq, t})
 		t.queued, t.seq = true, seq
@@ -234,17 +234,7 @@ func (s *Scheduler) NewLane(fn func()) sched.Lane {
 // At runs the lane's callback at time t (now, if t is earlier). It
 // implements sched.Lane.
 func (l *Lane) At(t time.Duration) {
-	l.l.PushSeq(max(t, l.s.ord.Now), l.s.reserve())
-}
-
-// Order returns where the lane's scheduler keeps its time and run order.
-// It implements sched.OrderedLane.
-func (l *Lane) Order() *sched.Order { return &l.s.ord }
-
-// AtSeq runs the lane's callback at time t (now, if t is earlier) in the
-// place seq of the run order. It implements sched.OrderedLane.
-func (l *Lane) AtSeq(t time.Duration, seq uint64) {
-	l.l.PushSeq(max(t, l.s.ord.Now), seq)
+	l.l.PushSeq(max(t, l.s.now), l.s.reserve())
 }
 
 // Step runs the earliest event. It reports false when no event is queued.
@@ -260,7 +250,7 @@ func (s *Scheduler) step(limit time.Duration) bool {
 			return false
 		}
 		fn := s.events.PopFn()
-		s.ord.Now, s.ord.Cur = at, seq
+		s.now = at
 		s.fired++
 		fn()
 		return true
@@ -304,13 +294,12 @@ func (s *Scheduler) stepAny(limit time.Duration) bool {
 	if s.ready.Len() > 0 {
 		// Nothing queued is earlier than now; an event due now goes
 		// first only if it was scheduled before.
-		if r := s.ready.Peek(); src == none || at > s.ord.Now || seq > r.seq {
-			if s.ord.Now > limit {
+		if r := s.ready.Peek(); src == none || at > s.now || seq > r.seq {
+			if s.now > limit {
 				return false
 			}
 			s.ready.Pop()
 			s.fired++
-			s.ord.Cur = r.seq
 			r.fn()
 			return true
 		}
@@ -330,7 +319,7 @@ func (s *Scheduler) stepAny(limit time.Duration) bool {
 		s.pruneDeadlines()
 		fn = d.t.Fn
 	}
-	s.ord.Now, s.ord.Cur = at, seq
+	s.now = at
 	s.fired++
 	fn()
 	return true
@@ -381,11 +370,8 @@ func (s *Scheduler) RunWhile(limit time.Duration, pending *int) {
 }
 
 // AdvanceTo runs every event due up to time t, then sets the clock to t
-// (never back). Every event due by then has run: an OrderedLane's event
-// reserved for t has Passed.
+// (never back).
 func (s *Scheduler) AdvanceTo(t time.Duration) {
 	s.RunUntil(t, nil)
-	if t >= s.ord.Now {
-		s.ord.Now, s.ord.Cur = t, math.MaxUint64
-	}
+	s.now = max(s.now, t)
 }
