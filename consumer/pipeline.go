@@ -53,6 +53,9 @@ type segment struct {
 	// the retransmission leaves.
 	rackEvent bool
 	retries   uint16
+	// rackSince is when the reorder window started for a RACK loss
+	// (rack.since at the declaration).
+	rackSince time.Duration
 	sentAt    time.Duration
 	// stallsAtSend is the runtime's stall time when the latest Interest
 	// left (Config.Stalls).
@@ -180,7 +183,7 @@ func New(cfg Config, s sched.Scheduler, face ndn.Face) (*Pipeline, error) {
 		cfg: cfg, opt: o, s: s, face: face, alg: alg,
 		cwa:     cc.NewConservative(o.Conservative),
 		rto:     newRetxTimer(o),
-		rack:    newRack(),
+		rack:    newRack(o.RTT.K),
 		sampler: cc.NewRTTSampler(o.RTTSampling),
 		ring:    make([]segment, 64),
 	}
@@ -695,6 +698,9 @@ func (p *Pipeline) checkTimeouts() {
 		p.stats.Timeouts++
 		timedOut = true
 		lossEvent := p.decrease(now, cc.CauseTimeout)
+		if lossEvent {
+			p.rack.lossEvent()
+		}
 		if lossEvent || p.rto.unanswered(st.retries, st.rto) {
 			backOff = true
 		}
