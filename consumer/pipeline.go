@@ -407,12 +407,34 @@ func (p *Pipeline) segOf(n ndn.Name) (uint64, bool) {
 	return ndn.SegmentOf(n)
 }
 
+// onData handles a Data: it accounts for it and, if it is a segment
+// still missing, takes its RTT sample, lets the loss detection and the
+// window react, and moves the fetch on.
 func (p *Pipeline) onData(pkt ndn.Packet) {
 	now := p.s.Now()
+	seg, st, size, ok := p.accept(now, pkt)
+	if !ok {
+		return
+	}
+	if p.opt.Rack {
+		p.rackDelivered(now, st)
+	}
+	outOfOrder := p.outOfOrder(st.order)
+	p.deliver(now, seg, st, pkt.Data, size)
+	sample := p.rttSample(now, seg, st)
+	p.react(now, seg, pkt, sample, outOfOrder)
+	p.advance(now)
+}
+
+// accept counts a Data and returns its segment's state and its size if
+// the Data answers a segment still missing (in flight or waiting for its
+// retransmission); it ends the fetch if the first Data has no
+// FinalBlockId.
+func (p *Pipeline) accept(now time.Duration, pkt ndn.Packet) (uint64, *segment, int, bool) {
 	d := pkt.Data
 	seg, ok := p.segOf(d.Name)
 	if !ok {
-		return
+		return 0, nil, 0, false
 	}
 	size := d.ContentLen
 	if p.cfg.WireSize != nil {
@@ -423,12 +445,12 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	p.stats.WireBytes += uint64(size)
 	if seg < p.base || seg >= p.nextSeg {
 		p.stats.Duplicates++
-		return
+		return 0, nil, 0, false
 	}
 	st := p.slot(seg)
 	if st.status == segReceived {
 		p.stats.Duplicates++
-		return
+		return 0, nil, 0, false
 	}
 	if n := p.stillPending(st, now); n > 0 {
 		// The application face hands this Data to every Interest of the
@@ -440,7 +462,7 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 		final, ok := d.FinalSegment()
 		if !ok {
 			p.finish(fmt.Errorf("segment %d of %s: %w", seg, p.cfg.Prefix, ErrNoFinalBlock))
-			return
+			return 0, nil, 0, false
 		}
 		p.final, p.finalKnown = final, true
 	}
@@ -458,10 +480,12 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 		// time standing in for its timestamp).
 		p.stats.SpuriousTimeouts++
 	}
-	if p.opt.Rack {
-		p.rackDelivered(now, st)
-	}
-	outOfOrder := p.outOfOrder(st.order)
+	return seg, st, size, true
+}
+
+// deliver marks the segment received, of size bytes on the wire, and
+// hands its payload on.
+func (p *Pipeline) deliver(now time.Duration, seg uint64, st *segment, d *ndn.Data, size int) {
 	st.status = segReceived
 	p.stats.Segments++
 	p.stats.UniqueWireBytes += uint64(size)
@@ -470,7 +494,12 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	if p.cfg.OnSegment != nil {
 		p.cfg.OnSegment(seg, d)
 	}
+}
 
+// rttSample is the segment's RTT sample (0 for a retransmitted segment,
+// Karn's rule), fed to the RTO estimator as the sampling mode allows and
+// traced.
+func (p *Pipeline) rttSample(now time.Duration, seg uint64, st *segment) time.Duration {
 	var sample time.Duration
 	if !st.retx {
 		sample = now - st.sentAt
@@ -482,6 +511,12 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	if p.cfg.Tracer != nil {
 		p.cfg.Tracer.RTT(now, seg, sample, p.rto.est.SRTT(), p.rto.est.RTTVar(), p.rto.rto())
 	}
+	return sample
+}
+
+// react lets the window algorithm react to a delivered segment: growth,
+// a mark's decrease, hole detection and the out-of-order hook.
+func (p *Pipeline) react(now time.Duration, seg uint64, pkt ndn.Packet, sample time.Duration, outOfOrder bool) {
 	p.cwa.OnData(seg)
 	marked := pkt.CongestionMark > 0
 	if marked {
@@ -506,6 +541,12 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	if outOfOrder && p.ooo != nil {
 		p.ooo.OnOutOfOrder()
 	}
+}
+
+// advance moves the fetch on after a delivery: the oldest missing
+// segment, completion, losses the delivery revealed, and the Interests
+// the window now allows.
+func (p *Pipeline) advance(now time.Duration) {
 	for p.base < p.nextSeg && p.slot(p.base).status == segReceived {
 		p.base++
 	}
