@@ -131,9 +131,27 @@ func runArena(a arena, pipeline string) (*sim.Network, *sim.Result, error) {
 // runArenaWith runs an arena once with random seed 1 for pipeline, its
 // measured consumers with params besides the arena's own.
 func runArenaWith(a arena, pipeline string, params map[string]string) (*sim.Network, *sim.Result, error) {
-	sc, err := a.build(pipeline)
+	sc, err := arenaScenario(a, pipeline, params)
 	if err != nil {
 		return nil, nil, err
+	}
+	opt := sim.Options{Seed: 1}
+	if a.noProcessing {
+		opt.ProcessingJitter = -1
+	}
+	net, err := sim.Build(sc, opt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("arena %s: %w", a.name, err)
+	}
+	return net, net.Run(), nil
+}
+
+// arenaScenario is arena a's scenario with every NDN consumer on
+// pipeline, its measured consumers with params besides the arena's own.
+func arenaScenario(a arena, pipeline string, params map[string]string) (*scenario.Scenario, error) {
+	sc, err := a.build(pipeline)
+	if err != nil {
+		return nil, err
 	}
 	for i := range sc.Consumers {
 		c := &sc.Consumers[i]
@@ -149,15 +167,7 @@ func runArenaWith(a arena, pipeline string, params map[string]string) (*sim.Netw
 			}
 		}
 	}
-	opt := sim.Options{Seed: 1}
-	if a.noProcessing {
-		opt.ProcessingJitter = -1
-	}
-	net, err := sim.Build(sc, opt)
-	if err != nil {
-		return nil, nil, fmt.Errorf("arena %s: %w", a.name, err)
-	}
-	return net, net.Run(), nil
+	return sc, nil
 }
 
 // bdpPackets is a buffer of bdp times rate*rtt in Data packets (at
