@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -84,22 +85,31 @@ func (r *TournamentReport) liveCell(arena, pipeline string) (TournamentCell, boo
 }
 
 // MarkdownLive writes the simulated report beside live, a run of the
-// same tournament in real time: per arena the live runs' completion time
-// over the limit and queueing delay after the simulator's ("sim / live"),
-// "–" where live did not run the cell, and the arenas live could not run
-// with the reason.
+// same tournament in real time, over the arenas and pipelines live has:
+// per arena the live runs' completion time over the limit and queueing
+// delay after the simulator's ("sim / live"), "–" where live did not run
+// the cell, and the arenas live could not run with the reason.
 func (r *TournamentReport) MarkdownLive(w io.Writer, live *TournamentReport) {
-	head := "| arena | " + strings.Join(r.Pipelines, " | ") + " |\n|---|" + strings.Repeat("---|", len(r.Pipelines)) + "\n"
+	var ps []string
+	for _, p := range live.Pipelines {
+		if slices.Contains(r.Pipelines, p) {
+			ps = append(ps, p)
+		}
+	}
+	head := "| arena | " + strings.Join(ps, " | ") + " |\n|---|" + strings.Repeat("---|", len(ps)) + "\n"
 	table := func(title string, cell func(TournamentCell) string) {
 		fmt.Fprintf(w, "\n### %s, simulated / live\n\n%s", title, head)
 		for i, a := range r.Arenas {
+			if !slices.ContainsFunc(live.Arenas, func(l TournamentArena) bool { return l.Name == a.Name }) {
+				continue
+			}
 			var cells []string
-			for j, p := range r.Pipelines {
+			for _, p := range ps {
 				l := "–"
 				if c, ok := live.liveCell(a.Name, p); ok {
 					l = cell(c)
 				}
-				cells = append(cells, cell(r.Cells[i][j])+" / "+l)
+				cells = append(cells, cell(r.Cells[i][slices.Index(r.Pipelines, p)])+" / "+l)
 			}
 			fmt.Fprintf(w, "| %s | %s |\n", a.Name, strings.Join(cells, " | "))
 		}

@@ -68,14 +68,21 @@ func TestTournamentLive(t *testing.T) {
 	var md bytes.Buffer
 	simRep.MarkdownLive(&md, back)
 	for _, want := range []string{
-		"### Completion time over the limit, simulated / live",
-		fmt.Sprintf("| rtt-10ms | %s / %s |", overText(simRep.Cells[0][0]), overText(live.Cells[0][0])),
+		"### Completion time over the limit, simulated / live\n\n| arena | aimd | paced-delay |",
+		fmt.Sprintf("| rtt-10ms | %s / %s | %s / %s |", overText(simRep.Cells[0][0]), overText(live.Cells[0][0]), overText(simRep.Cells[0][1]), overText(live.Cells[0][1])),
 		fmt.Sprintf("| vs-tcp-cubic | %s / – |", overText(simRep.Cells[1][0])),
 		"Not run live:\n\n- vs-tcp-cubic: cannot run live: TCP flows",
 	} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
 		}
+	}
+	// Only the arenas and pipelines the live run has.
+	md.Reset()
+	live.Pipelines, live.Arenas, live.Cells = live.Pipelines[1:], live.Arenas[:1], [][]TournamentCell{live.Cells[0][1:]}
+	simRep.MarkdownLive(&md, live)
+	if strings.Contains(md.String(), "aimd") || strings.Contains(md.String(), "vs-tcp-cubic") || !strings.Contains(md.String(), "| rtt-10ms | ") {
+		t.Errorf("markdown of a live run of paced-delay in rtt-10ms:\n%s", md.String())
 	}
 	if _, err := DecodeTournament(strings.NewReader(`{"arenas":[{"name":"a"}],"pipelines":["x"],"cells":[]}`)); err == nil {
 		t.Error("a report with fewer rows than arenas decoded")
