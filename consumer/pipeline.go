@@ -156,6 +156,14 @@ type Pipeline struct {
 	// checkTimer is the timeout check's reusable timer, on a scheduler
 	// that makes them (no allocation per check); nil: one After each.
 	checkTimer sched.ReusableTimer
+	// rackTimer runs the loss detection a Data found due (rackDue); on
+	// a scheduler without reusable timers, rackAfter is set while an
+	// After of it is pending.
+	rackTimer sched.ReusableTimer
+	rackAfter sched.Timer
+	rackFn    func()
+	// rackArmed: the loss detection is scheduled to run (armRack).
+	rackArmed bool
 
 	rate  rateMeter
 	stats Stats
@@ -196,8 +204,10 @@ func New(cfg Config, s sched.Scheduler, face ndn.Face) (*Pipeline, error) {
 		p.pace = newPacer(pa, s, p.schedule)
 	}
 	p.checkFn = p.checkTimeouts
+	p.rackFn = p.rackCheck
 	if ts, ok := s.(sched.TimerScheduler); ok {
 		p.checkTimer = ts.NewTimer(p.checkFn)
+		p.rackTimer = ts.NewTimer(p.rackFn)
 	}
 	p.rate.tracer = cfg.Tracer
 	if _, ok := face.(ndn.EncodingFace); ok {
@@ -239,6 +249,7 @@ func (p *Pipeline) Stop() {
 	if p.check != nil {
 		p.check.Stop()
 	}
+	p.stopRack()
 	p.pace.stop()
 }
 
@@ -544,8 +555,8 @@ func (p *Pipeline) react(now time.Duration, seg uint64, pkt ndn.Packet, sample t
 }
 
 // advance moves the fetch on after a delivery: the oldest missing
-// segment, completion, losses the delivery revealed, and the Interests
-// the window now allows.
+// segment, completion, the loss detection's run if the delivery made an
+// Interest due (armRack), and the Interests the window now allows.
 func (p *Pipeline) advance(now time.Duration) {
 	for p.base < p.nextSeg && p.slot(p.base).status == segReceived {
 		p.base++
@@ -555,7 +566,7 @@ func (p *Pipeline) advance(now time.Duration) {
 		p.finish(nil)
 		return
 	}
-	p.detectLosses(now)
+	p.armRack(now)
 	p.traceCwnd()
 	if p.done {
 		return
@@ -792,6 +803,7 @@ func (p *Pipeline) finish(err error) {
 	if p.check != nil {
 		p.check.Stop()
 	}
+	p.stopRack()
 	p.pace.stop()
 	if p.cfg.OnDone != nil {
 		p.cfg.OnDone(err)

@@ -47,9 +47,11 @@ import (
 // as one). Unlike RFC 8985, the window is never zeroed during recovery:
 // Interests may be reordered on a forwarder's multiple paths.
 //
-// The pipeline applies the rule at each Data and at each timeout check
-// (Options.CheckInterval), in place of RFC 8985's reordering timer; a tail
-// Interest with no later one delivered is left to the RTO. rack holds a
+// The pipeline applies the rule from timers: a Data after which the
+// oldest Interest in flight is lost schedules a run at once (armRack, RFC
+// 8985's reordering timer without its wait), and each timeout check
+// (Options.CheckInterval) runs it too; a tail Interest with no later one
+// delivered is left to the RTO. rack holds a
 // fixed number of fields: no state per segment beyond the pipeline's own.
 type rack struct {
 	valid  bool          // some Data has arrived
@@ -179,37 +181,96 @@ func (p *Pipeline) rackDelivered(now time.Duration, st *segment) {
 	}
 }
 
-// detectLosses declares lost, in send order, every Interest in flight that
-// the rule of rack finds lost at now: each is a loss event for the window
-// and goes to the retransmission queue, to leave as the window allows
-// rather than after its RTO, and no sooner than the forwarders'
-// retransmission suppression lets it pass; when it leaves it is a loss
-// event for the window (through the conservative filter, as a timeout's;
-// rackLossEvent). It stops at the first Interest not (yet) lost: those sent after
-// it were sent later still; and at the first one in flight across a stall
-// of the runtime. Each Interest leaves the order queue once, so
-// the cost is O(1) amortised per Interest.
-func (p *Pipeline) detectLosses(now time.Duration) {
-	if !p.opt.Rack {
-		return
-	}
-	srtt, rttvar := p.rto.est.SRTT(), p.rto.est.RTTVar()
-	stalls := p.stalls()
-	for p.orderQ.Len() > 0 && !p.done {
+// rackHead returns the oldest Interest in flight, pruning the order
+// queue's stale entries, and whether the rule of rack finds it lost at
+// now. One in flight across a stall of the runtime (Config.Stalls) is not:
+// its Data and later ones queued meanwhile in the forwarder and the socket
+// and come out of order as those drain; its RTO, which leaves the stall
+// out, decides.
+func (p *Pipeline) rackHead(now time.Duration) (orderEntry, *segment, bool) {
+	for p.orderQ.Len() > 0 {
 		e := p.orderQ.Peek()
 		if !p.live(e) {
 			p.orderQ.Pop()
 			continue
 		}
 		st := p.slot(e.seg)
-		if st.stallsAtSend != stalls {
-			// In flight across a stall of the runtime (Config.Stalls):
-			// its Data and later ones queued meanwhile in the forwarder
-			// and the socket and come out of order as those drain. Its
-			// RTO, which leaves the stall out, decides.
-			return
+		if st.stallsAtSend != p.stalls() {
+			return e, st, false
 		}
-		if !p.rack.lost(now, st.sentAt, e.order, srtt, rttvar) {
+		return e, st, p.rack.lost(now, st.sentAt, e.order, p.rto.est.SRTT(), p.rto.est.RTTVar())
+	}
+	return orderEntry{}, nil, false
+}
+
+// armRack schedules the loss detection (rackCheck) to run at now, once,
+// when the Data just handled made the oldest Interest in flight lost by
+// the rule of rack: RFC 8985's reordering timer, with no wait. It runs
+// after the callbacks already due: on a live runtime, after the input that
+// waits to be handled, which it reads in first when it finds it had
+// stalled and counts the stall (Config.Stalls). A Data handled right after
+// the runtime resumed from a stall it has not yet counted sees the time
+// jump, and the segments whose Data wait behind it look lost; by the time
+// the detection runs they have come, or the stall is counted and their
+// RTO decides. In a simulation it is one more event at the same time.
+func (p *Pipeline) armRack(now time.Duration) {
+	if !p.opt.Rack || p.rackArmed || p.done {
+		return
+	}
+	if _, _, lost := p.rackHead(now); !lost {
+		return
+	}
+	p.rackArmed = true
+	if p.rackTimer != nil {
+		p.rackTimer.Reset(now)
+		return
+	}
+	p.rackAfter = p.s.After(0, p.rackFn)
+}
+
+// rackCheck is the run of the loss detection armRack scheduled: it
+// declares lost what is still lost and sends what the window allows.
+func (p *Pipeline) rackCheck() {
+	p.rackArmed, p.rackAfter = false, nil
+	if p.done {
+		return
+	}
+	p.detectLosses(p.s.Now())
+	if !p.done {
+		p.schedule()
+	}
+}
+
+// stopRack cancels a scheduled run of the loss detection.
+func (p *Pipeline) stopRack() {
+	if p.rackTimer != nil {
+		p.rackTimer.Stop()
+	}
+	if p.rackAfter != nil {
+		p.rackAfter.Stop()
+		p.rackAfter = nil
+	}
+	p.rackArmed = false
+}
+
+// detectLosses declares lost, in send order, every Interest in flight that
+// the rule of rack finds lost at now (rackHead): each is a loss event for
+// the window and goes to the retransmission queue, to leave as the window
+// allows rather than after its RTO, and no sooner than the forwarders'
+// retransmission suppression lets it pass; when it leaves it is a loss
+// event for the window (through the conservative filter, as a timeout's;
+// rackLossEvent). It stops at the first Interest not (yet) lost: those
+// sent after it were sent later still; and at the first one in flight
+// across a stall of the runtime. Each Interest leaves the order queue
+// once, so the cost is O(1) amortised per Interest. It runs from timers
+// only (rackCheck and the timeout check), never inline on a Data.
+func (p *Pipeline) detectLosses(now time.Duration) {
+	if !p.opt.Rack {
+		return
+	}
+	for !p.done {
+		e, st, lost := p.rackHead(now)
+		if !lost {
 			return
 		}
 		p.orderQ.Pop()
