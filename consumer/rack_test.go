@@ -4,7 +4,10 @@ import (
 	"testing"
 	"time"
 
+	enc "github.com/named-data/ndnd/std/encoding"
+
 	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/ndn"
 )
 
 // TestRackRule replays deliveries and asks the rule about one Interest,
@@ -308,5 +311,74 @@ func TestRackWindowReturnsAfterRecoveries(t *testing.T) {
 	}
 	if f.p.rack.mult != 1 || f.p.rack.reoSeen != 0 {
 		t.Errorf("after %d loss events: mult %d, reordering %v; want 1 and 0", st.LossEvents, f.p.rack.mult, f.p.rack.reoSeen)
+	}
+}
+
+// TestRackStallIsNoLoss is a scripted fetch in virtual time across a stall
+// of the runtime, as when its process is stopped: segments 1-8 leave at
+// 2 ms; 2-8 return at 4 ms, and 9-15 leave then; segment 1's Data is late
+// (after 4.5 ms its reorder window, 0.5 ms, has run out, but no detection
+// runs before the stall). Nothing runs from 4 ms to 404 ms; then the
+// Data of 9-15 and 1 wait in the socket and come in one read, segment 9's
+// first. The runtime counts the stall only after that read, as a live
+// loop notes it before its next timer or read. Handled inline, segment 9's
+// Data would find segment 1 sent 402 ms ago, past 2 ms plus the RTT of
+// segment 9 (400 ms) plus the window, and send it again; the detection
+// runs from a timer after the read, when segment 1's Data has come (same
+// read) or the stall is counted and its RTO decides (next read).
+func TestRackStallIsNoLoss(t *testing.T) {
+	const stall = 400 * time.Millisecond
+	for _, tt := range []struct {
+		name      string
+		sameBatch bool // segment 1's Data in the read with the others
+	}{{"late Data in the same read", true}, {"late Data in the next read", false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			var f *fetch
+			var held []uint64 // segments whose Data wait in the socket
+			f = newFetch(t, "fixed", map[string]string{"window": "8", "rack": "true", "rto-check-interval": "1s"}, 15, func(seg uint64, attempt int) action {
+				if (seg == 1 || seg >= 9) && attempt == 0 {
+					held = append(held, seg)
+					return action{drop: true}
+				}
+				return action{delay: ms(2)}
+			})
+			var stalled time.Duration
+			f.p.cfg.Stalls = func() time.Duration { return stalled }
+			data := func(seg uint64) ndn.Packet {
+				d := &ndn.Data{Name: f.p.cfg.Prefix.Append(enc.NewSegmentComponent(seg)), ContentLen: 1024}
+				d.FinalBlockID, d.HasFinal = enc.NewSegmentComponent(15), true
+				return ndn.Packet{Data: d}
+			}
+			f.s.After(ms(4)+stall, func() {
+				if len(held) != 8 {
+					t.Fatalf("held segments %v, want 1 and 9-15", held)
+				}
+				// Segment 9 first, then 10-15, then 1.
+				read := append(held[1:], held[0])
+				if !tt.sameBatch {
+					read = read[:7]
+				}
+				for _, seg := range read {
+					f.p.OnPacket(data(seg))
+				}
+				stalled = stall
+			})
+			if !tt.sameBatch {
+				f.s.After(ms(4)+stall+100*time.Microsecond, func() { f.p.OnPacket(data(1)) })
+			}
+			f.run(t)
+			st := f.p.Stats()
+			if !st.Complete || st.Retransmissions != 0 || st.RackLosses != 0 || st.Timeouts != 0 {
+				t.Errorf("complete %v, %d retransmissions, %d RACK losses, %d timeouts; want complete and none",
+					st.Complete, st.Retransmissions, st.RackLosses, st.Timeouts)
+			}
+			want := ms(4) + stall
+			if !tt.sameBatch {
+				want += 100 * time.Microsecond
+			}
+			if st.End != want {
+				t.Errorf("ended at %v, want at %v (segment 1's Data)", st.End, want)
+			}
+		})
 	}
 }
