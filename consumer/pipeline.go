@@ -556,7 +556,8 @@ func (p *Pipeline) react(now time.Duration, seg uint64, pkt ndn.Packet, sample t
 
 // advance moves the fetch on after a delivery: the oldest missing
 // segment, completion, the loss detection's run if the delivery made an
-// Interest due (armRack), and the Interests the window now allows.
+// Interest due (armRack), and the Interests the window now allows (after
+// that run, so that retransmissions go first).
 func (p *Pipeline) advance(now time.Duration) {
 	for p.base < p.nextSeg && p.slot(p.base).status == segReceived {
 		p.base++
@@ -568,7 +569,9 @@ func (p *Pipeline) advance(now time.Duration) {
 	}
 	p.armRack(now)
 	p.traceCwnd()
-	if p.done {
+	if p.done || p.rackArmed {
+		// The loss detection's run sends what the window allows then,
+		// the segments it finds lost first.
 		return
 	}
 	p.schedule()
