@@ -53,6 +53,9 @@ type segment struct {
 	// the retransmission leaves.
 	rackEvent bool
 	retries   uint16
+	// rackSince is when the reorder window started for a RACK loss
+	// (rack.since at the declaration).
+	rackSince time.Duration
 	sentAt    time.Duration
 	// stallsAtSend is the runtime's stall time when the latest Interest
 	// left (Config.Stalls).
@@ -153,6 +156,14 @@ type Pipeline struct {
 	// checkTimer is the timeout check's reusable timer, on a scheduler
 	// that makes them (no allocation per check); nil: one After each.
 	checkTimer sched.ReusableTimer
+	// rackTimer runs the loss detection a Data found due (rackDue); on
+	// a scheduler without reusable timers, rackAfter is set while an
+	// After of it is pending.
+	rackTimer sched.ReusableTimer
+	rackAfter sched.Timer
+	rackFn    func()
+	// rackArmed: the loss detection is scheduled to run (armRack).
+	rackArmed bool
 
 	rate  rateMeter
 	stats Stats
@@ -180,7 +191,7 @@ func New(cfg Config, s sched.Scheduler, face ndn.Face) (*Pipeline, error) {
 		cfg: cfg, opt: o, s: s, face: face, alg: alg,
 		cwa:     cc.NewConservative(o.Conservative),
 		rto:     newRetxTimer(o),
-		rack:    newRack(),
+		rack:    newRack(o.RTT.K),
 		sampler: cc.NewRTTSampler(o.RTTSampling),
 		ring:    make([]segment, 64),
 	}
@@ -193,8 +204,10 @@ func New(cfg Config, s sched.Scheduler, face ndn.Face) (*Pipeline, error) {
 		p.pace = newPacer(pa, s, p.schedule)
 	}
 	p.checkFn = p.checkTimeouts
+	p.rackFn = p.rackCheck
 	if ts, ok := s.(sched.TimerScheduler); ok {
 		p.checkTimer = ts.NewTimer(p.checkFn)
+		p.rackTimer = ts.NewTimer(p.rackFn)
 	}
 	p.rate.tracer = cfg.Tracer
 	if _, ok := face.(ndn.EncodingFace); ok {
@@ -236,6 +249,7 @@ func (p *Pipeline) Stop() {
 	if p.check != nil {
 		p.check.Stop()
 	}
+	p.stopRack()
 	p.pace.stop()
 }
 
@@ -404,12 +418,34 @@ func (p *Pipeline) segOf(n ndn.Name) (uint64, bool) {
 	return ndn.SegmentOf(n)
 }
 
+// onData handles a Data: it accounts for it and, if it is a segment
+// still missing, takes its RTT sample, lets the loss detection and the
+// window react, and moves the fetch on.
 func (p *Pipeline) onData(pkt ndn.Packet) {
 	now := p.s.Now()
+	seg, st, size, ok := p.accept(now, pkt)
+	if !ok {
+		return
+	}
+	if p.opt.Rack {
+		p.rackDelivered(now, st)
+	}
+	outOfOrder := p.outOfOrder(st.order)
+	p.deliver(now, seg, st, pkt.Data, size)
+	sample := p.rttSample(now, seg, st)
+	p.react(now, seg, pkt, sample, outOfOrder)
+	p.advance(now)
+}
+
+// accept counts a Data and returns its segment's state and its size if
+// the Data answers a segment still missing (in flight or waiting for its
+// retransmission); it ends the fetch if the first Data has no
+// FinalBlockId.
+func (p *Pipeline) accept(now time.Duration, pkt ndn.Packet) (uint64, *segment, int, bool) {
 	d := pkt.Data
 	seg, ok := p.segOf(d.Name)
 	if !ok {
-		return
+		return 0, nil, 0, false
 	}
 	size := d.ContentLen
 	if p.cfg.WireSize != nil {
@@ -420,12 +456,12 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	p.stats.WireBytes += uint64(size)
 	if seg < p.base || seg >= p.nextSeg {
 		p.stats.Duplicates++
-		return
+		return 0, nil, 0, false
 	}
 	st := p.slot(seg)
 	if st.status == segReceived {
 		p.stats.Duplicates++
-		return
+		return 0, nil, 0, false
 	}
 	if n := p.stillPending(st, now); n > 0 {
 		// The application face hands this Data to every Interest of the
@@ -437,7 +473,7 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 		final, ok := d.FinalSegment()
 		if !ok {
 			p.finish(fmt.Errorf("segment %d of %s: %w", seg, p.cfg.Prefix, ErrNoFinalBlock))
-			return
+			return 0, nil, 0, false
 		}
 		p.final, p.finalKnown = final, true
 	}
@@ -455,10 +491,12 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 		// time standing in for its timestamp).
 		p.stats.SpuriousTimeouts++
 	}
-	if p.opt.Rack {
-		p.rackDelivered(now, st)
-	}
-	outOfOrder := p.outOfOrder(st.order)
+	return seg, st, size, true
+}
+
+// deliver marks the segment received, of size bytes on the wire, and
+// hands its payload on.
+func (p *Pipeline) deliver(now time.Duration, seg uint64, st *segment, d *ndn.Data, size int) {
 	st.status = segReceived
 	p.stats.Segments++
 	p.stats.UniqueWireBytes += uint64(size)
@@ -467,7 +505,12 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	if p.cfg.OnSegment != nil {
 		p.cfg.OnSegment(seg, d)
 	}
+}
 
+// rttSample is the segment's RTT sample (0 for a retransmitted segment,
+// Karn's rule), fed to the RTO estimator as the sampling mode allows and
+// traced.
+func (p *Pipeline) rttSample(now time.Duration, seg uint64, st *segment) time.Duration {
 	var sample time.Duration
 	if !st.retx {
 		sample = now - st.sentAt
@@ -479,6 +522,12 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	if p.cfg.Tracer != nil {
 		p.cfg.Tracer.RTT(now, seg, sample, p.rto.est.SRTT(), p.rto.est.RTTVar(), p.rto.rto())
 	}
+	return sample
+}
+
+// react lets the window algorithm react to a delivered segment: growth,
+// a mark's decrease, hole detection and the out-of-order hook.
+func (p *Pipeline) react(now time.Duration, seg uint64, pkt ndn.Packet, sample time.Duration, outOfOrder bool) {
 	p.cwa.OnData(seg)
 	marked := pkt.CongestionMark > 0
 	if marked {
@@ -503,6 +552,13 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	if outOfOrder && p.ooo != nil {
 		p.ooo.OnOutOfOrder()
 	}
+}
+
+// advance moves the fetch on after a delivery: the oldest missing
+// segment, completion, the loss detection's run if the delivery made an
+// Interest due (armRack), and the Interests the window now allows (after
+// that run, so that retransmissions go first).
+func (p *Pipeline) advance(now time.Duration) {
 	for p.base < p.nextSeg && p.slot(p.base).status == segReceived {
 		p.base++
 	}
@@ -511,9 +567,11 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 		p.finish(nil)
 		return
 	}
-	p.detectLosses(now)
+	p.armRack(now)
 	p.traceCwnd()
-	if p.done {
+	if p.done || p.rackArmed {
+		// The loss detection's run sends what the window allows then,
+		// the segments it finds lost first.
 		return
 	}
 	p.schedule()
@@ -695,6 +753,9 @@ func (p *Pipeline) checkTimeouts() {
 		p.stats.Timeouts++
 		timedOut = true
 		lossEvent := p.decrease(now, cc.CauseTimeout)
+		if lossEvent {
+			p.rack.lossEvent()
+		}
 		if lossEvent || p.rto.unanswered(st.retries, st.rto) {
 			backOff = true
 		}
@@ -745,6 +806,7 @@ func (p *Pipeline) finish(err error) {
 	if p.check != nil {
 		p.check.Stop()
 	}
+	p.stopRack()
 	p.pace.stop()
 	if p.cfg.OnDone != nil {
 		p.cfg.OnDone(err)

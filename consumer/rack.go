@@ -20,19 +20,38 @@ import (
 // Interest left answers an earlier Interest and is not taken (step 2's
 // test).
 //
-// The reorder window (step 4) is reoWnd = min(mult·minRTT/4, SRTT), with
-// minRTT the least unambiguous RTT seen: RFC 8985's default of a quarter
-// of the minimum RTT, bounded by the smoothed RTT. mult starts at 1 and
-// grows by 1, at most once per round trip, each time a segment RACK
-// declared lost turns out not to have been (its Data answers the Interest
-// declared lost: the counterpart of the DSACK RFC 8985 adapts on, step 4);
-// it returns to 1 after 16 loss events without such a spurious one
-// (reo_wnd_persist). Unlike RFC 8985, the window is never zeroed during
-// recovery: Interests may be reordered on a forwarder's multiple paths.
+// The reorder window (step 4) is
 //
-// The pipeline applies the rule at each Data and at each timeout check
-// (Options.CheckInterval), in place of RFC 8985's reordering timer; a tail
-// Interest with no later one delivered is left to the RTO. rack holds a
+//	reoWnd = max(min(mult·minRTT/4, SRTT), K·RTTVAR once reordered, reoSeen)
+//
+// with minRTT the least unambiguous RTT seen: RFC 8985's default of a
+// quarter of the minimum RTT, bounded by the smoothed RTT; mult starts at
+// 1 and grows by 1, at most once per round trip, with each spurious loss.
+// Once a Data has come after that of an Interest sent later (RFC 8985's
+// RACK.reord), the path reorders, and by as much as its RTTs vary: the
+// window covers K·RTTVAR, the RTO's variance term (rto-k) without its
+// floor. A path that never reorders keeps the quarter of the minimum RTT.
+//
+// A segment RACK declared lost that turns out not to have been (its Data
+// answers the Interest declared lost: the counterpart of the DSACK RFC
+// 8985 adapts on) is a spurious loss. One whose Data came before the
+// retransmission left measures the reordering it met: reoSeen becomes at
+// least the time from when the rule started counting the window for it
+// (sentAt + rack.rtt) to its Data, less the runtime's stalls meanwhile,
+// and the window covers that at once, where RFC 8985's step of minRTT/4
+// per round trip would need dozens of round trips on a path whose
+// reordering is many times its minimum RTT (a forwarder's threads on a
+// loaded host), and its SRTT bound would stop it short where the
+// reordered Data are few. mult and reoSeen return to their least after 16
+// loss events without a spurious loss (reo_wnd_persist; a timeout counts
+// as one). Unlike RFC 8985, the window is never zeroed during recovery:
+// Interests may be reordered on a forwarder's multiple paths.
+//
+// The pipeline applies the rule from timers: a Data after which the
+// oldest Interest in flight is lost schedules a run at once (armRack, RFC
+// 8985's reordering timer without its wait), and each timeout check
+// (Options.CheckInterval) runs it too; a tail Interest with no later one
+// delivered is left to the RTO. rack holds a
 // fixed number of fields: no state per segment beyond the pipeline's own.
 type rack struct {
 	valid  bool          // some Data has arrived
@@ -40,6 +59,14 @@ type rack struct {
 	rtt    time.Duration // its RTT
 	minRTT time.Duration // least unambiguous RTT (0: none yet)
 	mult   int           // reorder window multiplier, from 1
+	// reord: a Data has come after that of an Interest sent later.
+	reord bool
+	// varK multiplies the RTT's mean deviation in the window of a path
+	// that reorders: the RTO estimator's K (rto-k).
+	varK float64
+	// reoSeen is the largest reordering a spurious loss has measured
+	// since the window last returned to its least.
+	reoSeen time.Duration
 	// persist counts the loss events left before mult returns to 1.
 	persist int
 	// spuriousRound is the send order before which a spurious loss does
@@ -51,7 +78,7 @@ type rack struct {
 // after which a raised reorder window returns to its least.
 const rackPersist = 16
 
-func newRack() rack { return rack{mult: 1} }
+func newRack(varK float64) rack { return rack{mult: 1, varK: varK} }
 
 // sample takes an unambiguous RTT sample (an Interest sent once).
 func (r *rack) sample(rtt time.Duration) {
@@ -69,31 +96,45 @@ func (r *rack) delivered(now, sentAt time.Duration, order uint64, retx bool) boo
 	if retx && rtt < r.minRTT {
 		return false
 	}
-	if !r.valid || order > r.order {
+	switch {
+	case !r.valid || order > r.order:
 		r.valid, r.order, r.rtt = true, order, rtt
+	case order < r.order:
+		r.reord = true
 	}
 	return true
 }
 
 // reoWnd is the reorder window given the smoothed RTT.
-func (r *rack) reoWnd(srtt time.Duration) time.Duration {
+func (r *rack) reoWnd(srtt, rttvar time.Duration) time.Duration {
 	w := time.Duration(r.mult) * r.minRTT / 4
 	if srtt > 0 {
 		w = min(w, srtt)
 	}
-	return w
+	if r.reord {
+		w = max(w, time.Duration(r.varK*float64(rttvar)))
+	}
+	return max(w, r.reoSeen)
 }
+
+// since is when the rule starts counting the reorder window for an
+// Interest sent at sentAt: the time its Data would have come at the RTT of
+// the newest-sent Interest answered.
+func (r *rack) since(sentAt time.Duration) time.Duration { return sentAt + r.rtt }
 
 // lost reports whether the Interest with transmission order order, sent at
 // sentAt, is lost at now.
-func (r *rack) lost(now, sentAt time.Duration, order uint64, srtt time.Duration) bool {
-	return r.valid && order < r.order && now >= sentAt+r.rtt+r.reoWnd(srtt)
+func (r *rack) lost(now, sentAt time.Duration, order uint64, srtt, rttvar time.Duration) bool {
+	return r.valid && order < r.order && now >= r.since(sentAt)+r.reoWnd(srtt, rttvar)
 }
 
 // spurious takes a segment RACK declared lost whose Data answered the
-// Interest it declared lost; sendOrder is the next transmission order.
-func (r *rack) spurious(sendOrder uint64) {
+// Interest it declared lost, reordered by reordering (the wait from when
+// the rule started counting the window to its Data); sendOrder is the
+// next transmission order.
+func (r *rack) spurious(reordering time.Duration, sendOrder uint64) {
 	r.persist = rackPersist
+	r.reoSeen = max(r.reoSeen, reordering)
 	if r.order < r.spuriousRound {
 		return
 	}
@@ -101,13 +142,13 @@ func (r *rack) spurious(sendOrder uint64) {
 	r.spuriousRound = sendOrder
 }
 
-// lossEvent counts a loss event RACK caused towards the reorder window's
-// return to its least.
+// lossEvent counts a loss event (a RACK loss or a timeout) towards the
+// reorder window's return to its least.
 func (r *rack) lossEvent() {
 	if r.persist > 0 {
 		r.persist--
 		if r.persist == 0 {
-			r.mult = 1
+			r.mult, r.reoSeen = 1, 0
 		}
 	}
 }
@@ -125,47 +166,118 @@ func (p *Pipeline) rackDelivered(now time.Duration, st *segment) {
 	}
 	if st.rackLost && (st.status == segRetxWait || !taken) {
 		p.stats.SpuriousRackLosses++
-		p.rack.spurious(p.sendOrder)
+		var reordering time.Duration
+		if st.status == segRetxWait {
+			// Here before the retransmission left, it surely answers the
+			// Interest declared lost, and measures its reordering: but for
+			// the runtime's stalls since (those at its send when it was
+			// declared), which delayed it without reordering anything.
+			// One sooner than the min RTT after the retransmission most
+			// likely does too, but a path's RTT can fall below the least
+			// seen so far (its queue empties): it only takes RFC 8985's step.
+			reordering = now - st.rackSince - (p.stalls() - st.stallsAtSend)
+		}
+		p.rack.spurious(reordering, p.sendOrder)
 	}
 }
 
-// detectLosses declares lost, in send order, every Interest in flight that
-// the rule of rack finds lost at now: each is a loss event for the window
-// and goes to the retransmission queue, to leave as the window allows
-// rather than after its RTO, and no sooner than the forwarders'
-// retransmission suppression lets it pass; when it leaves it is a loss
-// event for the window (through the conservative filter, as a timeout's;
-// rackLossEvent). It stops at the first Interest not (yet) lost: those sent after
-// it were sent later still; and at the first one in flight across a stall
-// of the runtime. Each Interest leaves the order queue once, so
-// the cost is O(1) amortised per Interest.
-func (p *Pipeline) detectLosses(now time.Duration) {
-	if !p.opt.Rack {
-		return
-	}
-	srtt := p.rto.est.SRTT()
-	stalls := p.stalls()
-	for p.orderQ.Len() > 0 && !p.done {
+// rackHead returns the oldest Interest in flight, pruning the order
+// queue's stale entries, and whether the rule of rack finds it lost at
+// now. One in flight across a stall of the runtime (Config.Stalls) is not:
+// its Data and later ones queued meanwhile in the forwarder and the socket
+// and come out of order as those drain; its RTO, which leaves the stall
+// out, decides.
+func (p *Pipeline) rackHead(now time.Duration) (orderEntry, *segment, bool) {
+	for p.orderQ.Len() > 0 {
 		e := p.orderQ.Peek()
 		if !p.live(e) {
 			p.orderQ.Pop()
 			continue
 		}
 		st := p.slot(e.seg)
-		if st.stallsAtSend != stalls {
-			// In flight across a stall of the runtime (Config.Stalls):
-			// its Data and later ones queued meanwhile in the forwarder
-			// and the socket and come out of order as those drain. Its
-			// RTO, which leaves the stall out, decides.
-			return
+		if st.stallsAtSend != p.stalls() {
+			return e, st, false
 		}
-		if !p.rack.lost(now, st.sentAt, e.order, srtt) {
+		return e, st, p.rack.lost(now, st.sentAt, e.order, p.rto.est.SRTT(), p.rto.est.RTTVar())
+	}
+	return orderEntry{}, nil, false
+}
+
+// armRack schedules the loss detection (rackCheck) to run at now, once,
+// when the Data just handled made the oldest Interest in flight lost by
+// the rule of rack: RFC 8985's reordering timer, with no wait. It runs
+// after the callbacks already due: on a live runtime, after the input that
+// waits to be handled, which it reads in first when it finds it had
+// stalled and counts the stall (Config.Stalls). A Data handled right after
+// the runtime resumed from a stall it has not yet counted sees the time
+// jump, and the segments whose Data wait behind it look lost; by the time
+// the detection runs they have come, or the stall is counted and their
+// RTO decides. In a simulation it is one more event at the same time.
+func (p *Pipeline) armRack(now time.Duration) {
+	if !p.opt.Rack || p.rackArmed || p.done {
+		return
+	}
+	if _, _, lost := p.rackHead(now); !lost {
+		return
+	}
+	p.rackArmed = true
+	if p.rackTimer != nil {
+		p.rackTimer.Reset(now)
+		return
+	}
+	p.rackAfter = p.s.After(0, p.rackFn)
+}
+
+// rackCheck is the run of the loss detection armRack scheduled: it
+// declares lost what is still lost and sends what the window allows.
+func (p *Pipeline) rackCheck() {
+	p.rackArmed, p.rackAfter = false, nil
+	if p.done {
+		return
+	}
+	p.detectLosses(p.s.Now())
+	if !p.done {
+		p.schedule()
+	}
+}
+
+// stopRack cancels a scheduled run of the loss detection.
+func (p *Pipeline) stopRack() {
+	if p.rackTimer != nil {
+		p.rackTimer.Stop()
+	}
+	if p.rackAfter != nil {
+		p.rackAfter.Stop()
+		p.rackAfter = nil
+	}
+	p.rackArmed = false
+}
+
+// detectLosses declares lost, in send order, every Interest in flight that
+// the rule of rack finds lost at now (rackHead): each is a loss event for
+// the window and goes to the retransmission queue, to leave as the window
+// allows rather than after its RTO, and no sooner than the forwarders'
+// retransmission suppression lets it pass; when it leaves it is a loss
+// event for the window (through the conservative filter, as a timeout's;
+// rackLossEvent). It stops at the first Interest not (yet) lost: those
+// sent after it were sent later still; and at the first one in flight
+// across a stall of the runtime. Each Interest leaves the order queue
+// once, so the cost is O(1) amortised per Interest. It runs from timers
+// only (rackCheck and the timeout check), never inline on a Data.
+func (p *Pipeline) detectLosses(now time.Duration) {
+	if !p.opt.Rack {
+		return
+	}
+	for !p.done {
+		e, st, lost := p.rackHead(now)
+		if !lost {
 			return
 		}
 		p.orderQ.Pop()
 		p.stats.RackLosses++
 		p.lose(e.seg, st, false)
 		st.rackLost, st.rackEvent = true, true
+		st.rackSince = p.rack.since(st.sentAt)
 		st.holdUntil = st.sentAt + fwRetxSuppression(st.retries)
 	}
 }

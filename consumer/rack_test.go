@@ -4,7 +4,10 @@ import (
 	"testing"
 	"time"
 
+	enc "github.com/named-data/ndnd/std/encoding"
+
 	"github.com/ndncc/ndncc/cc"
+	"github.com/ndncc/ndncc/ndn"
 )
 
 // TestRackRule replays deliveries and asks the rule about one Interest,
@@ -21,8 +24,9 @@ func TestRackRule(t *testing.T) {
 		name       string
 		samples    []time.Duration // unambiguous RTTs
 		delivered  []delivery
-		spurious   int // spurious losses, each in a new round
+		spurious   int // spurious losses of no measured reordering, each in a new round
 		srtt       time.Duration
+		rttvar     time.Duration
 		now        time.Duration // asked about order 2, sent at 10 ms
 		want       bool
 		wantReoWnd time.Duration
@@ -53,10 +57,18 @@ func TestRackRule(t *testing.T) {
 		{name: "window bounded by SRTT",
 			samples: []time.Duration{ms(40)}, delivered: []delivery{{ms(52), ms(12), 3, false}},
 			spurious: 9, now: ms(95), srtt: ms(45), want: true, wantReoWnd: ms(45)},
+		{name: "RTT deviation does not count on a path that has not reordered",
+			samples: []time.Duration{ms(40)}, delivered: []delivery{{ms(52), ms(12), 3, false}},
+			now: ms(60), srtt: ms(40), rttvar: ms(10), want: true, wantReoWnd: ms(10)},
+		{name: "on a path that reordered the window covers rto-k RTT deviations",
+			// Order 1's Data after order 3's: reordering. 8·3 ms = 24 ms.
+			samples:   []time.Duration{ms(40)},
+			delivered: []delivery{{ms(52), ms(12), 3, false}, {ms(53), ms(5), 1, false}},
+			now:       ms(73), srtt: ms(40), rttvar: ms(3), wantReoWnd: ms(24)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := newRack()
+			r := newRack(8)
 			for _, s := range tt.samples {
 				r.sample(s)
 			}
@@ -64,45 +76,47 @@ func TestRackRule(t *testing.T) {
 				r.delivered(d.now, d.sentAt, d.order, d.retx)
 			}
 			for i := range tt.spurious {
-				r.spurious(r.order + 1 + uint64(i))
+				r.spurious(0, r.order+1+uint64(i))
 				r.order++ // the next round
 			}
-			if got := r.reoWnd(tt.srtt); got != tt.wantReoWnd {
+			if got := r.reoWnd(tt.srtt, tt.rttvar); got != tt.wantReoWnd {
 				t.Errorf("reorder window %v, want %v", got, tt.wantReoWnd)
 			}
-			if got := r.lost(tt.now, ms(10), 2, tt.srtt); got != tt.want {
+			if got := r.lost(tt.now, ms(10), 2, tt.srtt, tt.rttvar); got != tt.want {
 				t.Errorf("lost at %v: %v, want %v", tt.now, got, tt.want)
 			}
 		})
 	}
 }
 
-// TestRackSpuriousOncePerRound checks that the reorder window grows once
-// per round trip however many spurious losses it brings, and returns to
-// its least after 16 loss events without one (RFC 8985's
+// TestRackSpuriousOncePerRound checks that the reorder window's step
+// grows once per round trip however many spurious losses it brings, that
+// the window covers the largest reordering they measured, and that both
+// return to their least after 16 loss events without one (RFC 8985's
 // reo_wnd_persist).
 func TestRackSpuriousOncePerRound(t *testing.T) {
-	r := newRack()
+	r := newRack(8)
 	r.sample(ms(40))
 	r.delivered(ms(52), ms(12), 3, false)
-	r.spurious(10)
-	r.spurious(11) // same round: rack.order 3 < 10
-	if r.mult != 2 {
-		t.Fatalf("mult %d after two spurious losses in one round, want 2", r.mult)
+	r.spurious(ms(25), 10)
+	r.spurious(ms(15), 11) // same round: rack.order 3 < 10
+	if r.mult != 2 || r.reoSeen != ms(25) {
+		t.Fatalf("mult %d, reordering %v after two spurious losses in one round, want 2 and 25ms", r.mult, r.reoSeen)
 	}
 	r.delivered(ms(90), ms(50), 10, false)
-	r.spurious(20)
-	if r.mult != 3 {
-		t.Fatalf("mult %d after a spurious loss in the next round, want 3", r.mult)
+	r.spurious(ms(5), 20)
+	if r.mult != 3 || r.reoWnd(ms(40), 0) != ms(30) {
+		t.Fatalf("mult %d, window %v after a spurious loss in the next round, want 3 and 30ms", r.mult, r.reoWnd(ms(40), 0))
 	}
+	r.spurious(ms(70), 21)
 	for i := range rackPersist {
-		if r.mult != 3 {
-			t.Fatalf("mult %d after %d loss events, want 3 until %d", r.mult, i, rackPersist)
+		if r.mult != 3 || r.reoWnd(ms(40), 0) != ms(70) {
+			t.Fatalf("mult %d, window %v after %d loss events, want 3 (same round) and 70ms (past SRTT) until %d", r.mult, r.reoWnd(ms(40), 0), i, rackPersist)
 		}
 		r.lossEvent()
 	}
-	if r.mult != 1 {
-		t.Errorf("mult %d after %d loss events, want 1", r.mult, rackPersist)
+	if r.mult != 1 || r.reoWnd(ms(40), 0) != ms(10) {
+		t.Errorf("mult %d, window %v after %d loss events, want 1 and 10ms", r.mult, r.reoWnd(ms(40), 0), rackPersist)
 	}
 }
 
@@ -200,14 +214,15 @@ func TestFwRetxSuppression(t *testing.T) {
 	}
 }
 
-// TestRackDefaults: off for every pipeline until the reorder window adapts
-// to a host path's reordering (docs/algorithms.md).
+// TestRackDefaults: on for the paced pipelines (ndncc's own), off for
+// ndnget's and the seeds', whose consumers wait for the RTO
+// (docs/algorithms.md).
 func TestRackDefaults(t *testing.T) {
 	for _, tt := range []struct {
 		pipeline string
 		want     bool
 	}{
-		{"paced-delay", false}, {"bbr", false}, {"copa", false},
+		{"paced-delay", true}, {"bbr", true}, {"copa", true},
 		{"fixed", false}, {"aimd", false}, {"cubic", false}, {"bic", false},
 		{"vegas", false}, {"ndn-vegas", false}, {"raaqm", false},
 	} {
@@ -237,5 +252,133 @@ func TestRackReorderingWithinSuppressionWait(t *testing.T) {
 	}
 	if !st.Complete || st.End != ms(10) {
 		t.Errorf("complete %v at %v, want at 10ms", st.Complete, st.End)
+	}
+}
+
+// TestRackWindowAdaptsToReordering is a scripted fetch in virtual time on
+// a path that holds every tenth segment's Data back 8 ms (the others take
+// 2 ms), as a forwarder's busy thread would: the first reordered segment
+// is declared lost and its Data, arriving during the suppression wait,
+// measures the reordering. From then on the window covers it: no later
+// held-back segment is declared lost, and nothing is retransmitted. With
+// RFC 8985's window alone (min RTT/4 = 0.5 ms, one more step per round
+// trip with a spurious loss, at most SRTT) each of them would be.
+func TestRackWindowAdaptsToReordering(t *testing.T) {
+	f := newFetch(t, "fixed", map[string]string{"window": "8", "rack": "true", "rto-check-interval": "1ms"}, 199, func(seg uint64, attempt int) action {
+		if seg%10 == 5 {
+			return action{delay: ms(8)}
+		}
+		return action{delay: ms(2)}
+	})
+	f.run(t)
+	st := f.p.Stats()
+	if !st.Complete {
+		t.Fatalf("fetch incomplete: %+v", st)
+	}
+	// The first held-back segment (5) may be declared lost; at most one
+	// more before the window has measured it (those in flight with it).
+	if st.SpuriousRackLosses == 0 || st.RackLosses > 2 || st.RackLosses != st.SpuriousRackLosses {
+		t.Errorf("RACK losses %d, spurious %d; want 1-2, all spurious", st.RackLosses, st.SpuriousRackLosses)
+	}
+	if st.Retransmissions != 0 || st.LossEvents != 0 {
+		t.Errorf("%d retransmissions, %d loss events; want none", st.Retransmissions, st.LossEvents)
+	}
+	if w := f.p.rack.reoWnd(f.p.rto.est.SRTT(), f.p.rto.est.RTTVar()); w < ms(6) {
+		t.Errorf("reorder window %v at the end, want the 6 ms measured at least", w)
+	}
+}
+
+// TestRackWindowReturnsAfterRecoveries: after a spurious loss has widened
+// the window, 16 loss events with no spurious one (segments really lost,
+// each a round trip apart) return it to min RTT/4.
+func TestRackWindowReturnsAfterRecoveries(t *testing.T) {
+	f := newFetch(t, "fixed", map[string]string{"window": "4", "rack": "true", "rto-check-interval": "1ms", "conservative": "false"}, 400, func(seg uint64, attempt int) action {
+		switch {
+		case seg == 5 && attempt == 0:
+			return action{delay: ms(9)}
+		case seg > 20 && seg%20 == 0 && attempt == 0:
+			return action{drop: true}
+		}
+		return action{delay: ms(2)}
+	})
+	f.run(t)
+	st := f.p.Stats()
+	if !st.Complete || st.SpuriousRackLosses != 1 {
+		t.Fatalf("complete %v, %d spurious RACK losses; want a complete fetch and 1", st.Complete, st.SpuriousRackLosses)
+	}
+	if st.LossEvents < rackPersist {
+		t.Fatalf("%d loss events, want at least %d", st.LossEvents, rackPersist)
+	}
+	if f.p.rack.mult != 1 || f.p.rack.reoSeen != 0 {
+		t.Errorf("after %d loss events: mult %d, reordering %v; want 1 and 0", st.LossEvents, f.p.rack.mult, f.p.rack.reoSeen)
+	}
+}
+
+// TestRackStallIsNoLoss is a scripted fetch in virtual time across a stall
+// of the runtime, as when its process is stopped: segments 1-8 leave at
+// 2 ms; 2-8 return at 4 ms, and 9-15 leave then; segment 1's Data is late
+// (after 4.5 ms its reorder window, 0.5 ms, has run out, but no detection
+// runs before the stall). Nothing runs from 4 ms to 404 ms; then the
+// Data of 9-15 and 1 wait in the socket and come in one read, segment 9's
+// first. The runtime counts the stall only after that read, as a live
+// loop notes it before its next timer or read. Handled inline, segment 9's
+// Data would find segment 1 sent 402 ms ago, past 2 ms plus the RTT of
+// segment 9 (400 ms) plus the window, and send it again; the detection
+// runs from a timer after the read, when segment 1's Data has come (same
+// read) or the stall is counted and its RTO decides (next read).
+func TestRackStallIsNoLoss(t *testing.T) {
+	const stall = 400 * time.Millisecond
+	for _, tt := range []struct {
+		name      string
+		sameBatch bool // segment 1's Data in the read with the others
+	}{{"late Data in the same read", true}, {"late Data in the next read", false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			var f *fetch
+			var held []uint64 // segments whose Data wait in the socket
+			f = newFetch(t, "fixed", map[string]string{"window": "8", "rack": "true", "rto-check-interval": "1s"}, 15, func(seg uint64, attempt int) action {
+				if (seg == 1 || seg >= 9) && attempt == 0 {
+					held = append(held, seg)
+					return action{drop: true}
+				}
+				return action{delay: ms(2)}
+			})
+			var stalled time.Duration
+			f.p.cfg.Stalls = func() time.Duration { return stalled }
+			data := func(seg uint64) ndn.Packet {
+				d := &ndn.Data{Name: f.p.cfg.Prefix.Append(enc.NewSegmentComponent(seg)), ContentLen: 1024}
+				d.FinalBlockID, d.HasFinal = enc.NewSegmentComponent(15), true
+				return ndn.Packet{Data: d}
+			}
+			f.s.After(ms(4)+stall, func() {
+				if len(held) != 8 {
+					t.Fatalf("held segments %v, want 1 and 9-15", held)
+				}
+				// Segment 9 first, then 10-15, then 1.
+				read := append(held[1:], held[0])
+				if !tt.sameBatch {
+					read = read[:7]
+				}
+				for _, seg := range read {
+					f.p.OnPacket(data(seg))
+				}
+				stalled = stall
+			})
+			if !tt.sameBatch {
+				f.s.After(ms(4)+stall+100*time.Microsecond, func() { f.p.OnPacket(data(1)) })
+			}
+			f.run(t)
+			st := f.p.Stats()
+			if !st.Complete || st.Retransmissions != 0 || st.RackLosses != 0 || st.Timeouts != 0 {
+				t.Errorf("complete %v, %d retransmissions, %d RACK losses, %d timeouts; want complete and none",
+					st.Complete, st.Retransmissions, st.RackLosses, st.Timeouts)
+			}
+			want := ms(4) + stall
+			if !tt.sameBatch {
+				want += 100 * time.Microsecond
+			}
+			if st.End != want {
+				t.Errorf("ended at %v, want at %v (segment 1's Data)", st.End, want)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/examples"
+	"github.com/ndncc/ndncc/fw"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
 	"github.com/ndncc/ndncc/topology"
@@ -130,9 +131,27 @@ func runArena(a arena, pipeline string) (*sim.Network, *sim.Result, error) {
 // runArenaWith runs an arena once with random seed 1 for pipeline, its
 // measured consumers with params besides the arena's own.
 func runArenaWith(a arena, pipeline string, params map[string]string) (*sim.Network, *sim.Result, error) {
-	sc, err := a.build(pipeline)
+	sc, err := arenaScenario(a, pipeline, params)
 	if err != nil {
 		return nil, nil, err
+	}
+	opt := sim.Options{Seed: 1}
+	if a.noProcessing {
+		opt.ProcessingJitter = -1
+	}
+	net, err := sim.Build(sc, opt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("arena %s: %w", a.name, err)
+	}
+	return net, net.Run(), nil
+}
+
+// arenaScenario is arena a's scenario with every NDN consumer on
+// pipeline, its measured consumers with params besides the arena's own.
+func arenaScenario(a arena, pipeline string, params map[string]string) (*scenario.Scenario, error) {
+	sc, err := a.build(pipeline)
+	if err != nil {
+		return nil, err
 	}
 	for i := range sc.Consumers {
 		c := &sc.Consumers[i]
@@ -148,15 +167,7 @@ func runArenaWith(a arena, pipeline string, params map[string]string) (*sim.Netw
 			}
 		}
 	}
-	opt := sim.Options{Seed: 1}
-	if a.noProcessing {
-		opt.ProcessingJitter = -1
-	}
-	net, err := sim.Build(sc, opt)
-	if err != nil {
-		return nil, nil, fmt.Errorf("arena %s: %w", a.name, err)
-	}
-	return net, net.Run(), nil
+	return sc, nil
 }
 
 // bdpPackets is a buffer of bdp times rate*rtt in Data packets (at
@@ -236,6 +247,9 @@ func arenas() []arena {
 		single("buffer-10bdp", "one flow, 10 Mbit/s, RTT 50 ms, buffer 10 BDP, 5 MiB", 10e6, 50*time.Millisecond, 10, 0, 5*MiB),
 		single("loss-0.5pct", "one flow, 10 Mbit/s, RTT 50 ms, buffer 1 BDP, 0.5% random loss each way, 5 MiB", 10e6, 50*time.Millisecond, 1, 0.5, 5*MiB),
 		single("loss-2pct", "one flow, 10 Mbit/s, RTT 50 ms, buffer 1 BDP, 2% random loss each way, 5 MiB", 10e6, 50*time.Millisecond, 1, 2, 5*MiB),
+		single("loss-5pct", "one flow, 10 Mbit/s, RTT 50 ms, buffer 1 BDP, 5% random loss each way, 2 MiB", 10e6, 50*time.Millisecond, 1, 5, 2*MiB),
+		single("loss-10pct", "one flow, 10 Mbit/s, RTT 50 ms, buffer 1 BDP, 10% random loss each way, 2 MiB", 10e6, 50*time.Millisecond, 1, 10, 2*MiB),
+		nearFarArena(),
 		cacheHitArena(),
 		flows("flows-2", 2, 20*time.Millisecond, 100*time.Millisecond, 4*MiB),
 		flows("flows-4", 4, 20*time.Millisecond, 200*time.Millisecond, 2*MiB),
@@ -309,6 +323,38 @@ func cacheHitArena() arena {
 		},
 		limit:   wireTime(10*MiB, 2e6) + 100*time.Millisecond,
 		exclude: map[string]bool{"leader": true},
+	}
+}
+
+// nearFarArena is seed 001's case for NDN-Vegas' γ: one object served by
+// two producers, one near and one far, and a router that sends Interests
+// to both. consumer1 reaches r1 over 100 Mbit/s and 1 ms; from r1 a
+// 10 Mbit/s link of 10 ms leads to the near producer (RTT 22 ms) and one
+// of 50 ms to the far one (RTT 102 ms), each with a buffer of 1 BDP at its
+// RTT. r1 runs cf (PCON's evaluation's baseline: a random choice weighted
+// by the inverse of each face's pending Interests), so the Data of one
+// window come back over both paths, out of order, at two RTTs.
+func nearFarArena() arena {
+	const (
+		name = "near-far-sources"
+		size = 10 * MiB
+	)
+	return arena{
+		name: name,
+		doc:  "one 10 MiB object from two producers, one at 22 ms RTT and one at 102 ms, each behind its own 10 Mbit/s link; r1 splits Interests between them (cf)",
+		build: func(p string) (*scenario.Scenario, error) {
+			sc := newScenario(name, graph(
+				link("consumer1", "r1", 100, time.Millisecond, 200, 0),
+				link("r1", "near", 10, 10*time.Millisecond, bdpPackets(1, 10e6, 22*time.Millisecond), 0),
+				link("r1", "far", 10, 50*time.Millisecond, bdpPackets(1, 10e6, 102*time.Millisecond), 0),
+			), 1200*time.Second)
+			sc.NodeRouters = map[string]scenario.RouterSettings{"r1": {Strategy: fw.StrategyCF, Set: scenario.SetStrategy}}
+			addFlows(sc, flowSpec{id: "c1", consumer: "consumer1", producer: "near", prefix: "/arena/object", size: size, pipeline: p})
+			sc.Producers = append(sc.Producers, scenario.NewProducer("far", "/arena/object", size))
+			return sc, nil
+		},
+		// Both paths' rates, and the far path's round trip.
+		limit: wireTime(size, 20e6) + 102*time.Millisecond,
 	}
 }
 

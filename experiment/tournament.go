@@ -57,6 +57,9 @@ type TournamentCell struct {
 	Marks           uint64  `json:"marks"`
 	// Jain is Jain's index of the arena's flows (0 where it has one).
 	Jain float64 `json:"jain"`
+	// NotRun, in a live report, says why the cell was not run (the
+	// emulator cannot run the arena); "" for a cell that ran.
+	NotRun string `json:"not_run,omitempty"`
 	// rttMin and rttAvg by flow, for QueueMs.
 	rttMin, rttAvg map[string]float64
 }
@@ -90,18 +93,9 @@ func Arenas() []string {
 // Tournament runs every selected pipeline in every selected arena once
 // (random seed 1).
 func Tournament(opt TournamentOptions) (*TournamentReport, error) {
-	as, err := selectArenas(opt.Arenas)
+	as, ps, err := tournamentSelection(opt)
 	if err != nil {
 		return nil, err
-	}
-	ps := opt.Pipelines
-	if len(ps) == 0 {
-		ps = cc.Pipelines()
-	}
-	for _, p := range ps {
-		if !slices.Contains(cc.Pipelines(), p) {
-			return nil, fmt.Errorf("tournament: pipeline %q: %w", p, cc.ErrUnknownPipeline)
-		}
 	}
 	rep := &TournamentReport{Pipelines: ps, Cells: make([][]TournamentCell, len(as))}
 	type job struct{ a, p int }
@@ -144,6 +138,24 @@ func Tournament(opt TournamentOptions) (*TournamentReport, error) {
 	return rep, nil
 }
 
+// tournamentSelection is the arenas and pipelines opt selects.
+func tournamentSelection(opt TournamentOptions) ([]arena, []string, error) {
+	as, err := selectArenas(opt.Arenas)
+	if err != nil {
+		return nil, nil, err
+	}
+	ps := opt.Pipelines
+	if len(ps) == 0 {
+		ps = cc.Pipelines()
+	}
+	for _, p := range ps {
+		if !slices.Contains(cc.Pipelines(), p) {
+			return nil, nil, fmt.Errorf("tournament: pipeline %q: %w", p, cc.ErrUnknownPipeline)
+		}
+	}
+	return as, ps, nil
+}
+
 func selectArenas(names []string) ([]arena, error) {
 	all := arenas()
 	if len(names) == 0 {
@@ -166,8 +178,18 @@ func runCell(a arena, pipeline string) (TournamentCell, error) {
 	if err != nil {
 		return TournamentCell{}, fmt.Errorf("tournament: arena %s, pipeline %s: %w", a.name, pipeline, err)
 	}
+	c := measureCell(a, pipeline, net.Scenario, res)
+	if a.jain != nil {
+		c.Jain = a.jain(net, res)
+	}
+	return c, nil
+}
+
+// measureCell is pipeline's cell in arena a from the result of a run of
+// sc (Jain's index aside: it needs the simulated network).
+func measureCell(a arena, pipeline string, sc *scenario.Scenario, res *sim.Result) TournamentCell {
 	starts := map[string]time.Duration{}
-	for _, c := range net.Scenario.Consumers {
+	for _, c := range sc.Consumers {
 		starts[c.ID] = c.Start
 	}
 	c := TournamentCell{Complete: true, rttMin: map[string]float64{}, rttAvg: map[string]float64{}}
@@ -187,10 +209,7 @@ func runCell(a arena, pipeline string) (TournamentCell, error) {
 		c.rttMin[f.ID], c.rttAvg[f.ID] = f.RTTMinMs, f.RTTAvgMs
 	}
 	c.OverLimit = c.TimeS / a.limit.Seconds()
-	if a.jain != nil {
-		c.Jain = a.jain(net, res)
-	}
-	return c, nil
+	return c
 }
 
 // queueDelays sets each cell's QueueMs: the mean over its flows of the

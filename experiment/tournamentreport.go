@@ -16,6 +16,10 @@ func (r *TournamentReport) PrintTable(w io.Writer) {
 	for i, a := range r.Arenas {
 		for j, p := range r.Pipelines {
 			c := r.Cells[i][j]
+			if c.NotRun != "" {
+				fmt.Fprintf(tw, "%s\t%s\tnot run\t\t\t\t\t\t\t\n", a.Name, p)
+				continue
+			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f\t%d\t%d\t%d\t%s\t\n", a.Name, p, timeText(c), overText(c), c.QueueMs, c.Retransmissions, c.Timeouts, c.Marks, jainText(c.Jain))
 		}
 	}
