@@ -214,20 +214,20 @@ func TestFwRetxSuppression(t *testing.T) {
 	}
 }
 
-// TestRackDefaults: on for the paced pipelines (ndncc's own), off for
-// ndnget's and the seeds', whose consumers wait for the RTO
-// (docs/algorithms.md).
+// TestRackDefaults: off by default for every pipeline (a loaded host's
+// local forwarder reorders by more than the window learns at once,
+// docs/algorithms.md), on with the rack parameter.
 func TestRackDefaults(t *testing.T) {
-	for _, tt := range []struct {
-		pipeline string
-		want     bool
-	}{
-		{"paced-delay", true}, {"bbr", true}, {"copa", true},
-		{"fixed", false}, {"aimd", false}, {"cubic", false}, {"bic", false},
-		{"vegas", false}, {"ndn-vegas", false}, {"raaqm", false},
-	} {
-		if got := DefaultOptions(tt.pipeline).Rack; got != tt.want {
-			t.Errorf("%s: rack %v, want %v", tt.pipeline, got, tt.want)
+	for _, pipeline := range []string{"paced-delay", "bbr", "copa", "fixed", "aimd", "cubic", "bic", "vegas", "ndn-vegas", "raaqm"} {
+		if DefaultOptions(pipeline).Rack {
+			t.Errorf("%s: rack on by default", pipeline)
+		}
+		o, err := ParseParams(pipeline, map[string]string{"rack": "true"})
+		if err != nil {
+			t.Fatalf("%s: %v", pipeline, err)
+		}
+		if !o.Rack {
+			t.Errorf("%s: rack=true left it off", pipeline)
 		}
 	}
 }
