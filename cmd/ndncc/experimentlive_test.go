@@ -231,7 +231,7 @@ func smaller(t *testing.T, name string, size int64, signature string) *experimen
 // runLive runs e simulated and live (the emulator), once per variant.
 func runLive(t *testing.T, e *experiment.Experiment, variants ...string) *experiment.Report {
 	t.Helper()
-	rep, err := e.RunLive(experiment.Options{Runs: 1, Variants: variants}, emuRunner(context.Background(), forwarderFlags{}), "")
+	rep, err := e.RunLive(experiment.Options{Runs: 1, Variants: variants}, emuRunner(context.Background(), forwarderFlags{}, ""), "")
 	if err != nil {
 		t.Fatal(err)
 	}
