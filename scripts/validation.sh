@@ -85,4 +85,4 @@ for item in "${todo[@]}"; do
     run "$name" "${item#*:}"
   fi
 done
-[ -n "${NO_GENERATE:-}" ] || "$ndncc" validate --dir "$dir" --out docs/validation.md
+[ -n "${NO_GENERATE:-}" ] || "$ndncc" experiment validate --dir "$dir" --out docs/validation.md

@@ -185,7 +185,7 @@ because ...".`,
 			return nil
 		},
 	}
-	cmd.AddCommand(newMergeCmd(), newScaleCmd(), withGCFloor(newTournamentCmd()))
+	cmd.AddCommand(newMergeCmd(), newScaleCmd(), withGCFloor(newTournamentCmd()), newValidateCmd())
 	cmd.Flags().BoolVar(&list, "list", false, "list the experiments")
 	cmd.Flags().BoolVar(&explain, "explain", false, "print the experiment's inputs and the source of each, and run nothing")
 	cmd.Flags().IntVar(&runs, "runs", 0, "runs per variant (default: the experiment's own)")
