@@ -104,7 +104,7 @@ func WriteValidation(w io.Writer, exps []ValidationExperiment, reasons []Reason)
 		e := ve.Experiment
 		sim := simReport(ve)
 		if sim == nil {
-			fmt.Fprintf(w, "### `%s`\n\nNo stored run.\n\n", e.Name)
+			fmt.Fprintf(w, "### `%s`\n\nNo stored run (`scripts/validation.sh %s` runs its columns).\n\n", e.Name, e.Name)
 			continue
 		}
 		fmt.Fprintf(w, "### `%s`\n\n%s. Runs per variant: %d (simulated and live alike).\n\n", e.Name, e.Title, sim.Runs)
