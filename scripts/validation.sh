@@ -6,7 +6,7 @@
 # --consumer-program ndncatchunks). Stores each run's report in
 # docs/validation/NAME.COLUMN.json with the machine's load while it ran
 # (NAME.COLUMN.machine.txt), then regenerates docs/validation.md
-# (ndncc validate).
+# (ndncc experiment validate).
 #
 # Real time: over an hour for every column of every experiment on a
 # 2-core machine (seed000-linear 3 runs per variant, about 20 minutes a
@@ -16,13 +16,14 @@
 #
 # Usage: scripts/validation.sh [NAME[:COLUMN]...]   (default: all)
 # Environment: NDN_REF=PREFIX of scripts/build-reference.sh (default
-# /work/ndn-ref, else nfd and ndncatchunks on $PATH); NDNCC_BIN=an ndncc
-# binary to use instead of building one; RUNS=N overrides the runs;
+# ~/.local/ndn-ref, as that script, else nfd and ndncatchunks on $PATH);
+# NDNCC_BIN=an ndncc binary to use instead of building one; RUNS=N
+# overrides the runs;
 # NO_GENERATE=1 stores the runs without regenerating docs/validation.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=docs/validation
-ref=${NDN_REF:-/work/ndn-ref}
+ref=${NDN_REF:-$HOME/.local/ndn-ref}
 if [ -d "$ref/bin" ]; then
   export PATH="$ref/bin:$PATH" LD_LIBRARY_PATH="$ref/lib64:$ref/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
