@@ -222,6 +222,9 @@ type job struct {
 	err  error
 	seed uint64
 	late *Lateness // a live run's
+	// notPrinted and programs are a live run's (LiveRun).
+	notPrinted [][]string
+	programs   []FlowProgram
 }
 
 // Run simulates every variant the requested number of times, Jobs runs
@@ -323,6 +326,8 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 			return nil, j.err
 		}
 		byVariant[j.v].add(j.res, j.ext, j.late)
+		last := &byVariant[j.v].Runs[len(byVariant[j.v].Runs)-1]
+		last.NotPrinted, last.Programs = j.notPrinted, j.programs
 		rep.Timing.Events += j.res.Timing.Events
 	}
 	for _, vr := range byVariant {
@@ -397,7 +402,7 @@ func (e *Experiment) runLive(v Variant, j *job, traceDir string, live Runner) {
 	if traceDir != "" && j.run == 0 {
 		dir = filepath.Join(traceDir, v.Name)
 	}
-	res, late, err := live(sc, j.seed, dir)
+	lr, err := live(sc, j.seed, dir)
 	if errors.Is(err, ErrNotRunnable) {
 		j.err = err // the reason, shown beside the table
 		return
@@ -406,7 +411,7 @@ func (e *Experiment) runLive(v Variant, j *job, traceDir string, live Runner) {
 		j.err = fmt.Errorf("experiment %s variant %s live: %w", e.Name, v.Name, err)
 		return
 	}
-	j.res, j.late = res, &late
+	j.res, j.late, j.notPrinted, j.programs = lr.Result, &lr.Lateness, lr.NotPrinted, lr.Programs
 	j.res.Seed = j.seed
 	if v.Extra != nil {
 		j.ext = v.Extra(nil, j.res)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/ndncc/ndncc/scenario"
@@ -19,7 +20,33 @@ import (
 // run's real-time links ran. An error wrapping ErrNotRunnable says the
 // runner cannot run sc at all (and started nothing): the report then
 // lists the variant as not run, with the reason.
-type Runner func(sc *scenario.Scenario, seed uint64, traceDir string) (*sim.Result, Lateness, error)
+type Runner func(sc *scenario.Scenario, seed uint64, traceDir string) (LiveRun, error)
+
+// LiveRun is one run of a Runner.
+type LiveRun struct {
+	Result   *sim.Result
+	Lateness Lateness
+	// NotPrinted are, per flow, the JSON keys of the fields its consumer
+	// program did not print (nil for ndncc's consumers): they are 0 in
+	// Result, and the tables show them as not printed.
+	NotPrinted [][]string
+	// Programs are the programs that fetched in place of ndncc's
+	// consumers, with what their options could not say.
+	Programs []FlowProgram
+}
+
+// FlowProgram is the program that ran flow ID: its command line, and the
+// consumer's parameters the program has no option for, with what it does
+// instead.
+type FlowProgram struct {
+	ID       string   `json:"id"`
+	Command  string   `json:"command"`
+	Unmapped []string `json:"unmapped,omitempty"`
+}
+
+// NotPrintedCell is what a table shows for a figure the consumer program
+// did not print.
+const NotPrintedCell = "n/p"
 
 // ErrNotRunnable reports a scenario a Runner cannot run (the emulator
 // refuses what only the simulator models).
@@ -94,7 +121,21 @@ func (r *Report) LiveCell(v VariantResult, c Column, flow int) string {
 	if lv == nil || flow >= len(lv.Flows) {
 		return "-"
 	}
+	if lv.NotPrintedKey(c.Key, flow) {
+		return NotPrintedCell
+	}
 	return lv.MarkedCell(c, flow, r.Live.Runs)
+}
+
+// NotPrintedKey reports whether flow's field key (a FlowResult JSON key)
+// was left out by the program that ran the flow in any of v's runs.
+func (v *VariantResult) NotPrintedKey(key string, flow int) bool {
+	for _, r := range v.Runs {
+		if flow < len(r.NotPrinted) && slices.Contains(r.NotPrinted[flow], key) {
+			return true
+		}
+	}
+	return false
 }
 
 // LiveLateness is the lateness cell of variant v's live runs, or "not

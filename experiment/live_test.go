@@ -47,9 +47,9 @@ func liveTestExperiment() *Experiment {
 func TestRunLiveSideBySide(t *testing.T) {
 	e := liveTestExperiment()
 	var running, most atomic.Int32
-	runner := func(sc *scenario.Scenario, seed uint64, traceDir string) (*sim.Result, Lateness, error) {
+	runner := func(sc *scenario.Scenario, seed uint64, traceDir string) (LiveRun, error) {
 		if strings.HasPrefix(sc.Name, "refused") {
-			return nil, Lateness{}, fmt.Errorf("%w: link c-p is a TCP tunnel", ErrNotRunnable)
+			return LiveRun{}, fmt.Errorf("%w: link c-p is a TCP tunnel", ErrNotRunnable)
 		}
 		if n := running.Add(1); n > most.Load() {
 			most.Store(n)
@@ -57,13 +57,13 @@ func TestRunLiveSideBySide(t *testing.T) {
 		defer running.Add(-1)
 		net, err := sim.Build(sc, sim.Options{Seed: seed})
 		if err != nil {
-			return nil, Lateness{}, err
+			return LiveRun{}, err
 		}
 		r := net.Run()
 		for i := range r.Flows {
 			r.Flows[i].DownloadTimeS += 1
 		}
-		return r, Lateness{MeanMs: 0.1 * float64(seed), MaxMs: float64(seed), Overruns: seed}, nil
+		return LiveRun{Result: r, Lateness: Lateness{MeanMs: 0.1 * float64(seed), MaxMs: float64(seed), Overruns: seed}}, nil
 	}
 	rep, err := e.RunLive(Options{Jobs: 4}, runner, "")
 	if err != nil {
@@ -151,8 +151,8 @@ func TestRunLiveSideBySide(t *testing.T) {
 // sharded.
 func TestRunLiveErrors(t *testing.T) {
 	e := liveTestExperiment()
-	failing := func(*scenario.Scenario, uint64, string) (*sim.Result, Lateness, error) {
-		return nil, Lateness{}, fmt.Errorf("node r1 failed")
+	failing := func(*scenario.Scenario, uint64, string) (LiveRun, error) {
+		return LiveRun{}, fmt.Errorf("node r1 failed")
 	}
 	if _, err := e.RunLive(Options{Runs: 1}, failing, ""); err == nil || !strings.Contains(err.Error(), "node r1 failed") {
 		t.Errorf("failing runner: err %v", err)

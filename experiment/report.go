@@ -31,6 +31,10 @@ type Report struct {
 	// --forwarder: ndncc, nfd, ndnd), "" for ndncc's own or the
 	// scenarios' choice.
 	Forwarder string `json:"forwarder,omitempty"`
+	// ConsumerProgram is the program that fetched in the live runs in
+	// place of ndncc's consumers (experiment --consumer-program), "" for
+	// ndncc's own.
+	ConsumerProgram string `json:"consumer_program,omitempty"`
 	// Live is the same experiment run live (RunLive), shown beside this
 	// report's figures in its tables.
 	Live *Report `json:"live,omitempty"`
@@ -67,6 +71,9 @@ type RunResult struct {
 	Extra map[string]float64 `json:"extra,omitempty"`
 	// Lateness is how late a live run's links ran.
 	Lateness *Lateness `json:"lateness,omitempty"`
+	// NotPrinted and Programs are the live run's (LiveRun).
+	NotPrinted [][]string    `json:"not_printed,omitempty"`
+	Programs   []FlowProgram `json:"programs,omitempty"`
 }
 
 // MarshalJSON inlines the variant-level metrics (Extra) as fields of the

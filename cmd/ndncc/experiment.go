@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ndncc/ndncc/emu"
 	"github.com/ndncc/ndncc/experiment"
 	"github.com/ndncc/ndncc/report"
 
@@ -36,6 +37,7 @@ func newExperimentCmd() *cobra.Command {
 		explain  bool
 		quiet    bool
 		ff       forwarderFlags // with --live
+		program  string         // with --live
 	)
 	cmd := &cobra.Command{
 		Use: "experiment [--list] NAME|FILE.toml",
@@ -119,6 +121,12 @@ because ...".`,
 			if !live && (ff.forwarder != "" || ff.nfd != "" || ff.ndnd != "") {
 				return &exitError{2, fmt.Errorf("--forwarder, --nfd and --ndnd choose the live runs' forwarders: add --live")}
 			}
+			if !live && program != "" {
+				return &exitError{2, fmt.Errorf("--consumer-program chooses the live runs' consumers: add --live")}
+			}
+			if program != "" && program != emu.Catchunks {
+				return &exitError{2, fmt.Errorf("--consumer-program %q: the one program mapped is %s", program, emu.Catchunks)}
+			}
 			if live && sh.Count > 1 {
 				return &exitError{2, fmt.Errorf("--live runs cannot be sharded")}
 			}
@@ -142,9 +150,10 @@ because ...".`,
 				if out != "" {
 					liveTraces = filepath.Join(out, liveTraceDir)
 				}
-				rep, err = e.RunLive(opt, emuRunner(ctx, ff), liveTraces)
+				rep, err = e.RunLive(opt, emuRunner(ctx, ff, program), liveTraces)
 				if err == nil && rep.Live != nil {
 					rep.Live.Forwarder = ff.forwarder
+					rep.Live.ConsumerProgram = program
 				}
 			} else {
 				rep, err = e.Run(opt)
@@ -181,7 +190,7 @@ because ...".`,
 			return nil
 		},
 	}
-	cmd.AddCommand(newMergeCmd(), newScaleCmd(), withGCFloor(newTournamentCmd()))
+	cmd.AddCommand(newMergeCmd(), newScaleCmd(), withGCFloor(newTournamentCmd()), newValidateCmd())
 	cmd.Flags().BoolVar(&list, "list", false, "list the experiments")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "report no progress on standard error (a bar on a terminal, a line per finished run otherwise)")
 	cmd.Flags().BoolVar(&explain, "explain", false, "print the experiment's inputs and the source of each, and run nothing")
@@ -193,6 +202,7 @@ because ...".`,
 	cmd.Flags().IntVar(&jobs, "jobs", 0, "runs simulated in parallel (default: number of CPUs); results do not depend on it")
 	cmd.Flags().StringVar(&shard, "shard", "", "run only shard i of N (\"i/N\", 0 <= i < N) and write partial results to --out")
 	ff.add(cmd.Flags())
+	cmd.Flags().StringVar(&program, "consumer-program", "", "with --live, fetch with this `program` in every consumer's place: ndncatchunks (its fixed, aimd or cubic pipeline, the consumer's parameters mapped to its options; a variant it cannot map is listed with the reason)")
 	cmd.Flags().BoolVar(&live, "live", false, "also run every run live in the emulator (ndncc emu), one after another (never in parallel: --jobs is for the simulated runs), and show both side by side")
 	return cmd
 }

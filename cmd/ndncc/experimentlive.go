@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/ndncc/ndncc/emu"
 	"github.com/ndncc/ndncc/experiment"
 	"github.com/ndncc/ndncc/report"
 	"github.com/ndncc/ndncc/scenario"
-	"github.com/ndncc/ndncc/sim"
 )
 
 // liveTraceDir is where `experiment --live --out DIR` writes the live
@@ -19,35 +19,62 @@ const liveTraceDir = "live"
 // emuRunner runs an experiment's runs in the emulator (experiment
 // --live) with the forwarders ff chooses: a scenario emu.Check refuses is
 // not runnable (the report says why); a run's traces go to its trace
-// directory.
-func emuRunner(ctx context.Context, ff forwarderFlags) experiment.Runner {
-	return func(sc *scenario.Scenario, seed uint64, traceDir string) (*sim.Result, experiment.Lateness, error) {
+// directory. With program "ndncatchunks" (--consumer-program) that tool
+// fetches in place of every consumer, with the consumer's pipeline and
+// parameters mapped to its options (emu.CatchunksArgs); a variant it
+// cannot map is not runnable.
+func emuRunner(ctx context.Context, ff forwarderFlags, program string) experiment.Runner {
+	return func(sc *scenario.Scenario, seed uint64, traceDir string) (experiment.LiveRun, error) {
 		opt := emu.Options{Seed: seed, Trace: traceDir != ""}
 		ff.apply(&opt)
-		if err := emu.Check(sc, opt); err != nil {
-			return nil, experiment.Lateness{}, fmt.Errorf("%w: %w", experiment.ErrNotRunnable, err)
+		var programs []experiment.FlowProgram
+		if program == emu.Catchunks {
+			mapped, mapping, err := emu.CatchunksConsumers(sc)
+			if err != nil {
+				return experiment.LiveRun{}, fmt.Errorf("%w: %w", experiment.ErrNotRunnable, err)
+			}
+			sc = mapped
+			for _, c := range sc.Consumers {
+				if m, ok := mapping[c.ID]; ok {
+					programs = append(programs, experiment.FlowProgram{ID: c.ID, Command: strings.Join(append([]string{c.Program}, m.Args...), " "), Unmapped: m.Unmapped})
+				}
+			}
 		}
-		for _, c := range sc.Consumers {
-			if c.Program != "" {
-				// Its row lacks what the tool does not print (null in
-				// ndncc emu --json), which the tables would average as 0.
-				return nil, experiment.Lateness{}, fmt.Errorf("%w: consumer %s is a program (%s): run it with ndncc emu, whose result leaves out what the program does not print; the experiment's tables would count it as 0",
-					experiment.ErrNotRunnable, c.ID, c.Program)
+		if err := emu.Check(sc, opt); err != nil {
+			return experiment.LiveRun{}, fmt.Errorf("%w: %w", experiment.ErrNotRunnable, err)
+		}
+		if program == "" {
+			for _, c := range sc.Consumers {
+				if c.Program != "" {
+					// Its row lacks what the tool does not print (null in
+					// ndncc emu --json), which the tables would average as 0.
+					return experiment.LiveRun{}, fmt.Errorf("%w: consumer %s is a program (%s): run it with ndncc emu, whose result leaves out what the program does not print; the experiment's tables would count it as 0",
+						experiment.ErrNotRunnable, c.ID, c.Program)
+				}
 			}
 		}
 		res, err := emu.Run(ctx, sc, opt)
 		if err != nil {
-			return nil, experiment.Lateness{}, err
+			return experiment.LiveRun{}, err
 		}
 		if ctx.Err() != nil {
-			return nil, experiment.Lateness{}, fmt.Errorf("interrupted: %w", ctx.Err())
+			return experiment.LiveRun{}, fmt.Errorf("interrupted: %w", ctx.Err())
 		}
 		if traceDir != "" {
 			if err := res.WriteTraces(traceDir); err != nil {
-				return nil, experiment.Lateness{}, err
+				return experiment.LiveRun{}, err
 			}
 		}
-		return res.Result, summariseLateness(res.Lateness), nil
+		lr := experiment.LiveRun{Result: res.Result, Lateness: summariseLateness(res.Lateness), Programs: programs}
+		for i := range res.Flows {
+			if a := res.Absent(i); a != nil {
+				if lr.NotPrinted == nil {
+					lr.NotPrinted = make([][]string, len(res.Flows))
+				}
+				lr.NotPrinted[i] = a
+			}
+		}
+		return lr, nil
 	}
 }
 

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ndncc/ndncc/emu"
 	"github.com/ndncc/ndncc/experiment"
 	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/scenario"
@@ -189,6 +191,42 @@ func TestExperimentForwarderNeedsLive(t *testing.T) {
 	}
 }
 
+// TestExperimentConsumerProgramUsage checks that --consumer-program needs
+// --live and names a program the runner maps.
+func TestExperimentConsumerProgramUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--consumer-program", "ndncatchunks"}, "add --live"},
+		{[]string{"--live", "--consumer-program", "ndnget"}, "the one program mapped is ndncatchunks"},
+	}
+	for _, tt := range tests {
+		r := runCLI(context.Background(), nil, append([]string{"experiment", "seed000-linear"}, tt.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr+r.stdout+errString(r.err), tt.want) {
+			t.Errorf("%v: exit %d, %v; want 2, %q", tt.args, r.code, r.err, tt.want)
+		}
+	}
+}
+
+// TestEmuRunnerRefusesUnmappable checks that a variant ndncatchunks
+// cannot run is not runnable, with the reason, and starts nothing.
+func TestEmuRunnerRefusesUnmappable(t *testing.T) {
+	e, err := experiment.Lookup("seed001-vegas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := e.Variant("vegas-a5-b10-rtt200ms")
+	sc, err := e.Scenario(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = emuRunner(context.Background(), forwarderFlags{}, emu.Catchunks)(sc, 1, "")
+	if !errors.Is(err, experiment.ErrNotRunnable) || !strings.Contains(err.Error(), "pipeline vegas") {
+		t.Errorf("err %v, want ErrNotRunnable naming pipeline vegas", err)
+	}
+}
+
 func errString(err error) string {
 	if err == nil {
 		return ""
@@ -231,7 +269,7 @@ func smaller(t *testing.T, name string, size int64, signature string) *experimen
 // runLive runs e simulated and live (the emulator), once per variant.
 func runLive(t *testing.T, e *experiment.Experiment, variants ...string) *experiment.Report {
 	t.Helper()
-	rep, err := e.RunLive(experiment.Options{Runs: 1, Variants: variants}, emuRunner(context.Background(), forwarderFlags{}), "")
+	rep, err := e.RunLive(experiment.Options{Runs: 1, Variants: variants}, emuRunner(context.Background(), forwarderFlags{}, ""), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func writeSimVsLive(w io.Writer, dir string) error {
 		}
 		fmt.Fprintf(w, "### `%s` — sim vs live\n\n", name)
 		fmt.Fprintf(w, "`ndncc experiment %s --live --runs %d%s`: %s. The machine (`%s`):\n\n```\n%s```\n\n",
-			name, rep.Runs, variantFlags(e, rep), e.Title, name+".machine.txt", machine)
+			name, rep.Runs, experiment.VariantFlags(e, rep), e.Title, name+".machine.txt", machine)
 		rep.WriteMarkdown(w, e)
 		fmt.Fprintf(w, "\n")
 		writeRunLines(w, rep)
@@ -71,19 +71,6 @@ func writeSimVsLive(w io.Writer, dir string) error {
 		fmt.Fprintf(w, "\n")
 	}
 	return nil
-}
-
-// variantFlags are the --variant flags that chose rep's variants, "" when
-// it has all of e's.
-func variantFlags(e *experiment.Experiment, rep *experiment.Report) string {
-	if len(rep.Variants) == len(e.Variants) {
-		return ""
-	}
-	var b strings.Builder
-	for _, v := range rep.Variants {
-		b.WriteString(" --variant " + v.Name)
-	}
-	return b.String()
 }
 
 // writeRunLines lists, per variant, what tells a CPU-starved live run from
