@@ -33,14 +33,14 @@ func TournamentLive(opt TournamentOptions, run Runner) (*TournamentReport, error
 			if err != nil {
 				return nil, fmt.Errorf("tournament: arena %s, pipeline %s: %w", a.name, p, err)
 			}
-			res, _, err := run(sc, 1, "")
+			lr, err := run(sc, 1, "")
 			switch {
 			case errors.Is(err, ErrNotRunnable):
 				rep.Cells[i][j] = TournamentCell{NotRun: err.Error()}
 			case err != nil:
 				return nil, fmt.Errorf("tournament: arena %s, pipeline %s, live: %w", a.name, p, err)
 			default:
-				rep.Cells[i][j] = measureCell(a, p, sc, res)
+				rep.Cells[i][j] = measureCell(a, p, sc, lr.Result)
 			}
 			if opt.OnRun != nil {
 				opt.OnRun(a.name, p)

@@ -15,16 +15,16 @@ import (
 // seed and processing time on) and refuses scenarios with TCP flows, as a
 // runner that cannot run an arena does.
 func simRunner(calls *int) Runner {
-	return func(sc *scenario.Scenario, seed uint64, _ string) (*sim.Result, Lateness, error) {
+	return func(sc *scenario.Scenario, seed uint64, _ string) (LiveRun, error) {
 		*calls++
 		if len(sc.TCP) > 0 {
-			return nil, Lateness{}, fmt.Errorf("%w: TCP flows", ErrNotRunnable)
+			return LiveRun{}, fmt.Errorf("%w: TCP flows", ErrNotRunnable)
 		}
 		net, err := sim.Build(sc, sim.Options{Seed: seed})
 		if err != nil {
-			return nil, Lateness{}, err
+			return LiveRun{}, err
 		}
-		return net.Run(), Lateness{}, nil
+		return LiveRun{Result: net.Run()}, nil
 	}
 }
 

@@ -93,7 +93,7 @@ docs/tournament.md).`,
 				liveOpt.OnRun = func(a, p string) {
 					fmt.Fprintf(cmd.ErrOrStderr(), "[%5.1fs] live %s %s\n", time.Since(start).Seconds(), a, p)
 				}
-				liveRep, err = experiment.TournamentLive(liveOpt, emuRunner(ctx, ff))
+				liveRep, err = experiment.TournamentLive(liveOpt, emuRunner(ctx, ff, ""))
 				if err != nil {
 					return err
 				}
