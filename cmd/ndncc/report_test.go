@@ -13,7 +13,7 @@ import (
 	"github.com/ndncc/ndncc/internal/browsertest"
 )
 
-// TestExperimentReportInChromium is issue 6's check: `experiment
+// TestExperimentReportInChromium: `experiment
 // seed000-linear --runs 5 --out DIR` writes DIR/index.html with the table
 // and the cwnd, RTT/RTO, rate and queue plots, and headless Chromium
 // renders every table and image of it.
@@ -23,6 +23,7 @@ func TestExperimentReportInChromium(t *testing.T) {
 	root := newRoot()
 	var out bytes.Buffer
 	root.SetOut(&out)
+	root.SetErr(io.Discard) // its progress lines
 	root.SetArgs([]string{"experiment", "seed000-linear", "--runs", "5", "--out", dir})
 	if err := root.Execute(); err != nil {
 		t.Fatalf("experiment: %v", err)
