@@ -8,37 +8,58 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/ndncc/ndncc/emu"
 	"github.com/ndncc/ndncc/experiment"
 )
 
-// simVsLive are the experiments scripts/sim-vs-live.sh runs simulated and
-// live, in the order docs/reproduction.md shows them: its files are
-// DIR/NAME.json (`experiment NAME --live --json`) and DIR/NAME.machine.txt
-// (the machine and its load while NAME ran).
-var simVsLive = []string{"seed000-linear", "seed000-dumbbell", "seed003-fixed", "seed002-marking", "seed004-multipath"}
+// simVsLive are the catalog experiments the emulator can run, in the order
+// docs/reproduction.md shows them and scripts/sim-vs-live.sh runs them by
+// default: its files are DIR/NAME.json (`experiment NAME --live --json`)
+// and DIR/NAME.machine.txt (the machine and its load while NAME ran). The
+// section then names the rest of the catalog with why it has no live run.
+var simVsLive = []string{"seed000-linear", "seed000-dumbbell", "seed003-fixed", "seed002-marking", "seed004-multipath",
+	"seed004-caching", "seed004-wireless", "seed003-aimd", "seed000-linear-marks", "seed004-icp", "seed001-vegas", "pipelines"}
 
 // writeSimVsLive writes docs/reproduction.md's "Sim vs live" section from
-// the reports scripts/sim-vs-live.sh stored in dir; nothing when dir does
-// not exist (a checkout without live results).
+// the reports scripts/sim-vs-live.sh stored in dir, and a line for every
+// other catalog experiment: why the emulator cannot run it, or the command
+// that would run it; nothing when dir does not exist (a checkout without
+// live results).
 func writeSimVsLive(w io.Writer, dir string) error {
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	fmt.Fprintf(w, "## Sim vs live\n\n%s\n", simVsLiveIntro)
-	for _, name := range simVsLive {
-		machine, err := os.ReadFile(filepath.Join(dir, name+".machine.txt"))
-		if err != nil {
-			return fmt.Errorf("sim vs live: %w (run scripts/sim-vs-live.sh %s)", err, name)
+	names := slices.Clone(simVsLive)
+	for _, e := range experiment.Catalog() {
+		if !slices.Contains(names, e.Name) {
+			names = append(names, e.Name)
 		}
+	}
+	var missing []string
+	for _, name := range names {
 		e, err := experiment.Lookup(name)
 		if err != nil {
 			return err
 		}
+		machine, err := os.ReadFile(filepath.Join(dir, name+".machine.txt"))
+		if errors.Is(err, fs.ErrNotExist) {
+			line, err := notLive(e)
+			if err != nil {
+				return err
+			}
+			missing = append(missing, line)
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("sim vs live: %w", err)
+		}
 		f, err := os.Open(filepath.Join(dir, name+".json"))
 		if err != nil {
-			return fmt.Errorf("sim vs live: %w (run scripts/sim-vs-live.sh)", err)
+			return fmt.Errorf("sim vs live: %w (run scripts/sim-vs-live.sh %s)", err, name)
 		}
 		rep, err := experiment.DecodeReport(f)
 		f.Close()
@@ -51,6 +72,9 @@ func writeSimVsLive(w io.Writer, dir string) error {
 		fmt.Fprintf(w, "### `%s` — sim vs live\n\n", name)
 		fmt.Fprintf(w, "`ndncc experiment %s --live --runs %d%s`: %s. The machine (`%s`):\n\n```\n%s```\n\n",
 			name, rep.Runs, experiment.VariantFlags(e, rep), e.Title, name+".machine.txt", machine)
+		if why := simVsLiveSubsets[name]; why != "" {
+			fmt.Fprintf(w, "%s\n\n", strings.TrimSpace(why))
+		}
 		rep.WriteMarkdown(w, e)
 		fmt.Fprintf(w, "\n")
 		writeRunLines(w, rep)
@@ -70,7 +94,54 @@ func writeSimVsLive(w io.Writer, dir string) error {
 		}
 		fmt.Fprintf(w, "\n")
 	}
+	if len(missing) > 0 {
+		fmt.Fprintf(w, "### Catalog experiments without a live run\n\n")
+		for _, line := range missing {
+			fmt.Fprintf(w, "- %s\n", line)
+		}
+		fmt.Fprintf(w, "\n")
+	}
 	return nil
+}
+
+// notLive is the section's line for experiment e, which has no stored live
+// run: why the emulator cannot run it (emu.Check refuses every variant),
+// or the command that would run it, with the variants it would list as
+// not run.
+func notLive(e *experiment.Experiment) (string, error) {
+	var reasons, refused []string
+	for _, v := range e.Variants {
+		sc, err := e.Scenario(v)
+		if err != nil {
+			return "", fmt.Errorf("sim vs live: %s: %w", e.Name, err)
+		}
+		if err := emu.Check(sc, emu.Options{}); err != nil {
+			refused = append(refused, v.Name)
+			for _, r := range strings.Split(err.Error(), "\n") {
+				if _, after, ok := strings.Cut(r, "emu: "); ok {
+					r = after
+				}
+				if !slices.Contains(reasons, r) {
+					reasons = append(reasons, r)
+				}
+			}
+		}
+	}
+	if len(refused) == len(e.Variants) {
+		return fmt.Sprintf("`%s` (%s): cannot run live: %s.", e.Name, e.Title, strings.Join(reasons, "; ")), nil
+	}
+	line := fmt.Sprintf("`%s` (%s): not yet run live: `scripts/sim-vs-live.sh %s`.", e.Name, e.Title, e.Name)
+	if len(refused) > 0 {
+		line += fmt.Sprintf(" Its variants %s cannot run live: %s.", strings.Join(refused, ", "), strings.Join(reasons, "; "))
+	}
+	return line, nil
+}
+
+// simVsLiveSubsets say, per experiment that scripts/sim-vs-live.sh runs
+// with a --variant subset, which variants it leaves out and why.
+var simVsLiveSubsets = map[string]string{
+	"seed004-multipath": `The stored run has the bw-pcon variant only, the one the split check below reads; the other
+variants have not run live (` + "`ndncc experiment seed004-multipath --live --runs 1`" + ` runs them all).`,
 }
 
 // writeRunLines lists, per variant, what tells a CPU-starved live run from
@@ -230,7 +301,9 @@ per variant, the live and simulated timeouts and the lateness; then the sim-vs-l
 explains each difference. The stored runs are as old as their machine files say: the seed000
 runs predate the reference stack's 200 ms RTO floor (they ran with a 50 ms floor, since removed)
 and the seed004-multipath runs fetched 100 MiB (now 20 MiB), so their simulated columns are not
-the tables' above until scripts/sim-vs-live.sh runs them again.
+the tables' above until scripts/sim-vs-live.sh runs them again. The section ends with the catalog
+experiments that have no stored live run: why the emulator cannot run them, or the command that
+runs them.
 `
 
 // simVsLiveNotes explain, per experiment, where the live figures differ
