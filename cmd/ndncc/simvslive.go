@@ -376,7 +376,7 @@ live (fixed-50 23.88 s, aimd 31.83, aimd-hole 36.01; simulated 23.87, 31.01, 34.
 takes the simulator's time to 0.04%, though the live run timed out 6 Interests where the
 simulator lost none; aimd is 2.6% slower live with 175 timeouts against 169; aimd-hole is 5.4%
 slower with 74 against 66, and its links' timers ran up to 139 ms late (35 ms for aimd), so part
-of that difference may be the machine's: one run each cannot tell. The mean RTTs are within 2 ms
+of that difference may be the machine's: one run each cannot tell. The mean RTTs are within 2.1 ms
 of the simulator's.`,
 	"seed004-caching": `Run at load 3.3 at the start and 6.7 at the end (other work on the machine; the live runs had
 priority), with the emulated links' timers 0.48-0.56 ms late on average and 35.6 and 78.2 ms at
