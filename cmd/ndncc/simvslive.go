@@ -151,10 +151,10 @@ signatures in all, and 20 GiB of payload held signed in memory.`,
 // simVsLiveSubsets say, per experiment that scripts/sim-vs-live.sh runs
 // with a --variant subset, which variants it leaves out and why.
 var simVsLiveSubsets = map[string]string{
-	"seed001-vegas": `The stored run has the 50 ms RTT rows only, every algorithm and every Vegas alpha and
-beta: the 17 variants fetch 100 MB each, 24 minutes of transfers (their simulated times) before
-the signing of 17 objects, more than the run's time allowed; the 100 and 200 ms rows have not run
-live (` + "`ndncc experiment seed001-vegas --live --runs 1`" + ` runs them all).`,
+	"seed001-vegas": `The stored run has two of the 17 variants, Vegas (alpha 10, beta 20) and AIMD at the 50 ms
+RTT: every variant fetches 100 MB, 24 minutes of transfers in all (their simulated times), and
+each run first signs its 97,657 segments; the other rows have not run live
+(` + "`ndncc experiment seed001-vegas --live --runs 1`" + ` runs them all).`,
 	"seed004-multipath": `The stored run has the bw-pcon variant only, the one the split check below reads; the other
 variants have not run live (` + "`ndncc experiment seed004-multipath --live --runs 1`" + ` runs them all).`,
 }
