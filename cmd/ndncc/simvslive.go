@@ -371,38 +371,39 @@ higher with marks than without, no retransmission with them; the live socket let
 through (1830 against 2845) and the mean RTT with marks is 2.9 ms higher. Runs of this script
 on a loaded machine (load 8-10) starved one udp row or the other of CPU (link timers up to 294
 and 348 ms late): their figures measured the machine, not the queue.`,
-	"seed000-linear-marks": `Run at load 5.9 at the start and 7.8 at the end. aimd-droptail is 3.3% slower live (24.86 s
-against 24.07) with 119 timeouts against 114. aimd-codel-mark-beta05, whose links' timers ran at
-most 12 ms late, keeps the simulator's figures: 28.04 s against 27.97, no loss, 27 marks against
-30. aimd-codel-mark lost 81 segments live (109 timeouts) where the simulator lost none, and still
-finished within 2% (24.59 s against 24.11); its links' timers ran up to 185 ms late, so a stall
-of the machine may be the cause, which one run cannot tell. aimd-codel-mark-q32 timed out 53 times against 21. With marks the mean RTT is
-4-6 ms higher live (78.0, 72.9 and 77.3 ms against 73.2, 68.8 and 71.4): the live forwarders'
-real per-packet time, against the simulator's 0-200 µs draw, where CoDel keeps the queue short.`,
-	"seed003-aimd": `Run at load 4.6 at the start and 5.9 at the end. The three rows keep the simulator's order
-live (fixed-50 23.88 s, aimd 31.83, aimd-hole 36.01; simulated 23.87, 31.01, 34.18). fixed-50
-takes the simulator's time to 0.04%, though the live run timed out 6 Interests where the
-simulator lost none; aimd is 2.6% slower live with 175 timeouts against 169; aimd-hole is 5.4%
-slower with 74 against 66, and its links' timers ran up to 139 ms late (35 ms for aimd), so part
-of that difference may be the machine's: one run each cannot tell. The mean RTTs are within 2.1 ms
-of the simulator's.`,
-	"seed004-caching": `Run at load 3.3 at the start and 6.7 at the end (other work on the machine; the live runs had
-priority), with the emulated links' timers 0.48-0.56 ms late on average and 35.6 and 78.2 ms at
-most. codel-drop keeps the simulator's times to 0.1% (c1 30.92 s live against 30.94, c2 25.91
-against 25.93) with fewer timeouts (208 and 174 against 233 and 224). PCON, which loses nothing
-either way, finishes 3-4% later live (c1 24.96 s against 24.18, c2 19.96 against 19.18) with
-fewer marks (139 and 204 against 144 and 286). The mean RTTs are 4-7 ms higher live (PCON c1 66.4
-against 59.6 ms, c2 48.6 against 43.3; codel-drop 60.6 against 56.3 and 50.7 against 45.8): the
-live forwarders take real time per packet, where this experiment's simulated ones take none (PCON
-was evaluated in ndnSIM).`,
-	"seed004-wireless": `Run at load 6.7 at the start and 4.6 at the end. With the link-loss shim the live run keeps the
-simulator's figures (24.36 s against 24.14, +0.9%; 626 Nacks against 620, 5 timeouts against 6):
-the 1% random loss is drawn by the emulated link in both runtimes, the shim finds each loss and
-the consumer retransmits without a decrease. plain, where every loss waits for the RTO, takes
-64.46 s live against 59.77 (+7.8%) with fewer timeouts (401 against 425) and a mean RTT 3.4 ms
-higher (30.9 against 27.5 ms; the simulated forwarders take no time per packet here, the live
-ones do); its links' timers ran up to 119 ms late, against 16.7 ms for the
-shim's run, so part of the difference may be the machine's: one run each cannot tell.`,
+	"seed000-linear-marks": `Run at load 5.9 at the start and 7.8 at the end. aimd-droptail is 3.3%
+slower live (24.86 s against 24.07) with 119 timeouts against 114. aimd-codel-mark-beta05, whose
+links' timers ran at most 12 ms late, keeps the simulator's figures: 28.04 s against 27.97, no loss,
+27 marks against 30. aimd-codel-mark lost 81 segments live (109 timeouts) where the simulator lost
+none, and still finished within 2% (24.59 s against 24.11); its links' timers ran up to 185 ms late,
+so a stall of the machine may be the cause, which one run cannot tell. aimd-codel-mark-q32 timed out
+53 times against 21. With marks the mean RTT is 4-6 ms higher live (78.0, 72.9 and 77.3 ms against
+73.2, 68.8 and 71.4): the live forwarders' real per-packet time, against the simulator's 0-200 µs
+draw, where CoDel keeps the queue short.`,
+	"seed003-aimd": `Run at load 4.6 at the start and 5.9 at the end. The three rows keep the
+simulator's order live (fixed-50 23.88 s, aimd 31.83, aimd-hole 36.01; simulated 23.87, 31.01,
+34.18). fixed-50 takes the simulator's time to 0.04%, though the live run timed out 6 Interests
+where the simulator lost none; aimd is 2.6% slower live with 175 timeouts against 169; aimd-hole is
+5.4% slower with 74 against 66, and its links' timers ran up to 139 ms late (35 ms for aimd), so
+part of that difference may be the machine's: one run each cannot tell. The mean RTTs are within 2.1
+ms of the simulator's.`,
+	"seed004-caching": `Run at load 3.3 at the start and 6.7 at the end (other work on the machine),
+with the emulated links' timers 0.48-0.56 ms late on average and 35.6 and 78.2 ms at most.
+codel-drop keeps the simulator's times to 0.1% (c1 30.92 s live against 30.94, c2 25.91 against
+25.93) with fewer timeouts (208 and 174 against 233 and 224). PCON, which loses nothing either way,
+finishes 3-4% later live (c1 24.96 s against 24.18, c2 19.96 against 19.18) with fewer marks (139
+and 204 against 144 and 286). The mean RTTs are 4-7 ms higher live (PCON c1 66.4 against 59.6 ms, c2
+48.6 against 43.3; codel-drop 60.6 against 56.3 and 50.7 against 45.8): the live forwarders take
+real time per packet, where this experiment's simulated ones take none (PCON was evaluated in
+ndnSIM).`,
+	"seed004-wireless": `Run at load 6.7 at the start and 4.6 at the end. With the link-loss shim the
+live run keeps the simulator's figures (24.36 s against 24.14, +0.9%; 626 Nacks against 620, 5
+timeouts against 6): the 1% random loss is drawn by the emulated link in both runtimes, the shim
+finds each loss and the consumer retransmits without a decrease. plain, where every loss waits for
+the RTO, takes 64.46 s live against 59.77 (+7.8%) with fewer timeouts (401 against 425) and a mean
+RTT 3.4 ms higher (30.9 against 27.5 ms; the simulated forwarders take no time per packet here, the
+live ones do); its links' timers ran up to 119 ms late, against 16.7 ms for the shim's run, so part
+of the difference may be the machine's: one run each cannot tell.`,
 	"seed004-multipath": `PCON's split is the optimum live as simulated (0.670 against 0.667, optimum 0.667): the
 marks that drive it come from CoDel on the same emulated links, and the live flow uses as much
 of the capacity (0.988 against 0.985). The mean RTT is 5.7 ms higher live: this experiment runs
