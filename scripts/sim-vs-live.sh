@@ -52,11 +52,11 @@ for name in "${names[@]}"; do
   case $name in
   seed004-multipath) run "$name" --variant bw-pcon ;;
   # seed001-vegas's 17 variants fetch 100 MB each: 24 minutes of transfers
-  # (their simulated times) plus, per variant, minutes of signing (97,657
-  # RSA-signed 1024-byte segments) on a 2-core machine, and Vegas runs
-  # slower live than simulated. The stored run has Vegas (alpha 10, beta 20)
-  # and AIMD at the 50 ms RTT; `ndncc experiment seed001-vegas --live
-  # --runs 1` runs them all.
+  # (their simulated times) plus, per variant, one to three minutes of
+  # signing (97,657 RSA-signed 1024-byte segments) on a 2-core machine, and
+  # Vegas ran 4.5x slower live than simulated (docs/reproduction.md). The
+  # stored run has Vegas (alpha 10, beta 20) and AIMD at the 50 ms RTT;
+  # `ndncc experiment seed001-vegas --live --runs 1` runs them all.
   seed001-vegas)
     run "$name" --variant vegas-a10-b20-rtt50ms --variant aimd-rtt50ms
     ;;
