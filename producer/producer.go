@@ -160,14 +160,17 @@ func (p *Producer) numbered(n ndn.Name) bool {
 	return b != nil && len(n) == len(b)+1 && b.IsPrefix(n) && n[len(b)].Typ == enc.TypeSequenceNumNameComponent
 }
 
+// newData returns a zero Data, from the configured allocator if any.
+func (p *Producer) newData() *ndn.Data {
+	if b := p.cfg.Data; b != nil {
+		return b.New()
+	}
+	return &ndn.Data{}
+}
+
 // numberedData builds the Data answering an Interest for name, Base/seq=N.
 func (p *Producer) numberedData(name ndn.Name) *ndn.Data {
-	var d *ndn.Data
-	if b := p.cfg.Data; b != nil {
-		d = b.New()
-	} else {
-		d = &ndn.Data{}
-	}
+	d := p.newData()
 	d.Name = name
 	d.Freshness = p.cfg.Freshness
 	d.ContentLen = p.cfg.SegmentSize
@@ -192,12 +195,7 @@ func (p *Producer) segment(seg uint64, name ndn.Name) (*ndn.Data, error) {
 	if rest := p.cfg.Size - off; rest < n {
 		n = rest
 	}
-	var d *ndn.Data
-	if b := p.cfg.Data; b != nil {
-		d = b.New()
-	} else {
-		d = &ndn.Data{}
-	}
+	d := p.newData()
 	// d is zero: its fields are set one by one, not cleared again by a
 	// composite literal.
 	d.Name = name
