@@ -322,10 +322,9 @@ paper's; "live lateness" says how late the emulated links' timers ran: a frame t
 serialisation time after its turn means the machine kept the forwarder from the CPU, and a live
 figure from such a run says more about the machine than about the protocol. Below each table:
 per variant, the live and simulated timeouts and the lateness; then the sim-vs-live checks, and what
-explains each difference. The stored runs are as old as their machine files say: the seed000
-runs predate the reference stack's 200 ms RTO floor (they ran with a 50 ms floor, since removed)
-and the seed004-multipath runs fetched 100 MiB (now 20 MiB), so their simulated columns are not
-the tables' above until scripts/sim-vs-live.sh runs them again. The section ends with the catalog
+explains each difference. The stored runs are as old as their machine files say: the
+seed004-multipath runs fetched 100 MiB (now 20 MiB), so their simulated column is not the table's
+above until scripts/sim-vs-live.sh runs it again. The section ends with the catalog
 experiments that have no stored live run: why the emulator cannot run them, or the command that
 runs them.
 `
@@ -334,27 +333,26 @@ runs them.
 // from the simulated ones (written from the stored runs; rewrite them
 // when scripts/sim-vs-live.sh runs again).
 var simVsLiveNotes = map[string]string{
-	"seed000-linear": `On a quiet machine (load 0.4-0.7) the live runs keep the simulator's times within 1% (design0
-+0.0%, design3 -0.8%) and the paper's order: the emulated links' timers ran at most 5.4 ms late
-and never stalled a flow. The live Data have the simulator's size (1449 bytes on the wire,
-measured at the bottleneck). What differs is the losses' pattern: the live AIMD designs time out
-less often (design1 76 against 132, design2 87 against 148; design3 114 against 114) and their
-mean RTT is 3-5 ms higher: the live forwarders take what the CPU takes per packet, with socket
-calls and loop wake-ups, where the simulator draws 0-200 µs, so the queue before the bottleneck
-fills and drains at other moments and the 32-packet limit drops other Data. An earlier run of this
-script at load 6-8 (before the live Data had the simulator's size) had design2 at 43.7 s against
+	"seed000-linear": `On a quiet machine (load 0.3-0.5; the emulated links' timers ran at most 4.9 ms late) the
+live runs keep the simulator's times within 1.5%: design0 23.87 s against 23.87, design1 26.34
+against 25.95, design2 24.19 against 24.07, design3 24.30 against 24.23, with 98, 118 and 120
+timeouts against 97, 114 and 114 and mean RTTs within 3 ms. The paper's order (#0, then #3, #2,
+#1) does not hold in either: with ndn-cxx's 200 ms minimum RTO, design2 finishes before design3
+simulated and live alike (the table above says why the paper's Design #2 figure needs a floor
+below the base RTT). The live Data have the simulator's size (1449 bytes on the wire, measured
+at the bottleneck). An earlier run of this script at load 6-8 had design2 at 43.7 s against
 31.0, after a stall of 443 ms (over twice the 200 ms minimum RTO) timed out every Interest in
 flight: the lateness column is what tells such a run from a real difference.`,
-	"seed000-dumbbell": `On a quiet machine (load 0.5, timers at most 5.1 ms late) every live time is within 1.2% of the
-simulator's but design3's, whose two flows swap places (c1 47.9 s live against 45.1, +6.1%; c2
-46.7 against 47.9, -2.6%): which of two AIMD flows that share the bottleneck gets ahead after a
-loss is decided by which Data fall at the queue's limit, and the live forwarders' real
-per-packet time (the simulator draws 0-200 µs) makes other Data fall. Their mean is within 2%.
-design0's two fixed windows of 16 cannot fill the 32-packet queue: no timeout, and the
-simulator's 47.63 s to the hundredth. The live AIMD designs time out 4-15% less often (design2
-442 against 520) and the flows share the link evenly (Jain's index 0.999-1.000). An earlier run
-of this script at load 5-10 had every live time 12-60% longer, with link timers up to 384 ms late
-and 586 timeouts for design0, all stalls of the machine.`,
+	"seed000-dumbbell": `On a quiet machine (load 0.3-0.7, timers at most 5.1 ms late) design0's two fixed windows of
+16, which cannot fill the 32-packet queue, take the simulator's 47.63 s to within 0.04% with no
+timeout. In the AIMD designs the two flows' mean stays within 2.5% of the simulator's (design1
+48.42 s against 47.36, design2 47.11 against 47.89, design3 47.81 against 47.74), but which
+flow is ahead differs (design1: c1 49.41 s live against 45.64, c2 47.43 against 49.08): which of
+two AIMD flows sharing the bottleneck gets ahead after a loss is decided by which Data fall at
+the queue's limit, and the live forwarders' real per-packet time (the simulator draws 0-200 µs)
+makes other Data fall. Timeouts are at most 16% apart per flow (design3 c2 90 against 78 is the
+largest). An earlier run of this script at load 5-10 had every live time 12-60% longer, with
+link timers up to 384 ms late and 586 timeouts for design0, all stalls of the machine.`,
 	"seed003-fixed": `On a quiet machine (load 0.4-0.5, timers at most 18 ms late) fixed-50, which loses nothing,
 takes the simulator's time to the millisecond (23.87 s), and fixed-200 is within 0.3%. The losses
 are the emulated link's own (a window of 100 or 200 overflows the 32-packet queue in the link model
