@@ -408,7 +408,13 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 		<-p.done // a producer's program is not among the flows awaited
 		res.Exec = append(res.Exec, p.res)
 		if p.failed() {
-			errs = append(errs, fmt.Errorf("node %s: %q %s", p.e.Node, p.e.Command, p.res.Error))
+			err := fmt.Errorf("node %s: %q %s", p.e.Node, p.e.Command, p.res.Error)
+			if p.e.output != nil { // its output was read, not shown: say how it ended
+				if t := tail(p.e.output.String(), 500); t != "" {
+					err = fmt.Errorf("%w: %s", err, t)
+				}
+			}
+			errs = append(errs, err)
 		}
 	}
 	return res, errors.Join(errs...)

@@ -20,7 +20,6 @@ import (
 	"github.com/named-data/ndnd/std/types/optional"
 
 	"github.com/ndncc/ndncc/fw"
-	"github.com/ndncc/ndncc/live"
 	"github.com/ndncc/ndncc/live/fwd/fwconf"
 	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/scenario"
@@ -260,33 +259,13 @@ func (x *extNode) stop() {
 // route planner's costs) and sets its strategy (strategy-choice/set),
 // through the forwarder's own management over its Unix socket.
 func (r *run) configure(ctx context.Context, nd *node, relays map[string]*net.UDPAddr) error {
-	x := nd.ext
-	conn, err := live.Connect(ctx, nd.transport(), live.FaceConfig{})
-	if err != nil {
-		return err
-	}
-	loopCtx, stop := context.WithCancel(ctx)
-	loopDone := make(chan struct{})
-	go func() { defer close(loopDone); conn.Loop.Run(loopCtx) }()
-	defer func() { stop(); <-loopDone; conn.Close() }()
-	command := func(module, verb string, args *mgmt.ControlArgs) (*mgmt.ControlArgs, error) {
-		type answer struct {
-			p   *mgmt.ControlArgs
-			err error
-		}
-		ch := make(chan answer, 1)
-		conn.Loop.Post(func() {
-			conn.Endpoint.Command(module, verb, args, func(p *mgmt.ControlArgs, err error) { ch <- answer{p, err} })
-		})
-		select {
-		case a := <-ch:
-			return a.p, a.err
-		case <-x.exited:
-			return nil, fmt.Errorf("%s exited: %s", x.kind, x.logTail())
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
+	return r.manage(ctx, nd, func(m *mgmtConn) error { return r.configureWith(m, relays) })
+}
+
+// configureWith is configure over an open management connection.
+func (r *run) configureWith(m *mgmtConn, relays map[string]*net.UDPAddr) error {
+	nd, x := m.nd, m.nd.ext
+	command := m.command
 	for _, to := range slices.Sorted(maps.Keys(relays)) {
 		uri := "udp4://" + relays[to].String()
 		p, err := command("faces", "create", &mgmt.ControlArgs{

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/scenario"
 	"github.com/ndncc/ndncc/sim"
 )
@@ -414,11 +415,6 @@ var producerReady = regexp.MustCompile(`^Published [0-9]+ Data packet|Object pro
 // serves (it segments and signs the whole object first).
 const producerReadyTimeout = 2 * time.Minute
 
-// producerSettle is how long the emulator waits after a serving tool said
-// it serves: ndnputchunks prints before its prefix registration is
-// confirmed.
-const producerSettle = 500 * time.Millisecond
-
 // startProducerProgram starts producer p's program on its node with the
 // object's bytes (Content) on its standard input, and waits until it says
 // it serves.
@@ -449,10 +445,14 @@ func (r *run) startProducerProgram(ctx context.Context, p scenario.Producer) err
 			return fmt.Errorf("%q did not say it serves (%q) within %v", e.Command, producerReady, producerReadyTimeout)
 		}
 	}
-	select {
-	case <-time.After(producerSettle):
-	case <-ctx.Done():
-		return ctx.Err()
+	// ndnputchunks says it serves before its prefix registration is
+	// confirmed: the consumers start once the node's FIB has the route.
+	prefix, err := ndn.ParseName(p.Prefix)
+	if err != nil {
+		return err
+	}
+	if err := r.waitRegistered(ctx, r.byName[p.Node], prefix, producerReadyTimeout); err != nil {
+		return fmt.Errorf("%q said it serves, but: %w", e.Command, err)
 	}
 	return nil
 }
