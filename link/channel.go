@@ -181,7 +181,7 @@ type Channel struct {
 	// because the queue discipline takes it by address (aqm.Queue.Pass):
 	// on the stack, it would be moved to the heap at every Send. Nothing
 	// reads it once enqueue has queued or transmitted it.
-	sending aqm.Item
+	sending  aqm.Item
 	txEnd    sched.Lane // the end of the frame in transmission
 	arrivals sched.Lane // the frames on the wire, in order
 
