@@ -104,10 +104,10 @@ func hashPrefixes(hs []uint64, name ndn.Name) {
 // each step (odd 64-bit constants with well-spread bits).
 const (
 	emptyNameHash uint64 = 0x243f6a8885a308d3
-	hashKey0             = 0xa0761d6478bd642f
-	hashKey1             = 0xe7037ed1a0b428db
-	hashKey2             = 0x8ebc6af09c88c6e3
-	hashKey3             = 0x589965cc75374cc3
+	hashKey0      uint64 = 0xa0761d6478bd642f
+	hashKey1      uint64 = 0xe7037ed1a0b428db
+	hashKey2      uint64 = 0x8ebc6af09c88c6e3
+	hashKey3      uint64 = 0x589965cc75374cc3
 )
 
 // mum folds a and b into one word: the high and the low half of their
