@@ -46,14 +46,15 @@ type Queue interface {
 	// handler) or set it.Pkt.CongestionMark before returning it.
 	// ok=false when empty.
 	Dequeue(now time.Duration) (it Item, ok bool)
-	// Pass is Enqueue(it, now) followed at once by Dequeue(now) on an
+	// Pass is Enqueue(*it, now) followed at once by Dequeue(now) on an
 	// empty queue, as a link does with a packet that finds its
 	// transmitter idle: the same counters, drops, marks and drop handler
-	// calls, and out is what Dequeue would return (stamped Enqueued =
-	// now). admitted is Enqueue's result and ok Dequeue's. A discipline
-	// may do it without going through its buffer. The queue must be
-	// empty.
-	Pass(it Item, now time.Duration) (out Item, admitted, ok bool)
+	// calls. admitted is Enqueue's result and ok Dequeue's; with ok, *it
+	// is what Dequeue would return (stamped Enqueued = now). It is
+	// passed and returned in place: an Item is a dozen words. A
+	// discipline may do it without going through its buffer. The queue
+	// must be empty.
+	Pass(it *Item, now time.Duration) (admitted, ok bool)
 	// Len returns the number of packets queued.
 	Len() int
 	// Bytes returns the number of bytes queued (sum of Item.Size).
@@ -137,12 +138,15 @@ func (q *fifo) enqueue(it Item, now time.Duration) bool {
 
 // enqueueDequeue is Queue.Pass for a discipline that decides at dequeue:
 // Enqueue, then Dequeue.
-func enqueueDequeue(q Queue, it Item, now time.Duration) (out Item, admitted, ok bool) {
-	if !q.Enqueue(it, now) {
-		return it, false, false
+func enqueueDequeue(q Queue, it *Item, now time.Duration) (admitted, ok bool) {
+	if !q.Enqueue(*it, now) {
+		return false, false
 	}
-	out, ok = q.Dequeue(now)
-	return out, true, ok
+	out, ok := q.Dequeue(now)
+	if ok {
+		*it = out
+	}
+	return true, ok
 }
 
 // pass is enqueue at time now then pop, for an empty queue (DropTail.Pass): the

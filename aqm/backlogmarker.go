@@ -238,7 +238,7 @@ func (q *BacklogMarker) CheckAtEnqueue() { q.atEnq = true }
 func (q *BacklogMarker) ChecksAtEnqueue() bool { return q.atEnq }
 
 // Pass implements Queue: Enqueue, then Dequeue.
-func (q *BacklogMarker) Pass(it Item, now time.Duration) (out Item, admitted, ok bool) {
+func (q *BacklogMarker) Pass(it *Item, now time.Duration) (admitted, ok bool) {
 	return enqueueDequeue(q, it, now)
 }
 

@@ -142,7 +142,7 @@ func (q *CoDel) State() CoDelState { return q.st }
 func (q *CoDel) Enqueue(it Item, now time.Duration) bool { return q.enqueue(it, now) }
 
 // Pass implements Queue: Enqueue, then Dequeue.
-func (q *CoDel) Pass(it Item, now time.Duration) (out Item, admitted, ok bool) {
+func (q *CoDel) Pass(it *Item, now time.Duration) (admitted, ok bool) {
 	return enqueueDequeue(q, it, now)
 }
 

@@ -30,11 +30,11 @@ func (q *DropTail) Dequeue(now time.Duration) (it Item, ok bool) {
 
 // Pass implements Queue: a drop-tail queue neither drops nor marks at
 // dequeue, so the packet goes on without entering the buffer.
-func (q *DropTail) Pass(it Item, now time.Duration) (out Item, admitted, ok bool) {
-	if !q.pass(&it) {
-		return it, false, false
+func (q *DropTail) Pass(it *Item, now time.Duration) (admitted, ok bool) {
+	if !q.pass(it) {
+		return false, false
 	}
 	it.Enqueued = now
 	q.stats.Dequeued++
-	return it, true, true
+	return true, true
 }

@@ -216,7 +216,8 @@ func TestPassIsEnqueueDequeue(t *testing.T) {
 					if wantOK {
 						want, wantOK = a.Dequeue(now)
 					}
-					got, admitted, ok := b.Pass(it, now)
+					got := it
+					admitted, ok := b.Pass(&got, now)
 					if admitted != wantAdmitted || ok != wantOK {
 						t.Fatalf("packet %d: Pass admitted %v, ok %v; Enqueue %v, Dequeue %v", i+1, admitted, ok, wantAdmitted, wantOK)
 					}

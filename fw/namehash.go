@@ -2,140 +2,119 @@ package fw
 
 import (
 	"bytes"
-	"hash"
-	"slices"
-
-	"github.com/cespare/xxhash"
+	"encoding/binary"
+	"math/bits"
 
 	"github.com/ndncc/ndncc/ndn"
 )
 
 // nameHasher computes the hashes of every prefix of a name without
-// allocating, for the per-packet pipelines. hs[i] equals enc.Name.Hash of
-// the name's first i components, as enc.Name.PrefixHash does (ndnd hashes
-// the concatenated component encodings with xxHash64); a test pins that
-// equality, so control operations (AddRoute, SetStrategy) can use ndnd's
-// own Hash. The PIT, the CS, the FIB and the strategy-choice table all key
-// by these hashes and resolve collisions with nameEqual.
+// allocating, for the per-packet pipelines: hs[i] is nameHash of the
+// name's first i components. The PIT, the CS, the FIB and the
+// strategy-choice table all key by these hashes and resolve collisions
+// with nameEqual; control operations (AddRoute, SetStrategy) hash with
+// nameHash.
 //
-// Consecutive packets of a forwarder mostly share all but their last
-// component (the segments of one object, Interests and Data alike), so
-// the hasher keeps the previous name's encoding and hashes: the prefix a
-// name shares with it is compared, not encoded and hashed again, and each
-// longer prefix costs one encoding of its last component and one
-// xxHash64 of the prefix's bytes.
+// A prefix's hash is its shorter prefix's hash with one more component
+// mixed in (hashPrefixes), so a name's hashes cost one pass over its
+// components, whatever its length, and nothing is kept between names: a
+// name is known by its content only.
 type nameHasher struct {
-	buf   []byte       // the encoding of the previous name's components
-	comps []hashedComp // the previous name's components
-	hs    []uint64     // hs[i]: the hash of the first i components
-	// digest hashes the prefixes of a long name in one pass.
-	digest hash.Hash64
-}
-
-// hashedComp is one component of the previous name: its type, its value
-// (a slice of buf) and where its encoding ends in buf.
-type hashedComp struct {
-	typ uint64
-	val []byte
-	end int
+	hs []uint64 // the last name's prefix hashes, reused by the next
 }
 
 func newNameHasher() nameHasher {
-	return nameHasher{
-		buf:    make([]byte, 0, 128),
-		comps:  make([]hashedComp, 0, 16),
-		hs:     append(make([]uint64, 0, 17), xxhash.Sum64(nil)),
-		digest: xxhash.New(),
-	}
+	return nameHasher{hs: make([]uint64, 0, 17)}
 }
 
 // prefixes returns hs with len(name)+1 elements, hs[i] the hash of
 // name[:i]. The slice is reused by the next call.
 func (h *nameHasher) prefixes(name ndn.Name) []uint64 {
-	comps := h.comps
-	n := min(len(name), len(comps))
-	k := 0 // components shared with the previous name: same type, same value
-	for ; k < n; k++ {
-		c, p := &name[k], &comps[k]
-		if uint64(c.Typ) != p.typ || string(c.Val) != string(p.val) {
-			break
-		}
+	if cap(h.hs) <= len(name) {
+		h.hs = make([]uint64, 2*len(name)+1)
 	}
-	if k == len(name) && k == len(comps) {
-		return h.hs
-	}
-	if last := len(name) - 1; k == last && k == len(comps)-1 {
-		// Only the last component's value differs, and its length does
-		// not (the next segment of an object): its encoding's header is
-		// the same, so the new value goes over the old one in place.
-		if c, p := &name[k], &comps[k]; uint64(c.Typ) == p.typ && len(p.val) == len(c.Val) {
-			copy(p.val, c.Val)
-			h.hs[k+1] = xxhash.Sum64(h.buf)
-			return h.hs
-		}
-	}
-	buf := h.buf
-	comps, hs := comps[:k], h.hs[:k+1]
-	if k > 0 {
-		buf = buf[:comps[k-1].end]
-	} else {
-		buf = buf[:0]
-	}
-	work := 0 // bytes hashed prefix by prefix: the sum of their lengths
-	for i := k; i < len(name); i++ {
-		c := &name[i]
-		n := c.EncodingLength()
-		at := len(buf)
-		buf = slices.Grow(buf, n)[:at+n]
-		c.EncodeInto(buf[at:])
-		comps = append(comps, hashedComp{typ: uint64(c.Typ), end: len(buf)})
-		work += len(buf)
-	}
-	// Each value is a slice of buf, which may have moved as it grew.
-	for i := range comps {
-		p := &comps[i]
-		p.val = buf[p.end-len(name[i].Val) : p.end : p.end]
-	}
-	h.buf, h.comps = buf, comps
-	if work <= streamHashWork {
-		// short names, the common case: each prefix hashed whole
-		for i := k; i < len(name); i++ {
-			hs = append(hs, xxhash.Sum64(buf[:comps[i].end]))
-		}
-	} else {
-		// a long name: one pass over the encoding, each prefix's hash
-		// read from the running digest, so the work is linear in the
-		// name's size instead of quadratic
-		if h.digest == nil {
-			h.digest = xxhash.New()
-		}
-		d := h.digest
-		d.Reset()
-		at := 0
-		if k > 0 {
-			at = comps[k-1].end
-		}
-		d.Write(buf[:at])
-		for i := k; i < len(name); i++ {
-			d.Write(buf[at:comps[i].end])
-			at = comps[i].end
-			hs = append(hs, d.Sum64())
-		}
-	}
-	h.hs = hs
+	hs := h.hs[:len(name)+1]
+	hashPrefixes(hs, name)
 	return hs
 }
-
-// streamHashWork is the most bytes a name's new prefixes may add up to
-// before they are hashed in one pass (nameHasher.hash): hashing each
-// prefix whole is quicker for the short names of nearly every packet,
-// one pass bounds the work of a long one.
-const streamHashWork = 4096
 
 // full returns the hash of the whole name.
 func (h *nameHasher) full(name ndn.Name) uint64 {
 	hs := h.prefixes(name)
 	return hs[len(hs)-1]
+}
+
+// nameHash returns the hash of name, the key of its entries in the
+// forwarder's tables.
+func nameHash(name ndn.Name) uint64 {
+	var buf [8]uint64
+	hs := buf[:]
+	if len(name) >= len(buf) {
+		hs = make([]uint64, len(name)+1)
+	}
+	hs = hs[:len(name)+1]
+	hashPrefixes(hs, name)
+	return hs[len(name)]
+}
+
+// hashPrefixes sets hs[i] (len(hs) is len(name)+1) to the hash of
+// name[:i]. The empty name has a constant hash; a longer prefix's is the
+// hash before it with the last component folded in by 64x64->128-bit
+// multiplications (mum). A value of at most 8 bytes goes in one, beside
+// the component's type and length (in the upper halves of the two
+// words); a longer one after them, 16 bytes a time, the last 16 in
+// the last step. The value's last
+// bytes are read with overlapping loads, which, its length known, cover
+// every byte.
+func hashPrefixes(hs []uint64, name ndn.Name) {
+	x := emptyNameHash
+	hs[0] = x
+	hs = hs[1:]
+	for i := range name {
+		c := &name[i]
+		v := c.Val
+		n := len(v)
+		var a, b uint64
+		switch {
+		case n > 8:
+			x = mum(x^uint64(c.Typ)^hashKey0, uint64(n)^hashKey1)
+			for len(v) > 16 {
+				x = mum(x^binary.LittleEndian.Uint64(v)^hashKey2, binary.LittleEndian.Uint64(v[8:])^hashKey3)
+				v = v[16:]
+			}
+			if n > 16 { // the last 16 bytes, some hashed already
+				v = c.Val[n-16:]
+			}
+			a, b = binary.LittleEndian.Uint64(v), binary.LittleEndian.Uint64(v[len(v)-8:])
+		case n >= 4:
+			a = uint64(binary.LittleEndian.Uint32(v)) | uint64(c.Typ)<<32
+			b = uint64(binary.LittleEndian.Uint32(v[n-4:])) | uint64(n)<<32
+		case n > 0:
+			a = uint64(v[0])<<16 | uint64(v[n>>1])<<8 | uint64(v[n-1]) | uint64(c.Typ)<<32
+			b = uint64(n) << 32
+		default:
+			a, b = uint64(c.Typ)<<32, 0
+		}
+		x = mum(x^a^hashKey2, b^hashKey3)
+		hs[i] = x
+	}
+}
+
+// The hash's constants: the empty name's hash and the keys mixed into
+// each step (odd 64-bit constants with well-spread bits).
+const (
+	emptyNameHash uint64 = 0x243f6a8885a308d3
+	hashKey0      uint64 = 0xa0761d6478bd642f
+	hashKey1      uint64 = 0xe7037ed1a0b428db
+	hashKey2      uint64 = 0x8ebc6af09c88c6e3
+	hashKey3      uint64 = 0x589965cc75374cc3
+)
+
+// mum folds a and b into one word: the high and the low half of their
+// 128-bit product, xored.
+func mum(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
 }
 
 // nameEqual reports whether a and b are the same name. It compares

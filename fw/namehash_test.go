@@ -1,6 +1,7 @@
 package fw
 
 import (
+	"bytes"
 	"slices"
 	"testing"
 
@@ -9,21 +10,28 @@ import (
 	"github.com/ndncc/ndncc/ndn"
 )
 
-// The PIT, CS and FIB key by nameHasher's prefix hashes; they must be the
-// hashes ndnd gives the same names. The hasher reuses what the previous
-// name shares with the next, so the names follow one another as packets
-// do: sharing prefixes, and differing in a component's type, value or
-// length only.
-func TestNameHasherMatchesNdnd(t *testing.T) {
+// hashesOf returns nameHash of every prefix of n, shortest first.
+func hashesOf(n ndn.Name) []uint64 {
+	hs := make([]uint64, len(n)+1)
+	for i := range hs {
+		hs[i] = nameHash(n[:i])
+	}
+	return hs
+}
+
+// The PIT, CS and FIB key the per-packet path's lookups by nameHasher's
+// prefix hashes and the control operations' by nameHash: they must agree,
+// whatever the name before.
+func TestNameHasherMatchesNameHash(t *testing.T) {
 	h := newNameHasher()
-	long := make([]byte, 300) // a component longer than the initial buffer
+	long := make([]byte, 300)
 	for _, n := range []ndn.Name{
 		{},
 		name("/a"),
 		name("/ndn/edu/arizona/file/v=1/seg=42"),
 		name("/ndn/edu/arizona/file/v=1/seg=43"),
 		name("/ndn/edu/arizona/file/v=1/seg=43"),
-		name("/ndn/edu/arizona/file/v=2/seg=44"), // two components change, lengths do not
+		name("/ndn/edu/arizona/file/v=2/seg=44"),
 		name("/ndn/edu/arizona/file/v=1/seg=300"),
 		name("/ndn/edu/arizona/file/v=1/300"),
 		name("/ndn/edu/arizona/file/v=1"),
@@ -33,20 +41,74 @@ func TestNameHasherMatchesNdnd(t *testing.T) {
 		ndn.NewSegmentInterest(name("/a/bb"), 70000).Name,
 		{enc.NewGenericBytesComponent(long), enc.NewGenericComponent("x")},
 		{enc.NewGenericBytesComponent(long[:299]), enc.NewGenericComponent("x")},
+		longName(20, 40), // more prefixes than the hasher's first slice holds
 		{},
 	} {
 		got := slices.Clone(h.prefixes(n))
-		if want := n.PrefixHash(); !slices.Equal(got, want) {
-			t.Errorf("%s: prefixes %v, ndnd PrefixHash %v", n, got, want)
+		if want := hashesOf(n); !slices.Equal(got, want) {
+			t.Errorf("%s: prefixes %v, nameHash of each prefix %v", n, got, want)
 		}
-		for i := range n {
-			if got[i] != n[:i].Hash() {
-				t.Errorf("%s: hash of %d-component prefix %x, ndnd %x", n, i, got[i], n[:i].Hash())
-			}
+		if h.full(n) != nameHash(n) {
+			t.Errorf("%s: full %x, nameHash %x", n, h.full(n), nameHash(n))
 		}
-		if h.full(n) != n.Hash() {
-			t.Errorf("%s: full %x, ndnd Hash %x", n, h.full(n), n.Hash())
+	}
+}
+
+// Names that differ anywhere get different hashes: in a component's type,
+// its value or its length, in where one component ends and the next
+// begins, in a byte of a value of any length (every byte of the tail's
+// overlapping loads counts).
+func TestNameHashTellsNamesApart(t *testing.T) {
+	names := []ndn.Name{
+		{},
+		name("/a"),
+		name("/a/b"),
+		name("/ab"),
+		name("/a/bb"),
+		name("/ab/b"),
+		name("/a/seg=1"),
+		name("/a/1"),
+		name("/a/v=1"),
+		{enc.NewGenericComponent("")},
+		{enc.NewGenericComponent(""), enc.NewGenericComponent("")},
+	}
+	for size := 1; size <= 40; size++ {
+		v := bytes.Repeat([]byte{'x'}, size)
+		names = append(names, ndn.Name{enc.NewGenericBytesComponent(slices.Clone(v))})
+		for i := range size {
+			w := slices.Clone(v)
+			w[i] = 'y'
+			names = append(names, ndn.Name{enc.NewGenericBytesComponent(w)})
 		}
+	}
+	seen := map[uint64]ndn.Name{}
+	for _, n := range names {
+		h := nameHash(n)
+		if m, ok := seen[h]; ok {
+			t.Errorf("%s and %s hash alike (%x)", m, n, h)
+		}
+		seen[h] = n
+	}
+}
+
+// The PIT picks a bucket by a hash's low bits: the segments of one object
+// spread over them about evenly (no bucket holds more than 4 times its
+// share).
+func TestNameHashSpreadsSegments(t *testing.T) {
+	const names, buckets = 1 << 14, 1 << 10
+	prefix := name("/example/file/v=1700000000000000")
+	var load [buckets]int
+	seen := map[uint64]bool{}
+	for seg := range uint64(names) {
+		h := nameHash(ndn.NewSegmentInterest(prefix, seg).Name)
+		if seen[h] {
+			t.Fatalf("segment %d: a hash seen before", seg)
+		}
+		seen[h] = true
+		load[h%buckets]++
+	}
+	if m := slices.Max(load[:]); m > 4*names/buckets {
+		t.Errorf("the fullest of %d buckets holds %d of %d names", buckets, m, names)
 	}
 }
 
@@ -135,8 +197,8 @@ func TestNamesAreKnownByContent(t *testing.T) {
 			}
 		}
 		hs := slices.Clone(h.prefixes(n))
-		if ndnd := n.PrefixHash(); !slices.Equal(hs, ndnd) {
-			t.Errorf("%s: hashes %v, ndnd PrefixHash %v", n, hs, ndnd)
+		if want := hashesOf(n); !slices.Equal(hs, want) {
+			t.Errorf("%s: hashes %v, nameHash of each prefix %v", n, hs, want)
 		}
 		if e := table.longest(n, hs); e == nil || e.val != want {
 			t.Errorf("%s: longest match %v, want %s", n, e, want)

@@ -43,7 +43,7 @@ func (f *Forwarder) SetStrategy(prefix ndn.Name, strategy string) error {
 	if !ok {
 		return fmt.Errorf("fw %s: set strategy for %s: unknown strategy %q", f.name, prefix, strategy)
 	}
-	n := f.choice.t.put(prefix, prefix.Hash())
+	n := f.choice.t.put(prefix, nameHash(prefix))
 	n.val = chosenStrategy{name: strategy, s: ctor(Actions{f})}
 	if len(prefix) == 0 {
 		f.choice.root = n
@@ -58,7 +58,7 @@ func (f *Forwarder) UnsetStrategy(prefix ndn.Name) error {
 	if len(prefix) == 0 {
 		return fmt.Errorf("fw %s: unset strategy: the root prefix always has a strategy", f.name)
 	}
-	f.choice.t.del(prefix, prefix.Hash())
+	f.choice.t.del(prefix, nameHash(prefix))
 	return nil
 }
 
@@ -87,5 +87,5 @@ func (f *Forwarder) Strategies() []string {
 
 // StrategyFor returns the name of the strategy that Interests for name use.
 func (f *Forwarder) StrategyFor(name ndn.Name) string {
-	return f.choice.find(name, name.PrefixHash()).name
+	return f.choice.find(name, f.auxHasher.prefixes(name)).name
 }

@@ -177,6 +177,11 @@ type Channel struct {
 	txSize   int
 	txTime   time.Duration
 	inFlight fifo.Queue[flight]
+	// sending is the Item that Send builds and enqueue reads, kept here
+	// because the queue discipline takes it by address (aqm.Queue.Pass):
+	// on the stack, it would be moved to the heap at every Send. Nothing
+	// reads it once enqueue has queued or transmitted it.
+	sending  aqm.Item
 	txEnd    sched.Lane // the end of the frame in transmission
 	arrivals sched.Lane // the frames on the wire, in order
 
@@ -261,10 +266,10 @@ func (c *Channel) Queue() aqm.Queue { return c.queue }
 
 // Send implements ndn.Face: the packet joins the output queue.
 func (c *Channel) Send(p ndn.Packet) {
-	var it aqm.Item // filled field by field: a literal is built apart and copied
-	it.Pkt = p
+	it := &c.sending // filled field by field: a literal is built apart and copied
+	it.Pkt, it.Ext, it.Enqueued = p, nil, 0
 	it.Size = c.sizer.PacketSize(&it.Pkt) + c.params.HeaderOverhead
-	c.enqueue(&it)
+	c.enqueue(it)
 }
 
 // SendFrame queues a frame. It is how a Reliability sends its IDLE frames
@@ -300,11 +305,11 @@ func (c *Channel) enqueue(it *aqm.Item) {
 		// An idle transmitter has an empty queue: the frame passes
 		// through it (aqm.Queue.Pass) and leaves at once. The queue
 		// stays empty, so its length's integral has nothing to add.
-		out, admitted, ok := c.queue.Pass(*it, now)
+		admitted, ok := c.queue.Pass(it, now)
 		if !admitted {
 			c.stats.TailDrops++
 		} else if ok {
-			c.transmit(&out, now, now)
+			c.transmit(it, now, now)
 			c.armTxDone()
 		}
 	case !c.accountedEnqueue(it, now):

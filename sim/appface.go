@@ -59,7 +59,8 @@ type toForwarder struct{ a *appFace }
 func (t toForwarder) Send(p ndn.Packet) {
 	a := t.a
 	if a.tap != nil {
-		a.tap(&p)
+		c := p // the tap gets a copy's address: p itself stays off the heap
+		a.tap(&c)
 	}
 	was := a.sending
 	a.sending = true

@@ -117,12 +117,12 @@ func (q *recordingQueue) Dequeue(now time.Duration) (aqm.Item, bool) {
 	return it, ok
 }
 
-func (q *recordingQueue) Pass(it aqm.Item, now time.Duration) (aqm.Item, bool, bool) {
-	out, admitted, ok := q.Queue.Pass(it, now)
+func (q *recordingQueue) Pass(it *aqm.Item, now time.Duration) (bool, bool) {
+	admitted, ok := q.Queue.Pass(it, now)
 	if ok {
-		q.bytes += uint64(q.sizer.PacketSize(&out.Pkt))
+		q.bytes += uint64(q.sizer.PacketSize(&it.Pkt))
 	}
-	return out, admitted, ok
+	return admitted, ok
 }
 
 // TestTCPTunnelWritesMarksWithTheirHeader checks that a packet the send
