@@ -39,7 +39,9 @@ type PacedDelayConfig struct {
 	// QuietLossBeta is the decrease on a timeout or a hole while the
 	// flow's standing queue was within Beta: no buffer it fills
 	// overflowed, so the loss is random (a lossy link) or another flow's
-	// overflow. Default 1: no decrease.
+	// overflow. Default 1: no decrease; then a loss found before its RTO
+	// (rack) with no queue of this flow does not end slow start or
+	// restart the window's growth either (randomLoss).
 	QuietLossBeta float64
 	// PacingGain multiplies the pacing rate cwnd/RTT in congestion
 	// avoidance. Default 2: the window, not the pacer, bounds the rate;
@@ -480,6 +482,13 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 	if d.decreased {
 		return
 	}
+	if d.randomLoss(cause) {
+		// Slow start goes on; after it the round holds the window (it
+		// decides nothing, as after a decrease), and the growth's
+		// velocity stands.
+		d.decreased = !d.slowStart
+		return
+	}
 	d.decreased = true
 	beta := d.cfg.LossBeta
 	switch {
@@ -501,6 +510,25 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 	d.cwnd = max(d.cwnd*beta, MinSsthresh)
 	d.ssthresh = d.cwnd
 	d.dir, d.sameDir, d.velocity = 0, 0, 1
+}
+
+// randomLoss reports whether a decrease for cause is a random loss the
+// window leaves alone: with QuietLossBeta 1, a loss found by the Data of
+// later Interests (CauseLoss: the path delivers) while this flow keeps
+// no queue to overflow, in slow start (the latest sample's queue within
+// SlowStartGamma) or after it (the round's within Beta), and not in
+// competitive mode. Slow start goes on, and the window's growth keeps its
+// velocity: on a lossy link every round or two has a loss, and a
+// window that restarted its growth at each would climb to the
+// bandwidth-delay product one segment per round.
+func (d *PacedDelay) randomLoss(cause Cause) bool {
+	if cause != CauseLoss || d.cfg.QuietLossBeta != 1 || d.competing {
+		return false
+	}
+	if d.slowStart {
+		return d.ssAbove == 0
+	}
+	return d.diff <= d.cfg.Beta
 }
 
 // OnTimeout implements TimeoutObserver: on a host path every timeout

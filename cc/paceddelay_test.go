@@ -277,6 +277,54 @@ func TestPacedDelayDecrease(t *testing.T) {
 	}
 }
 
+// TestPacedDelayRandomLoss: a loss found by later Data (CauseLoss) while
+// the flow keeps no queue to overflow leaves the window, slow start and
+// the growth's velocity as they were; with a queue, in competitive mode,
+// or with a quiet-loss-beta below 1 it decreases as any loss.
+func TestPacedDelayRandomLoss(t *testing.T) {
+	cases := []struct {
+		name      string
+		slowStart bool
+		ssAbove   int
+		diff      float64
+		competing bool
+		quietBeta float64
+		want      float64
+		wantSS    bool
+		keepsVel  bool
+	}{
+		{name: "slow start, no queue", slowStart: true, quietBeta: 1, want: 100, wantSS: true, keepsVel: true},
+		{name: "slow start, queue building", slowStart: true, ssAbove: 1, quietBeta: 1, want: 50},
+		{name: "after slow start, within beta", diff: 1.5, quietBeta: 1, want: 100, keepsVel: true},
+		{name: "after slow start, own queue", diff: 3, quietBeta: 1, want: 50},
+		{name: "competitive", diff: 1, competing: true, quietBeta: 1, want: 100 * competeLossBeta},
+		{name: "quiet-loss-beta below 1", diff: 1, quietBeta: 0.9, want: 90},
+	}
+	for _, c := range cases {
+		d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd, cfg.QuietLossBeta = 100, c.quietBeta })
+		d.slowStart, d.ssAbove, d.diff, d.competing = c.slowStart, c.ssAbove, c.diff, c.competing
+		d.dir, d.sameDir, d.velocity = 1, 4, 8
+		d.OnDecrease(0, CauseLoss)
+		if d.Cwnd() != c.want || d.InSlowStart() != c.wantSS {
+			t.Errorf("%s: cwnd %v slow start %v, want %v and %v", c.name, d.Cwnd(), d.InSlowStart(), c.want, c.wantSS)
+		}
+		if kept := d.velocity == 8; kept != c.keepsVel {
+			t.Errorf("%s: velocity %v, want it kept: %v", c.name, d.velocity, c.keepsVel)
+		}
+		// A loss in slow start leaves the round's decisions to come; after
+		// it the round holds the window.
+		if c.keepsVel && d.decreased == c.slowStart {
+			t.Errorf("%s: round marked decreased %v", c.name, d.decreased)
+		}
+	}
+	// A timeout is no random loss: a quiet one still ends slow start.
+	d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd = 40 })
+	d.OnDecrease(0, CauseTimeout)
+	if d.InSlowStart() {
+		t.Error("a timeout in slow start left slow start on")
+	}
+}
+
 // TestPacedDelayHostPathTimeout: a timeout on a host path (the nearest
 // source's minimum RTT below delay-floor) sets the window to the loss window,
 // whatever the queue estimate or the phase; elsewhere the queue estimate
