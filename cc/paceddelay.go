@@ -34,7 +34,8 @@ type PacedDelayConfig struct {
 	// LossBeta is the multiplicative decrease on a timeout or a hole
 	// while this flow keeps more than Beta segments queued: it overflowed
 	// the buffer. Default 0.5 (Reno's, as the conservative AIMD of seed
-	// 000).
+	// 000). A loss found before its RTO (rack) after slow start sheds the
+	// flow's standing queue instead, to LossBeta of the window at most.
 	LossBeta float64
 	// QuietLossBeta is the decrease on a timeout or a hole while the
 	// flow's standing queue was within Beta: no buffer it fills
@@ -483,10 +484,6 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 		return
 	}
 	if d.randomLoss(cause) {
-		// Slow start goes on; after it the round holds the window (it
-		// decides nothing, as after a decrease), and the growth's
-		// velocity stands.
-		d.decreased = !d.slowStart
 		return
 	}
 	d.decreased = true
@@ -505,9 +502,17 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 		beta = competeLossBeta
 	case !d.slowStart && d.diff <= d.cfg.Beta:
 		beta = d.cfg.QuietLossBeta
+	case !d.slowStart && cause == CauseLoss:
+		// Found by later Data, so the path delivers: what may have
+		// overflowed is this flow's standing queue, which the window
+		// sheds (as slow start's end does), down to loss-beta of it at
+		// most; a random loss where the flow keeps a queue costs it no
+		// more than that queue.
+		beta = max(beta, 1-d.diff/d.cwnd)
 	}
+	target := d.cwnd * beta
 	d.slowStart = false
-	d.cwnd = max(d.cwnd*beta, MinSsthresh)
+	d.cwnd = max(target, MinSsthresh)
 	d.ssthresh = d.cwnd
 	d.dir, d.sameDir, d.velocity = 0, 0, 1
 }

@@ -279,8 +279,10 @@ func TestPacedDelayDecrease(t *testing.T) {
 
 // TestPacedDelayRandomLoss: a loss found by later Data (CauseLoss) while
 // the flow keeps no queue to overflow leaves the window, slow start and
-// the growth's velocity as they were; with a queue, in competitive mode,
-// or with a quiet-loss-beta below 1 it decreases as any loss.
+// the growth's velocity as they were; with a queue of its own after slow
+// start it sheds that queue (at most loss-beta of the window); in slow
+// start with a queue building, in competitive mode, or with a
+// quiet-loss-beta below 1 it decreases as any loss.
 func TestPacedDelayRandomLoss(t *testing.T) {
 	cases := []struct {
 		name      string
@@ -296,7 +298,10 @@ func TestPacedDelayRandomLoss(t *testing.T) {
 		{name: "slow start, no queue", slowStart: true, quietBeta: 1, want: 100, wantSS: true, keepsVel: true},
 		{name: "slow start, queue building", slowStart: true, ssAbove: 1, quietBeta: 1, want: 50},
 		{name: "after slow start, within beta", diff: 1.5, quietBeta: 1, want: 100, keepsVel: true},
-		{name: "after slow start, own queue", diff: 3, quietBeta: 1, want: 50},
+		// Its own queue of 3 segments: it sheds that queue (more than
+		// half the window left).
+		{name: "after slow start, own queue", diff: 3, quietBeta: 1, want: 97},
+		{name: "after slow start, own queue past half the window", diff: 70, quietBeta: 1, want: 50},
 		{name: "competitive", diff: 1, competing: true, quietBeta: 1, want: 100 * competeLossBeta},
 		{name: "quiet-loss-beta below 1", diff: 1, quietBeta: 0.9, want: 90},
 	}
@@ -311,10 +316,9 @@ func TestPacedDelayRandomLoss(t *testing.T) {
 		if kept := d.velocity == 8; kept != c.keepsVel {
 			t.Errorf("%s: velocity %v, want it kept: %v", c.name, d.velocity, c.keepsVel)
 		}
-		// A loss in slow start leaves the round's decisions to come; after
-		// it the round holds the window.
-		if c.keepsVel && d.decreased == c.slowStart {
-			t.Errorf("%s: round marked decreased %v", c.name, d.decreased)
+		// The round's rules still decide after a random loss.
+		if c.keepsVel && d.decreased {
+			t.Errorf("%s: round marked decreased", c.name)
 		}
 	}
 	// A timeout is no random loss: a quiet one still ends slow start.
