@@ -170,8 +170,9 @@ func nearTolerance(base time.Duration) time.Duration {
 //
 // Per RTT sample r the source is the level with the largest minimum b <=
 // r (a sample below every level within SourceRatio lowers the least
-// level; further below it founds a new, nearer level); its queueing delay
-// is q = r - b. At the end of a round, with (q, r) the sample of the
+// level; further below it founds a new, nearer level; a step above it
+// that the window's own queue cannot explain founds a farther one,
+// farther); its queueing delay is q = r - b. At the end of a round, with (q, r) the sample of the
 // round with the least q and f the floor of its source (HostDelayFloor if
 // b < DelayFloor, else DelayFloor):
 //
@@ -227,6 +228,13 @@ type PacedDelay struct {
 	velocity float64
 	dir      int // +1 growing, -1 shrinking, 0 holding
 	sameDir  int // rounds in a row in dir
+
+	// roundStart and roundData are when the round began and the Data it
+	// has delivered; rate is the largest delivery rate (Data/s) of the
+	// last rateRounds rounds (farther).
+	roundStart time.Duration
+	roundData  int
+	rate       maxFilter
 }
 
 // NewPacedDelay returns a paced-delay window in its initial state.
@@ -293,8 +301,9 @@ func (d *PacedDelay) OnData(a Ack) {
 			d.cwnd, d.slowStart = min(d.ssthresh, MaxWindow), false
 		}
 	}
+	d.roundData++
 	if a.Seg >= d.mark {
-		d.endRound(a.HighInterest)
+		d.endRound(a.Now, a.HighInterest)
 	}
 }
 
@@ -387,10 +396,59 @@ func (d *PacedDelay) attribute(now, r time.Duration) int {
 	for d.src[i].base > r {
 		i--
 	}
+	if d.farther(i, r) {
+		return d.addFarther(now, i, r)
+	}
 	return i
 }
 
-func (d *PacedDelay) endRound(highInterest uint64) {
+// rateRounds is how many rounds the delivery rate farther divides by
+// is the largest of: the last round and this one.
+const rateRounds = 2
+
+// farther reports whether RTT sample r, attributed to level i, is a
+// farther source (a longer path, a producer behind a cache that answered
+// until now) rather than a queue: the last round's least RTT was still
+// at the level's minimum (the RTT stepped up within a round, as a path
+// switch does and a queue building up does not), the window is more than
+// the few segments of one that has yielded to others (competeWindow), and
+// the rise is more than twice what the window could have built: with all
+// of its cwnd Data queued at a bottleneck that sends at least the largest
+// rate the flow was delivered at in the last rounds, they wait cwnd/rate,
+// and a window that grew in the last round may be twice the rate
+// measured over it. NDN-Vegas takes any sample far above its minimum for
+// a new source (its γ); this takes only one that the flow's own queue
+// cannot explain. Never in slow start, whose rate lags its window.
+func (d *PacedDelay) farther(i int, r time.Duration) bool {
+	rate := d.rate.best()
+	b := d.src[i].base
+	if d.slowStart || rate <= 0 || d.cwnd <= competeWindow || d.lastMin <= 0 || d.lastMin > b+nearTolerance(b) {
+		return false
+	}
+	return (r - b).Seconds() > 2*d.cwnd/rate
+}
+
+// addFarther makes r the minimum of a farther source above level i: the
+// next level up if r is within SourceRatio of it (r lowers it), else a
+// new level (replacing the farthest when all are in use).
+func (d *PacedDelay) addFarther(now time.Duration, i int, r time.Duration) int {
+	if i+1 < d.nsrc && float64(r) >= d.cfg.SourceRatio*float64(d.src[i+1].base) {
+		d.src[i+1].base, d.src[i+1].near = r, now
+		return i + 1
+	}
+	n := min(d.nsrc+1, maxSources)
+	j := min(i+1, n-1)
+	copy(d.src[j+1:n], d.src[j:n-1])
+	d.src[j] = rttSource{base: r, near: now, cand: r}
+	d.nsrc = n
+	return j
+}
+
+func (d *PacedDelay) endRound(now time.Duration, highInterest uint64) {
+	if span := now - d.roundStart; span > 0 && d.round > 0 {
+		d.rate.update(float64(d.roundData)/span.Seconds(), d.round, rateRounds)
+	}
+	d.roundStart, d.roundData = now, 0
 	if !d.decreased && d.roundQ >= 0 {
 		d.diff = d.queued(d.roundQ, d.roundR)
 		d.compete()

@@ -531,3 +531,44 @@ func TestPacedDelayCompetitive(t *testing.T) {
 		}
 	}
 }
+
+// TestPacedDelayFartherSource: an RTT that steps up within a round by far
+// more than the window could queue (a path switch from 22 to 102 ms with
+// a window of 20) founds a farther source, against whose minimum the
+// window keeps growing; one that rises a few milliseconds a round (a
+// queue) does not, and the window shrinks.
+func TestPacedDelayFartherSource(t *testing.T) {
+	newAt := func() (*PacedDelay, *pdFeed) {
+		d := newPD(t, func(c *PacedDelayConfig) { c.InitCwnd = 20 })
+		d.slowStart = false
+		f := &pdFeed{d: d}
+		f.start(ms(22))
+		for range 3 {
+			f.round(constRTT(ms(22)))
+		}
+		return d, f
+	}
+	d, f := newAt()
+	before := d.Cwnd()
+	for range 4 {
+		f.round(constRTT(ms(102)))
+	}
+	if got := d.Sources(); len(got) != 2 || got[1] != ms(102) {
+		t.Errorf("sources %v after the step to 102 ms, want 22ms and 102ms", got)
+	}
+	if d.Cwnd() <= before {
+		t.Errorf("window %v after the step, want it grown from %v", d.Cwnd(), before)
+	}
+
+	d, f = newAt()
+	before = d.Cwnd()
+	for i := range 6 {
+		f.round(constRTT(ms(float64(22 + 4*(i+1)))))
+	}
+	if got := d.Sources(); len(got) != 1 {
+		t.Errorf("sources %v after a rise of 4 ms a round, want only 22ms", got)
+	}
+	if d.Cwnd() >= before {
+		t.Errorf("window %v after a rise of 4 ms a round, want it shrunk from %v", d.Cwnd(), before)
+	}
+}
