@@ -397,6 +397,10 @@ func (d *PacedDelay) attribute(now, r time.Duration) int {
 		i--
 	}
 	if d.farther(i, r) {
+		// The bottleneck still delivers what it did: the window keeps
+		// that rate over the longer round trip (BBR's bandwidth times
+		// its round trip), rather than climbing to it round by round.
+		d.cwnd = min(max(d.cwnd, d.rate.best()*r.Seconds()), MaxWindow)
 		return d.addFarther(now, i, r)
 	}
 	return i
