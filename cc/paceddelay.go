@@ -171,9 +171,11 @@ func nearTolerance(base time.Duration) time.Duration {
 // Per RTT sample r the source is the level with the largest minimum b <=
 // r (a sample below every level within SourceRatio lowers the least
 // level; further below it founds a new, nearer level; a step above it
-// that the window's own queue cannot explain founds a farther one,
-// farther); its queueing delay is q = r - b. At the end of a round, with (q, r) the sample of the
-// round with the least q and f the floor of its source (HostDelayFloor if
+// that the window's own queue cannot explain founds a farther one, and
+// the window takes the rate it was delivered at over the new round trip:
+// farther); its queueing delay is q = r - b. At the end of a round, with
+// (q, r) the sample of the round with the least q and f the floor of its
+// source (HostDelayFloor if
 // b < DelayFloor, else DelayFloor):
 //
 //	diff = cwnd * max(q - f, 0) / r     segments this flow keeps queued
