@@ -197,7 +197,11 @@ func nearTolerance(base time.Duration) time.Duration {
 // timeout or hole elsewhere multiplies it by LossBeta when the last
 // round's diff exceeded Beta (this flow's queue overflowed) or in slow
 // start, else by QuietLossBeta (a random loss, or another flow's
-// overflow); at most once per round, never below MinSsthresh.
+// overflow); at most once per round, never below MinSsthresh. A loss
+// found before its RTO (CauseLoss) with QuietLossBeta 1 and no queue of
+// the flow's own changes nothing, slow start and velocity included
+// (randomLoss); after slow start with a queue it sheds that queue, to
+// LossBeta of the window at most.
 // PacingInterval spaces Interests at gain * cwnd / rmin, where rmin is
 // the least RTT of the last round.
 type PacedDelay struct {
@@ -424,11 +428,17 @@ const rateRounds = 2
 // and a window that grew in the last round may be twice the rate
 // measured over it. NDN-Vegas takes any sample far above its minimum for
 // a new source (its γ); this takes only one that the flow's own queue
-// cannot explain. Never in slow start, whose rate lags its window.
+// cannot explain. Never in slow start, whose rate lags its window, nor
+// from a level whose minimum RTT is below HostDelayFloor (processes on
+// this host or next to it): the rule takes the bottleneck to send at a
+// steady rate, and a forwarder that waits for a CPU sends nothing
+// meanwhile, so there the RTT steps up with the host's scheduling
+// (through ndnd fw on a loaded host, by 10-40 ms from a minimum of
+// 0.4-1.3 ms).
 func (d *PacedDelay) farther(i int, r time.Duration) bool {
 	rate := d.rate.best()
 	b := d.src[i].base
-	if d.slowStart || rate <= 0 || d.cwnd <= competeWindow || d.lastMin <= 0 || d.lastMin > b+nearTolerance(b) {
+	if d.slowStart || rate <= 0 || d.cwnd <= competeWindow || b < d.cfg.HostDelayFloor || d.lastMin <= 0 || d.lastMin > b+nearTolerance(b) {
 		return false
 	}
 	return (r - b).Seconds() > 2*d.cwnd/rate
@@ -548,6 +558,10 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 		return
 	}
 	if d.randomLoss(cause) {
+		// The round's event, as a decrease would be: after slow start
+		// the round makes no further change (its queue estimate spans
+		// the hole), but the window and its velocity stand.
+		d.decreased = !d.slowStart
 		return
 	}
 	d.decreased = true
@@ -589,9 +603,11 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 // competitive mode. Slow start goes on, and the window's growth keeps its
 // velocity: on a lossy link every round or two has a loss, and a
 // window that restarted its growth at each would climb to the
-// bandwidth-delay product one segment per round.
+// bandwidth-delay product one segment per round. Not on a host path,
+// where no link loses packets at random: a loss there is a socket's
+// overflow.
 func (d *PacedDelay) randomLoss(cause Cause) bool {
-	if cause != CauseLoss || d.cfg.QuietLossBeta != 1 || d.competing {
+	if cause != CauseLoss || d.cfg.QuietLossBeta != 1 || d.competing || d.hostPath() {
 		return false
 	}
 	if d.slowStart {

@@ -32,8 +32,8 @@ import (
 // RACK.reord), the path reorders, and by as much as its RTTs vary: a
 // later-sent Interest overtakes an earlier one by the difference of their
 // RTTs, which the range of the RTTs bounds (maxRTT, the largest
-// unambiguous RTT of the last second, the runtime's stalls left out, less
-// minRTT), and the next RTT may exceed the largest seen by about as much
+// unambiguous RTT of the last second, less minRTT; an Interest whose wait
+// spanned a stall of the runtime gives no sample), and the next RTT may exceed the largest seen by about as much
 // as RTTs deviate: K·RTTVAR, the RTO's variance term (rto-k) without its
 // floor. A forwarder whose threads each queue their own share of a
 // flow's Interests (ndnd fw's) reorders them so, by as much as those
@@ -77,8 +77,8 @@ type rack struct {
 	// that reorders: the RTO estimator's K (rto-k).
 	varK float64
 	// rttMax is the largest RTT of the Interests sent once and answered
-	// over the last rackSpreadWindow, the runtime's stalls left out (ns,
-	// ticks of time in ns).
+	// over the last rackSpreadWindow, those whose wait spanned a stall of
+	// the runtime left out (ns, ticks of time in ns).
 	rttMax cc.WindowedMax
 	// reoSeen is the largest reordering a spurious loss has measured
 	// since the window last returned to its least.
@@ -100,8 +100,8 @@ func newRack(varK float64) rack { return rack{mult: 1, varK: varK} }
 // path that reorders covers (rack.rttMax) is remembered.
 const rackSpreadWindow = time.Second
 
-// sample takes an unambiguous RTT sample (an Interest sent once), the
-// runtime's stalls during its wait left out, at now.
+// sample takes an unambiguous RTT sample (an Interest sent once, its
+// wait spanning no stall of the runtime) at now.
 func (r *rack) sample(now, rtt time.Duration) {
 	if r.minRTT == 0 || rtt < r.minRTT {
 		r.minRTT = rtt
@@ -185,8 +185,8 @@ func (r *rack) lossEvent() {
 // rackDelivered feeds a Data for the in-flight or lost segment st to the
 // loss detection, before the segment is marked received.
 func (p *Pipeline) rackDelivered(now time.Duration, st *segment) {
-	if !st.retx {
-		p.rack.sample(now, now-st.sentAt-(p.stalls()-st.stallsAtSend))
+	if !st.retx && st.stallsAtSend == p.stalls() {
+		p.rack.sample(now, now-st.sentAt)
 	}
 	taken := st.status == segInFlight && p.rack.delivered(now, st.sentAt, st.order, st.retx)
 	if st.status == segRetxWait {
