@@ -53,3 +53,19 @@ func (f *maxFilter) update(v float64, t, window uint64) float64 {
 	}
 	return f.s[0].v
 }
+
+// WindowedMax is a windowed maximum for other packages: the largest
+// sample of the last window ticks (a tick may be a time in nanoseconds or
+// a round), kept in three samples as maxFilter keeps it. The zero value
+// has no sample.
+type WindowedMax struct{ f maxFilter }
+
+// Update adds sample v at tick t (ticks never go back) and returns the
+// maximum over the last window ticks.
+func (w *WindowedMax) Update(v float64, t, window uint64) float64 {
+	return w.f.update(v, t, window)
+}
+
+// Best is the maximum over the window as of the latest Update (0 before
+// any sample).
+func (w *WindowedMax) Best() float64 { return w.f.best() }

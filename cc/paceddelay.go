@@ -34,12 +34,15 @@ type PacedDelayConfig struct {
 	// LossBeta is the multiplicative decrease on a timeout or a hole
 	// while this flow keeps more than Beta segments queued: it overflowed
 	// the buffer. Default 0.5 (Reno's, as the conservative AIMD of seed
-	// 000).
+	// 000). A loss found before its RTO (rack) after slow start sheds the
+	// flow's standing queue instead, to LossBeta of the window at most.
 	LossBeta float64
 	// QuietLossBeta is the decrease on a timeout or a hole while the
 	// flow's standing queue was within Beta: no buffer it fills
 	// overflowed, so the loss is random (a lossy link) or another flow's
-	// overflow. Default 1: no decrease.
+	// overflow. Default 1: no decrease; then a loss found before its RTO
+	// (rack) with no queue of this flow does not end slow start or
+	// restart the window's growth either (randomLoss).
 	QuietLossBeta float64
 	// PacingGain multiplies the pacing rate cwnd/RTT in congestion
 	// avoidance. Default 2: the window, not the pacer, bounds the rate;
@@ -167,9 +170,12 @@ func nearTolerance(base time.Duration) time.Duration {
 //
 // Per RTT sample r the source is the level with the largest minimum b <=
 // r (a sample below every level within SourceRatio lowers the least
-// level; further below it founds a new, nearer level); its queueing delay
-// is q = r - b. At the end of a round, with (q, r) the sample of the
-// round with the least q and f the floor of its source (HostDelayFloor if
+// level; further below it founds a new, nearer level; a step above it
+// that the window's own queue cannot explain founds a farther one, and
+// the window takes the rate it was delivered at over the new round trip:
+// farther); its queueing delay is q = r - b. At the end of a round, with
+// (q, r) the sample of the round with the least q and f the floor of its
+// source (HostDelayFloor if
 // b < DelayFloor, else DelayFloor):
 //
 //	diff = cwnd * max(q - f, 0) / r     segments this flow keeps queued
@@ -191,7 +197,11 @@ func nearTolerance(base time.Duration) time.Duration {
 // timeout or hole elsewhere multiplies it by LossBeta when the last
 // round's diff exceeded Beta (this flow's queue overflowed) or in slow
 // start, else by QuietLossBeta (a random loss, or another flow's
-// overflow); at most once per round, never below MinSsthresh.
+// overflow); at most once per round, never below MinSsthresh. A loss
+// found before its RTO (CauseLoss) with QuietLossBeta 1 and no queue of
+// the flow's own changes nothing, slow start and velocity included
+// (randomLoss); after slow start with a queue it sheds that queue, to
+// LossBeta of the window at most.
 // PacingInterval spaces Interests at gain * cwnd / rmin, where rmin is
 // the least RTT of the last round.
 type PacedDelay struct {
@@ -224,6 +234,13 @@ type PacedDelay struct {
 	velocity float64
 	dir      int // +1 growing, -1 shrinking, 0 holding
 	sameDir  int // rounds in a row in dir
+
+	// roundStart and roundData are when the round began and the Data it
+	// has delivered; rate is the largest delivery rate (Data/s) of the
+	// last rateRounds rounds (farther).
+	roundStart time.Duration
+	roundData  int
+	rate       maxFilter
 }
 
 // NewPacedDelay returns a paced-delay window in its initial state.
@@ -290,8 +307,9 @@ func (d *PacedDelay) OnData(a Ack) {
 			d.cwnd, d.slowStart = min(d.ssthresh, MaxWindow), false
 		}
 	}
+	d.roundData++
 	if a.Seg >= d.mark {
-		d.endRound(a.HighInterest)
+		d.endRound(a.Now, a.HighInterest)
 	}
 }
 
@@ -384,10 +402,69 @@ func (d *PacedDelay) attribute(now, r time.Duration) int {
 	for d.src[i].base > r {
 		i--
 	}
+	if d.farther(i, r) {
+		// The bottleneck still delivers what it did: the window keeps
+		// that rate over the longer round trip (BBR's bandwidth times
+		// its round trip), rather than climbing to it round by round.
+		d.cwnd = min(max(d.cwnd, d.rate.best()*r.Seconds()), MaxWindow)
+		return d.addFarther(now, i, r)
+	}
 	return i
 }
 
-func (d *PacedDelay) endRound(highInterest uint64) {
+// rateRounds is how many rounds the delivery rate farther divides by
+// is the largest of: the last round and this one.
+const rateRounds = 2
+
+// farther reports whether RTT sample r, attributed to level i, is a
+// farther source (a longer path, a producer behind a cache that answered
+// until now) rather than a queue: the last round's least RTT was still
+// at the level's minimum (the RTT stepped up within a round, as a path
+// switch does and a queue building up does not), the window is more than
+// the few segments of one that has yielded to others (competeWindow), and
+// the rise is more than twice what the window could have built: with all
+// of its cwnd Data queued at a bottleneck that sends at least the largest
+// rate the flow was delivered at in the last rounds, they wait cwnd/rate,
+// and a window that grew in the last round may be twice the rate
+// measured over it. NDN-Vegas takes any sample far above its minimum for
+// a new source (its γ); this takes only one that the flow's own queue
+// cannot explain. Never in slow start, whose rate lags its window, nor
+// from a level whose minimum RTT is below HostDelayFloor (processes on
+// this host or next to it): the rule takes the bottleneck to send at a
+// steady rate, and a forwarder that waits for a CPU sends nothing
+// meanwhile, so there the RTT steps up with the host's scheduling
+// (through ndnd fw on a loaded host, by 10-40 ms from a minimum of
+// 0.4-1.3 ms).
+func (d *PacedDelay) farther(i int, r time.Duration) bool {
+	rate := d.rate.best()
+	b := d.src[i].base
+	if d.slowStart || rate <= 0 || d.cwnd <= competeWindow || b < d.cfg.HostDelayFloor || d.lastMin <= 0 || d.lastMin > b+nearTolerance(b) {
+		return false
+	}
+	return (r - b).Seconds() > 2*d.cwnd/rate
+}
+
+// addFarther makes r the minimum of a farther source above level i: the
+// next level up if r is within SourceRatio of it (r lowers it), else a
+// new level (replacing the farthest when all are in use).
+func (d *PacedDelay) addFarther(now time.Duration, i int, r time.Duration) int {
+	if i+1 < d.nsrc && float64(r) >= d.cfg.SourceRatio*float64(d.src[i+1].base) {
+		d.src[i+1].base, d.src[i+1].near = r, now
+		return i + 1
+	}
+	n := min(d.nsrc+1, maxSources)
+	j := min(i+1, n-1)
+	copy(d.src[j+1:n], d.src[j:n-1])
+	d.src[j] = rttSource{base: r, near: now, cand: r}
+	d.nsrc = n
+	return j
+}
+
+func (d *PacedDelay) endRound(now time.Duration, highInterest uint64) {
+	if span := now - d.roundStart; span > 0 && d.round > 0 {
+		d.rate.update(float64(d.roundData)/span.Seconds(), d.round, rateRounds)
+	}
+	d.roundStart, d.roundData = now, 0
 	if !d.decreased && d.roundQ >= 0 {
 		d.diff = d.queued(d.roundQ, d.roundR)
 		d.compete()
@@ -480,6 +557,13 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 	if d.decreased {
 		return
 	}
+	if d.randomLoss(cause) {
+		// The round's event, as a decrease would be: after slow start
+		// the round makes no further change (its queue estimate spans
+		// the hole), but the window and its velocity stand.
+		d.decreased = !d.slowStart
+		return
+	}
 	d.decreased = true
 	beta := d.cfg.LossBeta
 	switch {
@@ -496,11 +580,40 @@ func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
 		beta = competeLossBeta
 	case !d.slowStart && d.diff <= d.cfg.Beta:
 		beta = d.cfg.QuietLossBeta
+	case !d.slowStart && cause == CauseLoss:
+		// Found by later Data, so the path delivers: what may have
+		// overflowed is this flow's standing queue, which the window
+		// sheds (as slow start's end does), down to loss-beta of it at
+		// most; a random loss where the flow keeps a queue costs it no
+		// more than that queue.
+		beta = max(beta, 1-d.diff/d.cwnd)
 	}
+	target := d.cwnd * beta
 	d.slowStart = false
-	d.cwnd = max(d.cwnd*beta, MinSsthresh)
+	d.cwnd = max(target, MinSsthresh)
 	d.ssthresh = d.cwnd
 	d.dir, d.sameDir, d.velocity = 0, 0, 1
+}
+
+// randomLoss reports whether a decrease for cause is a random loss the
+// window leaves alone: with QuietLossBeta 1, a loss found by the Data of
+// later Interests (CauseLoss: the path delivers) while this flow keeps
+// no queue to overflow, in slow start (the latest sample's queue within
+// SlowStartGamma) or after it (the round's within Beta), and not in
+// competitive mode. Slow start goes on, and the window's growth keeps its
+// velocity: on a lossy link every round or two has a loss, and a
+// window that restarted its growth at each would climb to the
+// bandwidth-delay product one segment per round. Not on a host path,
+// where no link loses packets at random: a loss there is a socket's
+// overflow.
+func (d *PacedDelay) randomLoss(cause Cause) bool {
+	if cause != CauseLoss || d.cfg.QuietLossBeta != 1 || d.competing || d.hostPath() {
+		return false
+	}
+	if d.slowStart {
+		return d.ssAbove == 0
+	}
+	return d.diff <= d.cfg.Beta
 }
 
 // OnTimeout implements TimeoutObserver: on a host path every timeout

@@ -277,6 +277,59 @@ func TestPacedDelayDecrease(t *testing.T) {
 	}
 }
 
+// TestPacedDelayRandomLoss: a loss found by later Data (CauseLoss) while
+// the flow keeps no queue to overflow leaves the window, slow start and
+// the growth's velocity as they were; with a queue of its own after slow
+// start it sheds that queue (at most loss-beta of the window); in slow
+// start with a queue building, in competitive mode, or with a
+// quiet-loss-beta below 1 it decreases as any loss.
+func TestPacedDelayRandomLoss(t *testing.T) {
+	cases := []struct {
+		name      string
+		slowStart bool
+		ssAbove   int
+		diff      float64
+		competing bool
+		quietBeta float64
+		want      float64
+		wantSS    bool
+		keepsVel  bool
+	}{
+		{name: "slow start, no queue", slowStart: true, quietBeta: 1, want: 100, wantSS: true, keepsVel: true},
+		{name: "slow start, queue building", slowStart: true, ssAbove: 1, quietBeta: 1, want: 50},
+		{name: "after slow start, within beta", diff: 1.5, quietBeta: 1, want: 100, keepsVel: true},
+		// Its own queue of 3 segments: it sheds that queue (more than
+		// half the window left).
+		{name: "after slow start, own queue", diff: 3, quietBeta: 1, want: 97},
+		{name: "after slow start, own queue past half the window", diff: 70, quietBeta: 1, want: 50},
+		{name: "competitive", diff: 1, competing: true, quietBeta: 1, want: 100 * competeLossBeta},
+		{name: "quiet-loss-beta below 1", diff: 1, quietBeta: 0.9, want: 90},
+	}
+	for _, c := range cases {
+		d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd, cfg.QuietLossBeta = 100, c.quietBeta })
+		d.slowStart, d.ssAbove, d.diff, d.competing = c.slowStart, c.ssAbove, c.diff, c.competing
+		d.dir, d.sameDir, d.velocity = 1, 4, 8
+		d.OnDecrease(0, CauseLoss)
+		if d.Cwnd() != c.want || d.InSlowStart() != c.wantSS {
+			t.Errorf("%s: cwnd %v slow start %v, want %v and %v", c.name, d.Cwnd(), d.InSlowStart(), c.want, c.wantSS)
+		}
+		if kept := d.velocity == 8; kept != c.keepsVel {
+			t.Errorf("%s: velocity %v, want it kept: %v", c.name, d.velocity, c.keepsVel)
+		}
+		// After slow start a random loss is the round's event: the
+		// round decides nothing more.
+		if c.keepsVel && d.decreased == c.slowStart {
+			t.Errorf("%s: round marked decreased %v", c.name, d.decreased)
+		}
+	}
+	// A timeout is no random loss: a quiet one still ends slow start.
+	d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd = 40 })
+	d.OnDecrease(0, CauseTimeout)
+	if d.InSlowStart() {
+		t.Error("a timeout in slow start left slow start on")
+	}
+}
+
 // TestPacedDelayHostPathTimeout: a timeout on a host path (the nearest
 // source's minimum RTT below delay-floor) sets the window to the loss window,
 // whatever the queue estimate or the phase; elsewhere the queue estimate
@@ -477,5 +530,46 @@ func TestPacedDelayCompetitive(t *testing.T) {
 		if d.Competing() {
 			t.Error("still competing with an empty queue")
 		}
+	}
+}
+
+// TestPacedDelayFartherSource: an RTT that steps up within a round by far
+// more than the window could queue (a path switch from 22 to 102 ms with
+// a window of 20) founds a farther source, against whose minimum the
+// window keeps growing; one that rises a few milliseconds a round (a
+// queue) does not, and the window shrinks.
+func TestPacedDelayFartherSource(t *testing.T) {
+	newAt := func() (*PacedDelay, *pdFeed) {
+		d := newPD(t, func(c *PacedDelayConfig) { c.InitCwnd = 20 })
+		d.slowStart = false
+		f := &pdFeed{d: d}
+		f.start(ms(22))
+		for range 3 {
+			f.round(constRTT(ms(22)))
+		}
+		return d, f
+	}
+	d, f := newAt()
+	before := d.Cwnd()
+	for range 4 {
+		f.round(constRTT(ms(102)))
+	}
+	if got := d.Sources(); len(got) != 2 || got[1] != ms(102) {
+		t.Errorf("sources %v after the step to 102 ms, want 22ms and 102ms", got)
+	}
+	if d.Cwnd() <= before {
+		t.Errorf("window %v after the step, want it grown from %v", d.Cwnd(), before)
+	}
+
+	d, f = newAt()
+	before = d.Cwnd()
+	for i := range 6 {
+		f.round(constRTT(ms(float64(22 + 4*(i+1)))))
+	}
+	if got := d.Sources(); len(got) != 1 {
+		t.Errorf("sources %v after a rise of 4 ms a round, want only 22ms", got)
+	}
+	if d.Cwnd() >= before {
+		t.Errorf("window %v after a rise of 4 ms a round, want it shrunk from %v", d.Cwnd(), before)
 	}
 }

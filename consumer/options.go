@@ -88,10 +88,9 @@ type Options struct {
 	// arrived and a reorder window has passed, and it is retransmitted
 	// then, not after its RTO. The window adapts to the reordering the
 	// path shows (docs/algorithms.md, "Loss detection before the RTO").
-	// Default false: through a local forwarder on a loaded host, Data
-	// overtake Interests sent several milliseconds earlier, and a fetch
-	// then retransmits some segments spuriously before its window has
-	// learnt that reordering (docs/algorithms.md measures both sides).
+	// Default true for the paced pipelines (paced-delay, bbr, copa),
+	// false for ndnget's and the seeds', whose consumers waited for the
+	// RTO.
 	Rack bool
 }
 
@@ -149,6 +148,7 @@ func DefaultOptions(pipeline string) Options {
 		Lifetime:      4 * time.Second,
 		PostponeRetx:  pipeline == "ndn-vegas",
 		SpanWindows:   64,
+		Rack:          paced(pipeline),
 	}
 }
 
@@ -233,7 +233,7 @@ func pipelineParams() []param {
 		boolParam("must-be-fresh", "false", "set MustBeFresh on Interests", func(o *Options) *bool { return &o.MustBeFresh }),
 		boolParam("link-loss-nacks", "false", "unmarked Congestion Nacks report link losses: retransmit without a decrease (PCON)", func(o *Options) *bool { return &o.LinkLossNacks }),
 		boolParam("postpone-retx", "false (true for ndn-vegas)", "send new segments before retransmissions (paper 001)", func(o *Options) *bool { return &o.PostponeRetx }),
-		boolParam("rack", "false", "time-based loss detection (RFC 8985 RACK): retransmit an Interest once Data for later-sent ones arrived more than a reorder window ago (min RTT/4, widened to the reordering seen), not after its RTO", func(o *Options) *bool { return &o.Rack }),
+		boolParam("rack", "false (true for paced-delay, bbr, copa)", "time-based loss detection (RFC 8985 RACK): retransmit an Interest once Data for later-sent ones arrived more than a reorder window ago (min RTT/4; on a path that reorders, the range of its RTTs), not after its RTO", func(o *Options) *bool { return &o.Rack }),
 		intParam("span-windows", "64", "request no segment more than this many windows (and 64 segments) past the oldest missing one", func(o *Options) *int { return &o.SpanWindows }),
 	}
 }

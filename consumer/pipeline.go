@@ -433,6 +433,13 @@ func (p *Pipeline) onData(pkt ndn.Packet) {
 	outOfOrder := p.outOfOrder(st.order)
 	p.deliver(now, seg, st, pkt.Data, size)
 	sample := p.rttSample(now, seg, st)
+	if st.stallsAtSend != p.stalls() {
+		// The runtime stalled while this Interest waited: its RTT says
+		// as much about the stall as about the network, and the window
+		// algorithm gets no sample (a delay-based one would take the
+		// stall for a queue, or for a longer path).
+		sample = 0
+	}
 	p.react(now, seg, pkt, sample, outOfOrder)
 	p.advance(now)
 }

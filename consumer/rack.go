@@ -22,15 +22,27 @@ import (
 //
 // The reorder window (step 4) is
 //
-//	reoWnd = max(min(mult·minRTT/4, SRTT), K·RTTVAR once reordered, reoSeen)
+//	reoWnd = max(min(mult·minRTT/4, SRTT), reoSeen,
+//	             once reordered: maxRTT − minRTT + K·RTTVAR)
 //
 // with minRTT the least unambiguous RTT seen: RFC 8985's default of a
 // quarter of the minimum RTT, bounded by the smoothed RTT; mult starts at
 // 1 and grows by 1, at most once per round trip, with each spurious loss.
 // Once a Data has come after that of an Interest sent later (RFC 8985's
-// RACK.reord), the path reorders, and by as much as its RTTs vary: the
-// window covers K·RTTVAR, the RTO's variance term (rto-k) without its
-// floor. A path that never reorders keeps the quarter of the minimum RTT.
+// RACK.reord), the path reorders, and by as much as its RTTs vary: a
+// later-sent Interest overtakes an earlier one by the difference of their
+// RTTs, which the range of the RTTs bounds (maxRTT, the largest
+// unambiguous RTT of the last second, less minRTT; an Interest whose wait
+// spanned a stall of the runtime gives no sample), and the next RTT may exceed the largest seen by about as much
+// as RTTs deviate: K·RTTVAR, the RTO's variance term (rto-k) without its
+// floor. A forwarder whose threads each queue their own share of a
+// flow's Interests (ndnd fw's) reorders them so, by as much as those
+// queues differ, up to the queueing delay itself, in bursts that RTTVAR
+// alone follows only on average. So on a path that reorders, an Interest
+// is declared lost once it has waited longer than the longest RTT of late
+// by the RTO's margin (still far less than the RTO's floor on a short
+// path); on one that does not (one FIFO path, however its queue varies),
+// a quarter of the minimum RTT after a later-sent one's Data.
 //
 // A segment RACK declared lost that turns out not to have been (its Data
 // answers the Interest declared lost: the counterpart of the DSACK RFC
@@ -64,6 +76,10 @@ type rack struct {
 	// varK multiplies the RTT's mean deviation in the window of a path
 	// that reorders: the RTO estimator's K (rto-k).
 	varK float64
+	// rttMax is the largest RTT of the Interests sent once and answered
+	// over the last rackSpreadWindow, those whose wait spanned a stall of
+	// the runtime left out (ns, ticks of time in ns).
+	rttMax cc.WindowedMax
 	// reoSeen is the largest reordering a spurious loss has measured
 	// since the window last returned to its least.
 	reoSeen time.Duration
@@ -80,11 +96,24 @@ const rackPersist = 16
 
 func newRack(varK float64) rack { return rack{mult: 1, varK: varK} }
 
-// sample takes an unambiguous RTT sample (an Interest sent once).
-func (r *rack) sample(rtt time.Duration) {
+// rackSpreadWindow is how long the largest RTT the reorder window of a
+// path that reorders covers (rack.rttMax) is remembered.
+const rackSpreadWindow = time.Second
+
+// sample takes an unambiguous RTT sample (an Interest sent once, its
+// wait spanning no stall of the runtime) at now.
+func (r *rack) sample(now, rtt time.Duration) {
 	if r.minRTT == 0 || rtt < r.minRTT {
 		r.minRTT = rtt
 	}
+	r.rttMax.Update(float64(rtt), uint64(max(now, 0)), uint64(rackSpreadWindow))
+}
+
+// spread is the range of the RTTs the reorder window of a path that
+// reorders covers: the largest over the last rackSpreadWindow less the
+// least.
+func (r *rack) spread() time.Duration {
+	return max(time.Duration(r.rttMax.Best())-r.minRTT, 0)
 }
 
 // delivered takes the Data of the Interest with transmission order order,
@@ -112,7 +141,7 @@ func (r *rack) reoWnd(srtt, rttvar time.Duration) time.Duration {
 		w = min(w, srtt)
 	}
 	if r.reord {
-		w = max(w, time.Duration(r.varK*float64(rttvar)))
+		w = max(w, r.spread()+time.Duration(r.varK*float64(rttvar)))
 	}
 	return max(w, r.reoSeen)
 }
@@ -156,8 +185,8 @@ func (r *rack) lossEvent() {
 // rackDelivered feeds a Data for the in-flight or lost segment st to the
 // loss detection, before the segment is marked received.
 func (p *Pipeline) rackDelivered(now time.Duration, st *segment) {
-	if !st.retx {
-		p.rack.sample(now - st.sentAt)
+	if !st.retx && st.stallsAtSend == p.stalls() {
+		p.rack.sample(now, now-st.sentAt)
 	}
 	taken := st.status == segInFlight && p.rack.delivered(now, st.sentAt, st.order, st.retx)
 	if st.status == segRetxWait {

@@ -1,6 +1,7 @@
 package consumer
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -65,12 +66,24 @@ func TestRackRule(t *testing.T) {
 			samples:   []time.Duration{ms(40)},
 			delivered: []delivery{{ms(52), ms(12), 3, false}, {ms(53), ms(5), 1, false}},
 			now:       ms(73), srtt: ms(40), rttvar: ms(3), wantReoWnd: ms(24)},
+		{name: "on a path that reordered the window covers the RTTs' range and rto-k deviations",
+			// RTTs of 40 and 70 ms: 30 ms, and 8·1 ms. 10+40+38.
+			samples:   []time.Duration{ms(40), ms(70)},
+			delivered: []delivery{{ms(52), ms(12), 3, false}, {ms(53), ms(5), 1, false}},
+			now:       ms(87), srtt: ms(45), rttvar: ms(1), wantReoWnd: ms(38)},
+		{name: "past the longest RTT and rto-k deviations it is lost",
+			samples:   []time.Duration{ms(40), ms(70)},
+			delivered: []delivery{{ms(52), ms(12), 3, false}, {ms(53), ms(5), 1, false}},
+			now:       ms(88), srtt: ms(45), rttvar: ms(1), want: true, wantReoWnd: ms(38)},
+		{name: "the RTTs' range does not count on a path that has not reordered",
+			samples: []time.Duration{ms(40), ms(70)}, delivered: []delivery{{ms(52), ms(12), 3, false}},
+			now: ms(60), srtt: ms(45), want: true, wantReoWnd: ms(10)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newRack(8)
 			for _, s := range tt.samples {
-				r.sample(s)
+				r.sample(s, s)
 			}
 			for _, d := range tt.delivered {
 				r.delivered(d.now, d.sentAt, d.order, d.retx)
@@ -89,6 +102,23 @@ func TestRackRule(t *testing.T) {
 	}
 }
 
+// TestRackSpreadForgets checks that the RTT range a reordering path's
+// window covers forgets an RTT after rackSpreadWindow.
+func TestRackSpreadForgets(t *testing.T) {
+	r := newRack(8)
+	r.sample(ms(100), ms(20))
+	r.sample(ms(200), ms(90))
+	r.delivered(ms(300), ms(260), 3, false)
+	r.delivered(ms(301), ms(250), 2, false) // reordered
+	if got := r.reoWnd(ms(40), 0); got != ms(70) {
+		t.Fatalf("window %v with RTTs of 20 and 90 ms, want 70ms", got)
+	}
+	r.sample(ms(200)+rackSpreadWindow+1, ms(45))
+	if got := r.reoWnd(ms(40), 0); got != ms(25) {
+		t.Errorf("window %v once the 90 ms RTT is %v old, want the 45 ms one's 25ms", got, rackSpreadWindow)
+	}
+}
+
 // TestRackSpuriousOncePerRound checks that the reorder window's step
 // grows once per round trip however many spurious losses it brings, that
 // the window covers the largest reordering they measured, and that both
@@ -96,7 +126,7 @@ func TestRackRule(t *testing.T) {
 // reo_wnd_persist).
 func TestRackSpuriousOncePerRound(t *testing.T) {
 	r := newRack(8)
-	r.sample(ms(40))
+	r.sample(ms(40), ms(40))
 	r.delivered(ms(52), ms(12), 3, false)
 	r.spurious(ms(25), 10)
 	r.spurious(ms(15), 11) // same round: rack.order 3 < 10
@@ -214,20 +244,29 @@ func TestFwRetxSuppression(t *testing.T) {
 	}
 }
 
-// TestRackDefaults: off by default for every pipeline (a loaded host's
-// local forwarder reorders by more than the window learns at once,
-// docs/algorithms.md), on with the rack parameter.
+// TestRackDefaults: on by default for the paced pipelines (ndncc's own),
+// off for ndnget's and the seeds', whose consumers wait for the RTO
+// (docs/algorithms.md); the rack parameter turns it on or off for any.
 func TestRackDefaults(t *testing.T) {
-	for _, pipeline := range []string{"paced-delay", "bbr", "copa", "fixed", "aimd", "cubic", "bic", "vegas", "ndn-vegas", "raaqm"} {
-		if DefaultOptions(pipeline).Rack {
-			t.Errorf("%s: rack on by default", pipeline)
+	for _, tt := range []struct {
+		pipeline string
+		want     bool
+	}{
+		{"paced-delay", true}, {"bbr", true}, {"copa", true},
+		{"fixed", false}, {"aimd", false}, {"cubic", false}, {"bic", false},
+		{"vegas", false}, {"ndn-vegas", false}, {"raaqm", false},
+	} {
+		if got := DefaultOptions(tt.pipeline).Rack; got != tt.want {
+			t.Errorf("%s: rack %v by default, want %v", tt.pipeline, got, tt.want)
 		}
-		o, err := ParseParams(pipeline, map[string]string{"rack": "true"})
-		if err != nil {
-			t.Fatalf("%s: %v", pipeline, err)
-		}
-		if !o.Rack {
-			t.Errorf("%s: rack=true left it off", pipeline)
+		for _, v := range []bool{true, false} {
+			o, err := ParseParams(tt.pipeline, map[string]string{"rack": strconv.FormatBool(v)})
+			if err != nil {
+				t.Fatalf("%s: %v", tt.pipeline, err)
+			}
+			if o.Rack != v {
+				t.Errorf("%s: rack=%v gave %v", tt.pipeline, v, o.Rack)
+			}
 		}
 	}
 }

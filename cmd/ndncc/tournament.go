@@ -38,8 +38,8 @@ every arena: the seed scenarios (paper 000's linear and dumbbell, paper 001's lo
 003's TCP Reno competitor, paper 004's multipath, caching and wireless networks) and stress
 scenarios (RTT 10 and 400 ms; bottlenecks of 1, 100 and 1000 Mbit/s; buffers of 0.1 and 10
 bandwidth-delay products; 0.5%, 2%, 5% and 10% random loss; one object from a near and a far
-producer at once; a cache hit halving the RTT mid-transfer;
-2, 4, 8 and 16 flows with RTTs from 20 to 200 ms; a late starter; one TCP CUBIC flow). Per arena
+producer at once; a path that switches to a farther source mid-transfer; a cache hit halving
+the RTT mid-transfer; a bottleneck whose rate halves and doubles back; 2, 4, 8 and 16 flows with RTTs from 20 to 200 ms; a late starter; one TCP CUBIC flow). Per arena
 and pipeline: completion time and its ratio to the arena's limit (the bytes on the wire over the
 bottleneck, plus one RTT), mean queueing delay (mean RTT minus the least RTT any pipeline saw on
 that flow's path), retransmissions, timeouts, marks and Jain's index. The 100 and 1000 Mbit/s
