@@ -177,10 +177,10 @@ func shapeKernelDirection(minor int, l topology.Link, dst net.IP) error {
 // and IP headers included) that left it, and fragments it dropped (a
 // datagram loses all of itself with one).
 type KernelQueue struct {
-	From           string `json:"from"`
-	To             string `json:"to"`
-	Fragments      uint64 `json:"fragments"`
-	Bytes          uint64 `json:"bytes"`
+	From             string `json:"from"`
+	To               string `json:"to"`
+	Fragments        uint64 `json:"fragments"`
+	Bytes            uint64 `json:"bytes"`
 	DroppedFragments uint64 `json:"dropped_fragments"`
 }
 

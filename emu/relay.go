@@ -2,12 +2,12 @@ package emu
 
 import (
 	"errors"
-	"sync/atomic"
 	"fmt"
 	"hash/fnv"
 	"log/slog"
 	"math/rand/v2"
 	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/ndncc/ndncc/aqm"
