@@ -46,7 +46,7 @@ flags() {
   seed003-fixed) echo "--runs ${RUNS:-1}" ;;
   seed003-aimd) echo "--runs ${RUNS:-1} --variant aimd --variant aimd-hole" ;; # its fixed-50 is seed003-fixed's
   seed000-dumbbell) echo "--runs ${RUNS:-1}" ;;
-  seed002-marking) echo "--runs ${RUNS:-1} --variant udp-without-cc --variant udp-with-cc" ;;
+  seed002-marking) echo "--runs ${RUNS:-1} --variant udp-without-cc --variant udp-with-cc --variant udp-without-cc-spaced --variant udp-with-cc-spaced" ;; # NFD 24.07 runs the -spaced ones (its marking rule)
   seed001-vegas)
     echo -n "--runs ${RUNS:-1}"
     for v in vegas-a5-b10 vegas-a10-b20 vegas-a20-b30 ndn-vegas-a10-b20 aimd cubic; do echo -n " --variant $v-rtt200ms"; done
