@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -74,10 +75,14 @@ func kernelMarkingFor(sc *scenario.Scenario, from, to, kind string) (kernelMarki
 	_, params := sc.QueueFor(from, to)
 	m := kernelMarking{threshold: aqm.DefaultThresholdBytes, interval: aqm.DefaultMarkInterval}
 	where := fmt.Sprintf("%s: emu: link %s->%s (a kernel link between external forwarders)", sc.File, from, to)
+	var errs []error
 	for _, k := range []string{"threshold-packets", "socket-threshold-bytes"} {
 		if v, ok := params[k]; ok && v != "0" {
-			return m, fmt.Errorf("%s: queue-params %s = %s: %s measures its socket's send queue in bytes only; give threshold-bytes", where, k, v, kind)
+			errs = append(errs, fmt.Errorf("%s: queue-params %s = %s: %s measures its socket's send queue in bytes only; give threshold-bytes", where, k, v, kind))
 		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return m, err
 	}
 	if v, ok := params["marking"]; ok {
 		mk, err := aqm.ParseMarking(v)
