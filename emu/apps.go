@@ -375,7 +375,7 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 		}
 	}
 	links, late, linkErr := r.linkResults(end)
-	kq, kqErr := r.kernelQueues()
+	kq, kudp, kqErr := r.kernelQueues()
 	linkErr = errors.Join(linkErr, kqErr)
 	cancelFlows()
 	eventErr := <-eventsDone
@@ -383,7 +383,7 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 		p.kill()
 	}
 	<-allDone
-	res := &Result{Mode: Mode, Lateness: late, KernelQueues: kq, traces: r.traces, Result: &sim.Result{
+	res := &Result{Mode: Mode, Lateness: late, KernelQueues: kq, KernelUDP: kudp, traces: r.traces, Result: &sim.Result{
 		Scenario: r.sc.Name, Seed: r.seed, SimTimeS: sim.Round(end.Seconds(), 6), Links: links,
 	}}
 	res.Caches = r.cacheResults()

@@ -109,6 +109,9 @@ type Result struct {
 	// direction: the link's queue when both its ends are external
 	// forwarders that mark by their sockets' backlog.
 	KernelQueues []KernelQueue `json:"kernel_queues,omitempty"`
+	// KernelUDP are the UDP counters of the kernel links' namespace: what
+	// was lost at sockets' buffers there, beside the FIFOs' drops.
+	KernelUDP *KernelUDP `json:"kernel_udp,omitempty"`
 
 	traces *sim.Traces
 	// absent are, per flow (in Flows' order), the JSON keys a program

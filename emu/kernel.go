@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ndncc/ndncc/aqm"
@@ -189,17 +191,72 @@ type KernelQueue struct {
 	DroppedFragments uint64 `json:"dropped_fragments"`
 }
 
-// kernelQueues reads the kernel links' FIFO counters in the namespace.
-func (r *run) kernelQueues() ([]KernelQueue, error) {
+// KernelUDP are the UDP counters of the kernel links' namespace (its
+// /proc/net/snmp) at the end of the run: datagrams its sockets received
+// and sent, and those lost because a receiving socket's buffer was full
+// (a forwarder or relay that did not read in time) or a send failed for
+// want of buffer space.
+type KernelUDP struct {
+	InDatagrams  uint64 `json:"in_datagrams"`
+	OutDatagrams uint64 `json:"out_datagrams"`
+	RcvbufErrors uint64 `json:"rcvbuf_errors"`
+	SndbufErrors uint64 `json:"sndbuf_errors"`
+}
+
+// readKernelUDP reads the calling thread's namespace's UDP counters.
+func readKernelUDP() (KernelUDP, error) {
+	var k KernelUDP
+	b, err := os.ReadFile("/proc/thread-self/net/snmp")
+	if err != nil {
+		return k, err
+	}
+	var names []string
+	for line := range strings.Lines(string(b)) {
+		f := strings.Fields(line)
+		if len(f) == 0 || f[0] != "Udp:" {
+			continue
+		}
+		if names == nil {
+			names = f[1:]
+			continue
+		}
+		for i, v := range f[1:] {
+			if i >= len(names) {
+				break
+			}
+			n, _ := strconv.ParseUint(v, 10, 64)
+			switch names[i] {
+			case "InDatagrams":
+				k.InDatagrams = n
+			case "OutDatagrams":
+				k.OutDatagrams = n
+			case "RcvbufErrors":
+				k.RcvbufErrors = n
+			case "SndbufErrors":
+				k.SndbufErrors = n
+			}
+		}
+		return k, nil
+	}
+	return k, errors.New("no Udp: counters in /proc/thread-self/net/snmp")
+}
+
+// kernelQueues reads the kernel links' FIFO counters and UDP counters in
+// the namespace.
+func (r *run) kernelQueues() ([]KernelQueue, *KernelUDP, error) {
 	if r.ns == nil || len(r.kernel) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var stats map[string]qdiscStats
+	var udp KernelUDP
 	if err := r.ns.do(func() (err error) {
-		stats, err = fifoStats()
+		if stats, err = fifoStats(); err != nil {
+			return err
+		}
+		udp, err = readKernelUDP()
 		return err
 	}); err != nil {
-		return nil, fmt.Errorf("emu: kernel links' counters: %w", err)
+		return nil, nil, fmt.Errorf("emu: kernel links' counters: %w", err)
 	}
 	var out []KernelQueue
 	for _, rl := range r.kernel {
@@ -212,5 +269,5 @@ func (r *run) kernelQueues() ([]KernelQueue, error) {
 				Fragments: st.Packets, Bytes: st.Bytes, DroppedFragments: st.Drops})
 		}
 	}
-	return out, nil
+	return out, &udp, nil
 }

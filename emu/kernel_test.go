@@ -156,9 +156,9 @@ func kernelSupport(t *testing.T) {
 // (every fragment is classified: an unshaped one would let loopback carry
 // the Data many times faster); the Data directions' FIFOs carried the
 // file in fragments (a 4.4 KB segment takes four on the 1500-byte
-// loopback); producer1 marked (the relay counted the marks on
-// producer1->router1) and the consumer received marks; no process or
-// socket is left.
+// loopback) and the namespace's UDP counters counted the datagrams;
+// producer1 marked (the relay counted the marks on producer1->router1)
+// and the consumer received marks; no process or socket is left.
 func TestKernelLinkNDND(t *testing.T) {
 	kernelSupport(t)
 	sc := kernelScenario(t)
@@ -184,6 +184,11 @@ func TestKernelLinkNDND(t *testing.T) {
 		if q.From == "producer1" && (q.Bytes < 5000000 || q.Fragments < 4*1137) {
 			t.Errorf("FIFO %s->%s: %d fragments, %d bytes; want the 1137 segments' bytes, in four fragments each", q.From, q.To, q.Fragments, q.Bytes)
 		}
+	}
+	if u := res.KernelUDP; u == nil || u.OutDatagrams < 2*1137 {
+		t.Errorf("namespace's UDP counters %+v, want the Data sent twice (producer1, router1) and more", u)
+	} else {
+		t.Logf("namespace's UDP: %+v", *u)
 	}
 	for _, l := range res.Links {
 		if l.From == "producer1" && l.Marks == 0 {
