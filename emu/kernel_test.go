@@ -13,9 +13,8 @@ import (
 // kernelTOML is seed002-marking's UDP case made small: consumer1 --
 // router1 -- producer1 over 20 Mbit/s links of 1 ms with a 200 KB byte
 // limit per direction, every queue threshold-mark (30,000 bytes of the
-// sender's socket, released NFD's spaced marks), 5 MB in 4400-byte
-// segments, aimd reacting to marks. Run on external forwarders, both
-// links are kernel links.
+// sender's socket, released NFD's spaced marks), and bigFlowTOML's flow
+// of 5 MB. Run on external forwarders, both links are kernel links.
 const kernelTOML = `
 profile = "seed000"
 duration = "60s"
@@ -29,29 +28,12 @@ links = [
 [routers]
 queue = "threshold-mark"
 queue-params = { threshold-bytes = "30000" }
-
-[[producer]]
-node = "producer1"
-prefix = "/example/big"
-file-size = 5000000
-segment-size = 4400
-signature = "digest"
-
-[[consumer]]
-id = "c1"
-node = "consumer1"
-prefix = "/example/big"
-pipeline = "aimd"
 `
 
 // kernelScenario is kernelTOML with the keys given set.
 func kernelScenario(t *testing.T, sets ...string) *scenario.Scenario {
 	t.Helper()
-	sc, err := scenario.Parse([]byte(kernelTOML), "kernel.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return withSets(t, sc, sets...)
+	return parseFlowScenario(t, kernelTOML, 5000000, "kernel.toml", sets...)
 }
 
 // TestIsKernelLink checks which links run in the kernel: a threshold-mark
