@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -223,5 +224,28 @@ func TestKernelLinkNFD(t *testing.T) {
 		if l.From == "producer1" && l.Marks == 0 {
 			t.Errorf("%s->%s carried no marked packet", l.From, l.To)
 		}
+	}
+}
+
+// TestKernelLinkBesideARelay runs kernelTOML with consumer1 on ndncc's
+// forwarder and a drop-tail link to router1: that link stays a relay's
+// (ndncc's link model), its socket for router1 in the namespace where
+// router1's ndnd runs and its socket for consumer1 in the process's, and
+// only router1--producer1 is a kernel link. The fetch completes, with
+// producer1's marks.
+func TestKernelLinkBesideARelay(t *testing.T) {
+	kernelSupport(t)
+	sc := kernelScenario(t, "routers.node.consumer1.forwarder=ndncc", "links.consumer1-router1.queue=droptail")
+	res := runExternal(t, sc, scenario.ForwarderNDND, 2, 2*time.Minute)
+	f := res.Flows[0]
+	if !f.Complete || f.Bytes != 5000000 || f.Marks == 0 {
+		t.Fatalf("flow: complete %v, %d bytes, %d marks; want the 5000000 bytes, marked", f.Complete, f.Bytes, f.Marks)
+	}
+	var dirs []string
+	for _, q := range res.KernelQueues {
+		dirs = append(dirs, q.From+"->"+q.To)
+	}
+	if want := []string{"router1->producer1", "producer1->router1"}; !slices.Equal(dirs, want) {
+		t.Errorf("kernel queues %v, want %v", dirs, want)
 	}
 }
