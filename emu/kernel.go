@@ -70,9 +70,10 @@ type kernelMarking struct {
 
 // kernelMarkingFor reads the threshold-mark parameters of direction
 // from→to, refusing those the external forwarder (kind) cannot honour:
-// every-packet marking (neither NFD 24.07 nor ndnd has it), a backlog in
-// packets and a socket threshold (both measure their socket's bytes
-// only).
+// every-packet marking (neither NFD 24.07 nor ndnd has it), any marking
+// rule on ndnd (its own is neither spaced nor every: it marks by it when
+// the scenario names none), a backlog in packets and a socket threshold
+// (both measure their socket's bytes only).
 func kernelMarkingFor(sc *scenario.Scenario, from, to, kind string) (kernelMarking, error) {
 	_, params := sc.QueueFor(from, to)
 	m := kernelMarking{threshold: aqm.DefaultThresholdBytes, interval: aqm.DefaultMarkInterval}
@@ -91,8 +92,11 @@ func kernelMarkingFor(sc *scenario.Scenario, from, to, kind string) (kernelMarki
 		if err != nil {
 			return m, fmt.Errorf("%s: %w", where, err)
 		}
-		if mk != aqm.MarkSpaced {
-			return m, fmt.Errorf("%s: queue-params marking = %q: %s has no every-packet marking (NFD 24.07 spaces its marks, interval/sqrt(k); ndnd marks at most once per interval): set marking = \"spaced\", or run the link on ndncc's forwarder", where, v, kind)
+		switch {
+		case kind == scenario.ForwarderNDND:
+			return m, fmt.Errorf("%s: queue-params marking = %q: ndnd marks by its own rule (at most one mark per interval while its socket holds more than the threshold), neither NFD's spacing nor every packet: leave marking unset on ndnd's links, or run the link on ndncc's forwarder or NFD", where, v)
+		case mk != aqm.MarkSpaced:
+			return m, fmt.Errorf("%s: queue-params marking = %q: %s has no every-packet marking (NFD 24.07 spaces its marks, interval/sqrt(k)): set marking = \"spaced\", or run the link on ndncc's forwarder", where, v, kind)
 		}
 	}
 	if v, ok := params["threshold-bytes"]; ok {

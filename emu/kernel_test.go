@@ -94,7 +94,8 @@ func TestKernelMarkingFor(t *testing.T) {
 
 // TestCheckKernelRefuses checks that what a kernel link's forwarders or
 // the kernel's FIFO cannot honour is refused, naming the key: every-packet
-// marking (seed002-marking's hackathon rule), a backlog in packets, a
+// marking (seed002-marking's hackathon rule), any marking rule on ndnd
+// (whose own is neither), a backlog in packets, a
 // socket threshold, link-loss detection, a link without a byte limit or
 // with a packet limit that could bind first, and threshold-mark on a link
 // with one external end.
@@ -107,7 +108,8 @@ func TestCheckKernelRefuses(t *testing.T) {
 		want string
 	}{
 		{"every-packet marking, nfd", Options{Forwarder: "nfd", NFD: bin}, []string{"routers.queue-params.marking=every"}, `marking = "every": nfd has no every-packet marking`},
-		{"every-packet marking, ndnd", Options{Forwarder: "ndnd", NDND: bin}, []string{"routers.queue-params.marking=every"}, `marking = "every": ndnd has no every-packet marking`},
+		{"every-packet marking, ndnd", Options{Forwarder: "ndnd", NDND: bin}, []string{"routers.queue-params.marking=every"}, `marking = "every": ndnd marks by its own rule`},
+		{"spaced marking, ndnd", Options{Forwarder: "ndnd", NDND: bin}, []string{"routers.queue-params.marking=spaced"}, `marking = "spaced": ndnd marks by its own rule`},
 		{"packet threshold", Options{Forwarder: "nfd", NFD: bin}, []string{"routers.queue-params.threshold-packets=10"}, "threshold-packets = 10: nfd measures its socket's send queue in bytes only"},
 		{"socket threshold", Options{Forwarder: "nfd", NFD: bin}, []string{"routers.queue-params.threshold-packets=10", "routers.queue-params.socket-threshold-bytes=50000"}, "socket-threshold-bytes = 50000"},
 		{"loss detection", Options{Forwarder: "nfd", NFD: bin}, []string{"links.router1-producer1.loss-detection=true"}, "loss-detection"},
