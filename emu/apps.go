@@ -375,13 +375,15 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 		}
 	}
 	links, late, linkErr := r.linkResults(end)
+	kq, kudp, kqErr := r.kernelQueues()
+	linkErr = errors.Join(linkErr, kqErr)
 	cancelFlows()
 	eventErr := <-eventsDone
 	for _, p := range r.allProcs() {
 		p.kill()
 	}
 	<-allDone
-	res := &Result{Mode: Mode, Lateness: late, traces: r.traces, Result: &sim.Result{
+	res := &Result{Mode: Mode, Lateness: late, KernelQueues: kq, KernelUDP: kudp, traces: r.traces, Result: &sim.Result{
 		Scenario: r.sc.Name, Seed: r.seed, SimTimeS: sim.Round(end.Seconds(), 6), Links: links,
 	}}
 	res.Caches = r.cacheResults()

@@ -105,6 +105,13 @@ type Result struct {
 	// link model's schedule. A TCP tunnel's direction has its delay
 	// line's (none if the link has no delay): the kernel shapes its rate.
 	Lateness []LinkLateness `json:"lateness"`
+	// KernelQueues are the kernel links' tc FIFOs (kernel.go), per
+	// direction: the link's queue when both its ends are external
+	// forwarders that mark by their sockets' backlog.
+	KernelQueues []KernelQueue `json:"kernel_queues,omitempty"`
+	// KernelUDP are the UDP counters of the kernel links' namespace: what
+	// was lost at sockets' buffers there, beside the FIFOs' drops.
+	KernelUDP *KernelUDP `json:"kernel_udp,omitempty"`
 
 	traces *sim.Traces
 	// absent are, per flow (in Flows' order), the JSON keys a program
@@ -185,7 +192,8 @@ func Run(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, erro
 
 // Check validates sc and rejects what the emulator does not run (TCP
 // flows, underlays, Interest shapers, HMAC signatures, TCP tunnels with
-// random loss, and TCP tunnels where no network namespace can be made)
+// random loss, TCP tunnels and kernel links where no network namespace
+// can be made, and what external forwarders cannot honour)
 // and programs for nodes the topology lacks: the errors Run returns
 // before it starts anything.
 func Check(sc *scenario.Scenario, opt Options) error {
@@ -244,8 +252,15 @@ func Check(sc *scenario.Scenario, opt Options) error {
 			}
 		}
 	}
+	kindOf := func(n string) string { return kinds[n] }
+	kernelLinks := false
 	for _, l := range sc.Topology.Links {
 		if !external(kinds[l.A]) && !external(kinds[l.B]) {
+			continue
+		}
+		if isKernelLink(sc, kindOf, l) {
+			kernelLinks = true
+			errs = append(errs, checkKernel(sc, kindOf, l)...)
 			continue
 		}
 		if sc.TCPTunnelFor(l.A, l.B) != nil {
@@ -254,6 +269,13 @@ func Check(sc *scenario.Scenario, opt Options) error {
 		}
 		errs = append(errs, checkRelayed(sc, l.A, l.B)...)
 		errs = append(errs, checkRelayed(sc, l.B, l.A)...)
+	}
+	if kernelLinks {
+		if tunnels {
+			errs = append(errs, fmt.Errorf("%s: emu: the scenario has both TCP tunnels and kernel links (threshold-mark between external forwarders), whose namespaces' loopbacks are shaped differently: run them in separate scenarios", sc.File))
+		} else if err := tunnelSupport(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: emu: the scenario has kernel links (threshold-mark between external forwarders), whose queue is the kernel's in a network namespace: %w", sc.File, err))
+		}
 	}
 	errs = append(errs, checkPrograms(sc)...)
 	errs = append(errs, checkEvents(sc)...)
@@ -298,6 +320,8 @@ type run struct {
 	exts          []*node
 	relays        []*relay
 	relaySampling atomic.Bool
+	// kernel are the relays of the kernel links (kernel.go), in r.ns.
+	kernel []*relay
 }
 
 // fail records the first node failure and makes the run stop.

@@ -104,7 +104,11 @@ func checkExternal(sc *scenario.Scenario, node, kind string) []error {
 func checkRelayed(sc *scenario.Scenario, from, to string) []error {
 	var errs []error
 	if q, _ := sc.QueueFor(from, to); q != "droptail" {
-		errs = append(errs, fmt.Errorf("%s: emu: link %s->%s: queue %q: a link to or from an external forwarder (nfd, ndnd) is emulated between its UDP faces with a drop-tail queue only, as tc's would be; the forwarder's own queueing and marking are its own", sc.File, from, to, q))
+		hint := ""
+		if q == kernelQueue {
+			hint = " (a threshold-mark link runs in the kernel, marked by the sender's own socket backlog, only when both its ends are external forwarders and both its directions threshold-mark)"
+		}
+		errs = append(errs, fmt.Errorf("%s: emu: link %s->%s: queue %q: a link to or from an external forwarder (nfd, ndnd) is emulated between its UDP faces with a drop-tail queue only, as tc's would be; the forwarder's own queueing and marking are its own%s", sc.File, from, to, q, hint))
 	}
 	if sc.LossDetection(from, to) {
 		errs = append(errs, fmt.Errorf("%s: emu: link %s->%s: loss-detection (ndncc's NDNLPv2 link-loss detection) runs in ndncc's forwarder only, not on a link to or from an external forwarder", sc.File, from, to))
@@ -149,6 +153,13 @@ func (r *run) startExt(nd *node, kind string) error {
 	if x.port, err = freeUDPPort(); err != nil {
 		return err
 	}
+	// With kernel links (kernel.go) the forwarder runs in the run's
+	// network namespace: started from the namespace's thread, it is born
+	// there. Its Unix socket, a path, is reached from outside as well.
+	start := x.startCmd
+	if r.ns != nil {
+		start = func() error { return r.ns.do(x.startCmd) }
+	}
 	rs := r.sc.RouterFor(nd.name)
 	var conf, text string
 	var args []string
@@ -184,7 +195,7 @@ func (r *run) startExt(nd *node, kind string) error {
 	}
 	x.cmd.Stdout, x.cmd.Stderr = x.log, x.log
 	x.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := x.cmd.Start(); err != nil {
+	if err := start(); err != nil {
 		close(x.exited)
 		return fmt.Errorf("start %s: %w", bin, err)
 	}
@@ -192,6 +203,9 @@ func (r *run) startExt(nd *node, kind string) error {
 	go func() { x.cmd.Wait(); close(x.exited) }()
 	return nil
 }
+
+// startCmd starts the forwarder's process.
+func (x *extNode) startCmd() error { return x.cmd.Start() }
 
 func dirExists(p string) bool {
 	st, err := os.Stat(p)
@@ -254,24 +268,42 @@ func (x *extNode) stop() {
 	}
 }
 
+// extFace is an external forwarder's face to a neighbour: the address of
+// the link's relay socket it sends to, and, on a kernel link, how it
+// marks (nil: the forwarder's defaults).
+type extFace struct {
+	addr    *net.UDPAddr
+	marking *kernelMarking
+}
+
 // configure creates nd's faces to its relays (faces/create, permanent
-// UDP faces), installs its routes (rib/register, origin static, with the
-// route planner's costs) and sets its strategy (strategy-choice/set),
-// through the forwarder's own management over its Unix socket.
-func (r *run) configure(ctx context.Context, nd *node, relays map[string]*net.UDPAddr) error {
-	return r.manage(ctx, nd, func(m *mgmtConn) error { return r.configureWith(m, relays) })
+// UDP faces; on a kernel link with congestion marking on, at the
+// scenario's threshold and base interval), installs its routes
+// (rib/register, origin static, with the route planner's costs) and sets
+// its strategy (strategy-choice/set), through the forwarder's own
+// management over its Unix socket.
+func (r *run) configure(ctx context.Context, nd *node, faces map[string]extFace) error {
+	return r.manage(ctx, nd, func(m *mgmtConn) error { return r.configureWith(m, faces) })
 }
 
 // configureWith is configure over an open management connection.
-func (r *run) configureWith(m *mgmtConn, relays map[string]*net.UDPAddr) error {
+func (r *run) configureWith(m *mgmtConn, faces map[string]extFace) error {
 	nd, x := m.nd, m.nd.ext
 	command := m.command
-	for _, to := range slices.Sorted(maps.Keys(relays)) {
-		uri := "udp4://" + relays[to].String()
-		p, err := command("faces", "create", &mgmt.ControlArgs{
+	for _, to := range slices.Sorted(maps.Keys(faces)) {
+		f := faces[to]
+		uri := "udp4://" + f.addr.String()
+		args := &mgmt.ControlArgs{
 			Uri:             optional.Some(uri),
 			FacePersistency: optional.Some(uint64(mgmt.PersistencyPermanent)),
-		})
+		}
+		if mk := f.marking; mk != nil {
+			args.Flags = optional.Some(mgmt.FaceFlagCongestionMarkingEnabled)
+			args.Mask = optional.Some(mgmt.FaceFlagCongestionMarkingEnabled)
+			args.BaseCongestionMarkInterval = optional.Some(uint64(mk.interval.Nanoseconds()))
+			args.DefaultCongestionThreshold = optional.Some(mk.threshold)
+		}
+		p, err := command("faces", "create", args)
 		if err != nil {
 			return fmt.Errorf("face to %s (%s): %w", to, uri, err)
 		}

@@ -103,6 +103,25 @@ func (r *run) startNodes(ctx context.Context) error {
 		}
 		return err
 	}
+	kinds := func(n string) string { return forwarderOf(r.sc, r.opt, n) }
+	kernel := map[string]int{} // kernel links by "A-B": their index
+	for _, l := range r.sc.Topology.Links {
+		if isKernelLink(r.sc, kinds, l) {
+			kernel[l.A+"-"+l.B] = len(kernel)
+		}
+	}
+	if len(kernel) > 0 {
+		// Every external forwarder runs in the namespace then, its
+		// relayed links' sockets for it too.
+		ns, err := newNetns()
+		if err != nil {
+			return fmt.Errorf("emu: kernel links: %w", err)
+		}
+		r.ns = ns
+		if err := ns.do(setupKernelLoopback); err != nil {
+			return fmt.Errorf("emu: kernel links: %w", err)
+		}
+	}
 	for i, tn := range r.sc.Topology.Nodes {
 		sock := socketPath(r.dir, tn.Name, i)
 		nd := &node{name: tn.Name, sock: sock, stopped: make(chan struct{})}
@@ -138,11 +157,34 @@ func (r *run) startNodes(ctx context.Context) error {
 			}
 			continue
 		}
-		rl, err := r.newRelay(l)
+		k, isKernel := kernel[l.A+"-"+l.B]
+		var listen [2]relayListen
+		var addrs [2]net.IP
+		for i, end := range [2]*node{a, b} {
+			listen[i] = listenHere
+			if end.ext != nil && r.ns != nil {
+				listen[i] = listenIn(r.ns)
+			}
+			if isKernel {
+				addrs[i] = kernelAddr(k, i)
+			}
+		}
+		rl, err := r.newRelay(l, listen, addrs, isKernel)
 		if err != nil {
 			return abandon(err)
 		}
 		r.relays = append(r.relays, rl)
+		if isKernel {
+			r.kernel = append(r.kernel, rl)
+			if l.Bandwidth > 0 {
+				for d := range 2 {
+					rl.class[d] = 0x10 + 2*k + d
+					if err := r.ns.do(func() error { return shapeKernelDirection(rl.class[d], l, addrs[d]) }); err != nil {
+						return abandon(fmt.Errorf("emu: link %s: %w", l, err))
+					}
+				}
+			}
+		}
 		relayed[l.A+"-"+l.B] = rl
 		for _, dir := range [2][2]string{{l.A, l.B}, {l.B, l.A}} {
 			from := r.byName[dir[0]]
@@ -198,10 +240,19 @@ func (r *run) startNodes(ctx context.Context) error {
 			return fmt.Errorf("emu: node %s: %w", nd.name, err)
 		}
 		r.watchExt(nd)
-		faces := map[string]*net.UDPAddr{}
+		faces := map[string]extFace{}
 		for _, l := range r.sc.Topology.Links {
 			if rl := relayed[l.A+"-"+l.B]; rl != nil && (l.A == nd.name || l.B == nd.name) {
-				faces[l.Other(nd.name)] = rl.addrOf(nd.name)
+				to := l.Other(nd.name)
+				f := extFace{addr: rl.addrOf(nd.name)}
+				if rl.kernel {
+					m, err := kernelMarkingFor(r.sc, nd.name, to, nd.ext.kind)
+					if err != nil { // Check refused it
+						return err
+					}
+					f.marking = &m
+				}
+				faces[to] = f
 			}
 		}
 		if err := r.configure(ctx, nd, faces); err != nil {
@@ -386,8 +437,17 @@ func (r *run) linkResults(now time.Duration) ([]sim.LinkResult, []LinkLateness, 
 	r.relaySampling.Store(false)
 	for _, rl := range r.relays {
 		if err := rl.do(func() {
-			for _, c := range rl.dirs {
-				out = append(out, sim.NewLinkResult(c, now))
+			for i, c := range rl.dirs {
+				lr := sim.NewLinkResult(c, now)
+				if rl.kernel {
+					// The senders' marks (the delay line makes none), and
+					// the link's rate, which the kernel gives.
+					lr.Marks = rl.marked[i].Load()
+					if bw := rl.link.Bandwidth; bw > 0 && now > 0 {
+						lr.Utilization = sim.Round(float64(lr.Bytes)*8/bw/now.Seconds(), 6)
+					}
+				}
+				out = append(out, lr)
 				l := c.Stats().Lateness
 				late = append(late, LinkLateness{From: c.From, To: c.To, Wakes: l.Wakes,
 					MeanMs: msOf(l.Mean()), MaxMs: msOf(l.Max), Overruns: l.Overruns})

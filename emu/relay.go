@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/ndncc/ndncc/aqm"
@@ -40,6 +41,13 @@ type relay struct {
 	log  *slog.Logger
 	// stopped is closed when the loop's Run returned.
 	stopped chan struct{}
+	// kernel says the link is a kernel link (kernel.go): the kernel
+	// shapes each direction before the relay's socket, in HTB class
+	// 1:class[d] (0: not shaped), and the relay's directions carry the
+	// delay only; marked counts the marked packets each direction carried.
+	kernel bool
+	class  [2]int
+	marked [2]atomic.Uint64
 }
 
 // relayEnd is one end of a relayed link: the node, the relay's socket
@@ -52,12 +60,37 @@ type relayEnd struct {
 	dec  face.Decoder
 }
 
+// relayListen opens a relay's socket for one end, at addr: in the
+// process's network namespace or, for an end in the run's namespace,
+// there.
+type relayListen func(addr *net.UDPAddr) (*net.UDPConn, error)
+
+// listenHere opens a relay socket in the process's namespace.
+func listenHere(addr *net.UDPAddr) (*net.UDPConn, error) { return net.ListenUDP("udp4", addr) }
+
+// listenIn opens a relay socket in namespace ns.
+func listenIn(ns *netns) relayListen {
+	return func(addr *net.UDPAddr) (c *net.UDPConn, err error) {
+		err = ns.do(func() error {
+			c, err = net.ListenUDP("udp4", addr)
+			return err
+		})
+		return c, err
+	}
+}
+
 // newRelay opens the sockets of a relay for link l (their addresses are
-// the faces' remotes); start runs it once both ends' peers are known.
-func (r *run) newRelay(l topology.Link) (*relay, error) {
-	rl := &relay{link: l, loop: eventloop.New(), stopped: make(chan struct{}), log: r.log.With("relay", l.A+"-"+l.B)}
+// the faces' remotes), end i's with listen[i] on addrs[i] (nil:
+// 127.0.0.1, any port); start runs it once both ends' peers are known. A
+// kernel link's relay carries its directions' delay only (relayChannel).
+func (r *run) newRelay(l topology.Link, listen [2]relayListen, addrs [2]net.IP, kernel bool) (*relay, error) {
+	rl := &relay{link: l, loop: eventloop.New(), stopped: make(chan struct{}), log: r.log.With("relay", l.A+"-"+l.B), kernel: kernel}
 	for i, n := range [2]string{l.A, l.B} {
-		c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		ip := addrs[i]
+		if ip == nil {
+			ip = net.IPv4(127, 0, 0, 1)
+		}
+		c, err := listen[i](&net.UDPAddr{IP: ip})
 		if err != nil {
 			rl.closeSockets()
 			return nil, fmt.Errorf("emu: link %s: relay socket: %w", l, err)
@@ -67,7 +100,7 @@ func (r *run) newRelay(l topology.Link) (*relay, error) {
 	}
 	for i := range 2 {
 		from, to := rl.ends[i].node, rl.ends[1-i].node
-		ch, err := r.relayChannel(rl.loop, l, from, to)
+		ch, err := r.relayChannel(rl.loop, l, from, to, kernel)
 		if err != nil {
 			rl.closeSockets()
 			return nil, fmt.Errorf("emu: link %s->%s: %w", from, to, err)
@@ -82,11 +115,18 @@ func (r *run) newRelay(l topology.Link) (*relay, error) {
 // relayChannel is the link model of direction from→to of l: the link's
 // rate, delay and queue limits, the scenario's loss for the direction,
 // its drop-tail queue (checkRelayed refuses others) and header overhead.
-func (r *run) relayChannel(loop *eventloop.Loop, l topology.Link, from, to string) (*link.Channel, error) {
+// A kernel link's direction (kernel) has the delay, jitter and loss only,
+// with no rate and an unbounded drop-tail line: the kernel's FIFO before
+// it is the link's queue.
+func (r *run) relayChannel(loop *eventloop.Loop, l topology.Link, from, to string, kernel bool) (*link.Channel, error) {
 	name, params := r.sc.QueueFor(from, to)
 	lim := aqm.Limits{Packets: l.QueuePackets, Bytes: l.QueueBytes}
 	if lim.Packets == 0 {
 		lim.Packets = face.DefaultQueueLimit
+	}
+	bw := l.Bandwidth
+	if kernel {
+		name, params, lim, bw = "droptail", nil, aqm.Limits{Packets: unboundedQueue}, 0
 	}
 	q, err := aqm.New(name, params, lim)
 	if err != nil {
@@ -94,7 +134,7 @@ func (r *run) relayChannel(loop *eventloop.Loop, l topology.Link, from, to strin
 	}
 	h := fnv.New64a()
 	h.Write([]byte(from + "->" + to))
-	p := link.Params{Bandwidth: l.Bandwidth, Delay: l.Delay, Jitter: l.Jitter, Loss: r.sc.LossFor(from, to), HeaderOverhead: r.sc.HeaderOverhead}
+	p := link.Params{Bandwidth: bw, Delay: l.Delay, Jitter: l.Jitter, Loss: r.sc.LossFor(from, to), HeaderOverhead: r.sc.HeaderOverhead}
 	return link.NewChannel(loop, p, q, ndn.NewSizer(), rand.New(rand.NewPCG(r.seed, h.Sum64())))
 }
 
@@ -157,6 +197,9 @@ func (rl *relay) read(i int) {
 		rl.loop.Post(func() {
 			fr, ok := end.dec.Decode(b, rl.loop.Now())
 			if ok && !fr.IsIdle() {
+				if fr.Pkt.CongestionMark != 0 {
+					rl.marked[i].Add(1)
+				}
 				rl.dirs[i].Send(fr.Pkt)
 			}
 		})

@@ -36,7 +36,7 @@ func TestRelay(t *testing.T) {
 			r := &run{sc: sc, seed: 1, log: slog.New(slog.DiscardHandler)}
 			r.failed = make(chan struct{})
 			r.netCtx, r.stopNet = context.WithCancel(context.Background())
-			rl, err := r.newRelay(l)
+			rl, err := r.newRelay(l, [2]relayListen{listenHere, listenHere}, [2]net.IP{}, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,6 +2,7 @@ package emu
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,9 +14,10 @@ import (
 	"github.com/ndncc/ndncc/scenario"
 )
 
-// tunnelTOML is seed002-marking's TCP case made small: consumer1 and
-// producer1 joined by a TCP tunnel of 20 Mbit/s with a 200 KB send buffer
-// at each end, 3 MB in 4400-byte segments, aimd reacting to marks. Only
+// tunnelTOML is seed002-marking's TCP case made small, without its flow
+// (bigFlowTOML: 3 MB in 4400-byte segments, aimd reacting to marks):
+// consumer1 and producer1 joined by a TCP tunnel of 20 Mbit/s with a
+// 200 KB send buffer at each end. Only
 // the socket can make marks: the send queue's packet threshold is out of
 // reach, and the queue marks while more than 50 KB wait in the socket
 // unsent.
@@ -34,19 +36,6 @@ queue-params = { threshold-packets = "1000000", socket-threshold-bytes = "50000"
 between = ["consumer1", "producer1"]
 tunnel = "tcp"
 tcp-send-buffer = 200000
-
-[[producer]]
-node = "producer1"
-prefix = "/example/big"
-file-size = 3000000
-segment-size = 4400
-signature = "digest"
-
-[[consumer]]
-id = "c1"
-node = "consumer1"
-prefix = "/example/big"
-pipeline = "aimd"
 `
 
 // tunnelScenario is tunnelTOML with the keys given set; it skips the test
@@ -57,7 +46,32 @@ func tunnelScenario(t *testing.T, sets ...string) *scenario.Scenario {
 	if err := tunnelSupport(); err != nil {
 		t.Skipf("TCP tunnels cannot run live here: %v", err)
 	}
-	sc, err := scenario.Parse([]byte(tunnelTOML), "tunnel.toml")
+	return parseFlowScenario(t, tunnelTOML, 3000000, "tunnel.toml", sets...)
+}
+
+// bigFlowTOML is the flow of tunnelTOML and kernelTOML: producer1 serves
+// /example/big (FILE-SIZE bytes in 4400-byte segments, digest-signed) and
+// consumer1 fetches it with aimd.
+const bigFlowTOML = `
+[[producer]]
+node = "producer1"
+prefix = "/example/big"
+file-size = %d
+segment-size = 4400
+signature = "digest"
+
+[[consumer]]
+id = "c1"
+node = "consumer1"
+prefix = "/example/big"
+pipeline = "aimd"
+`
+
+// parseFlowScenario parses network (a scenario without flows) with
+// bigFlowTOML's flow of size bytes, as file, and sets the keys given.
+func parseFlowScenario(t *testing.T, network string, size int, file string, sets ...string) *scenario.Scenario {
+	t.Helper()
+	sc, err := scenario.Parse([]byte(network+fmt.Sprintf(bigFlowTOML, size)), file)
 	if err != nil {
 		t.Fatal(err)
 	}

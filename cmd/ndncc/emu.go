@@ -89,9 +89,13 @@ command exits 1. Programs' output goes to standard output and error (with
 forwarder says otherwise) that forwarder's own process, with a configuration,
 Unix socket and UDP port of its own: NFD's nfd (--nfd, else on $PATH) or ndnd's
 ndnd fw (--ndnd, else $NDND_BIN, else on $PATH). Each link with such an end
-keeps ndncc's link model, run in a relay between the two UDP faces; routes
-are the simulator's, installed through the forwarder's management; a setting
-the forwarder cannot honour is refused (docs/emulation.md).
+keeps ndncc's link model, run in a relay between the two UDP faces, except a
+threshold-mark link between two such nodes: its queue is the kernel's (HTB
+and a byte FIFO beneath the sender's socket, in a network namespace: root),
+so the forwarder marks by its own socket's backlog, and a relay adds the
+delay. Routes are the simulator's, installed through the forwarder's
+management; a setting the forwarder cannot honour is refused
+(docs/emulation.md).
 
 --hold keeps the network up after that, printing every node's socket, until
 Ctrl-C. Every socket, temporary file and program the run started is gone
