@@ -231,6 +231,10 @@ type PacedDelay struct {
 	lastQ, streakQ time.Duration
 	riseRounds     int
 
+	// marking: a congestion mark has arrived, so a router on the path
+	// marks (markProbe).
+	marking bool
+
 	velocity float64
 	dir      int // +1 growing, -1 shrinking, 0 holding
 	sameDir  int // rounds in a row in dir
@@ -531,6 +535,9 @@ func (d *PacedDelay) decide() {
 	case d.diff < d.cfg.Alpha:
 		d.move(+1)
 		d.cwnd = min(d.cwnd+d.velocity, MaxWindow)
+	case d.marking:
+		d.move(0)
+		d.cwnd = min(d.cwnd+1, MaxWindow)
 	case d.diff > d.cfg.Beta:
 		d.move(-1)
 		d.cwnd = max(d.cwnd-min(d.velocity, d.diff-d.cfg.Alpha), MinSsthresh)
@@ -554,6 +561,9 @@ func (d *PacedDelay) move(dir int) {
 
 // OnDecrease implements Algorithm.
 func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
+	if cause == CauseMark {
+		d.marking = true
+	}
 	if d.decreased {
 		return
 	}
