@@ -185,7 +185,14 @@ func nearTolerance(base time.Duration) time.Duration {
 // cwnd*q/r > SlowStartGamma, by removing that excess: cwnd -= cwnd*q/r.
 // Then, per
 // round: diff < Alpha → cwnd += v; diff > Beta → cwnd -= min(v, diff -
-// Alpha); else hold. v starts at 1 and doubles after three rounds in the
+// Alpha); else hold. Once a congestion mark has arrived (a router on the
+// path marks: CoDel's, PCON's), a round with diff >= Alpha grows the
+// window by 1 instead, as Reno's avoidance does, and the marks' decrease
+// bounds it: a window held below the marking point draws no marks, and
+// PCON's forwarding moves Interests to another path only on marks, while
+// two consumers fetching one object through a cache keep windows apart
+// by a factor of up to Beta/Alpha on their delays, but draw the same
+// marks. v starts at 1 and doubles after three rounds in the
 // same direction (up to MaxVelocity and cwnd/8: the queue estimate lags
 // a round, so one round's change must not overflow a buffer); it returns
 // to 1 when the direction changes or the window holds.
@@ -232,7 +239,8 @@ type PacedDelay struct {
 	riseRounds     int
 
 	// marking: a congestion mark has arrived, so a router on the path
-	// marks (markProbe).
+	// marks, and a round's queue above Beta grows the window by one
+	// (decide) until the next mark.
 	marking bool
 
 	velocity float64

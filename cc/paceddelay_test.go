@@ -573,3 +573,47 @@ func TestPacedDelayFartherSource(t *testing.T) {
 		t.Errorf("window %v after a rise of 4 ms a round, want it shrunk from %v", d.Cwnd(), before)
 	}
 }
+
+// TestPacedDelayMarkingPath: once a congestion mark has arrived, a
+// router on the path marks, and a round whose queue exceeds beta grows
+// the window by one instead of shrinking it, so that the queue reaches
+// the marking point (PCON's forwarding moves Interests to other paths
+// only on marks; a mark's decrease bounds the window). A congestion
+// Nack, a hole or no decrease at all leaves the delay rules as they are.
+func TestPacedDelayMarkingPath(t *testing.T) {
+	base := ms(100)
+	cases := []struct {
+		name    string
+		cause   Cause // the decrease in the round before the queue; none: no decrease
+		none    bool
+		want    float64 // window after the round with a 30 ms queue
+		marking bool
+	}{
+		// 20 after the start; a round at the minimum grows to 21; the
+		// queue's round (diff 21*29/130 = 4.7 > beta) shrinks by 1.
+		{name: "no decrease", none: true, want: 20},
+		// 20*0.8 = 16; diff 16*29/130 = 3.6 > beta, yet it grows by 1.
+		{name: "mark", cause: CauseMark, want: 17, marking: true},
+		// 16, then shrinks by 1: a Nack is no mark.
+		{name: "nack", cause: CauseNack, want: 15},
+		// A hole with no queue of its own leaves 20; it shrinks by 1.
+		{name: "hole", cause: CauseHole, want: 19},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd = 19 })
+			d.slowStart, d.ssthresh = false, 19
+			f := &pdFeed{d: d}
+			f.start(base)
+			if !c.none {
+				d.OnDecrease(f.now, c.cause)
+			}
+			f.round(constRTT(base))
+			f.round(constRTT(base + ms(30)))
+			checkNear(t, c.name, "cwnd", d.Cwnd(), c.want)
+			if d.marking != c.marking {
+				t.Errorf("marking %v, want %v", d.marking, c.marking)
+			}
+		})
+	}
+}
