@@ -186,13 +186,15 @@ func nearTolerance(base time.Duration) time.Duration {
 // Then, per
 // round: diff < Alpha → cwnd += v; diff > Beta → cwnd -= min(v, diff -
 // Alpha); else hold. Once a congestion mark has arrived (a router on the
-// path marks: CoDel's, PCON's), a round with diff >= Alpha grows the
-// window by 1 instead, as Reno's avoidance does, and the marks' decrease
-// bounds it: a window held below the marking point draws no marks, and
-// PCON's forwarding moves Interests to another path only on marks, while
-// two consumers fetching one object through a cache keep windows apart
-// by a factor of up to Beta/Alpha on their delays, but draw the same
-// marks. v starts at 1 and doubles after three rounds in the
+// path marks: CoDel's, PCON's), every round grows the window by 1
+// instead, whatever diff, as Reno's avoidance does, and the marks'
+// decrease bounds it: a window held below the marking point draws no
+// marks, and PCON's forwarding moves Interests to another path only on
+// marks; two consumers fetching one object through a cache read
+// different queues from their delays (the one whose Interests wait in
+// the router's PIT behind the other's reads that wait as its own), but
+// draw the same marks, so equal growth and the marks' decrease bring
+// their windows together. v starts at 1 and doubles after three rounds in the
 // same direction (up to MaxVelocity and cwnd/8: the queue estimate lags
 // a round, so one round's change must not overflow a buffer); it returns
 // to 1 when the direction changes or the window holds.
@@ -239,8 +241,7 @@ type PacedDelay struct {
 	riseRounds     int
 
 	// marking: a congestion mark has arrived, so a router on the path
-	// marks, and a round's queue above Beta grows the window by one
-	// (decide) until the next mark.
+	// marks, and every round grows the window by one (decide).
 	marking bool
 
 	velocity float64
@@ -540,12 +541,12 @@ func (d *PacedDelay) decide() {
 	case d.competing:
 		d.move(0)
 		d.cwnd = min(d.cwnd+1, MaxWindow)
-	case d.diff < d.cfg.Alpha:
-		d.move(+1)
-		d.cwnd = min(d.cwnd+d.velocity, MaxWindow)
 	case d.marking:
 		d.move(0)
 		d.cwnd = min(d.cwnd+1, MaxWindow)
+	case d.diff < d.cfg.Alpha:
+		d.move(+1)
+		d.cwnd = min(d.cwnd+d.velocity, MaxWindow)
 	case d.diff > d.cfg.Beta:
 		d.move(-1)
 		d.cwnd = max(d.cwnd-min(d.velocity, d.diff-d.cfg.Alpha), MinSsthresh)

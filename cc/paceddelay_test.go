@@ -575,29 +575,39 @@ func TestPacedDelayFartherSource(t *testing.T) {
 }
 
 // TestPacedDelayMarkingPath: once a congestion mark has arrived, a
-// router on the path marks, and a round whose queue exceeds beta grows
-// the window by one instead of shrinking it, so that the queue reaches
-// the marking point (PCON's forwarding moves Interests to other paths
-// only on marks; a mark's decrease bounds the window). A congestion
-// Nack, a hole or no decrease at all leaves the delay rules as they are.
+// router on the path marks, and every round grows the window by one,
+// whatever its queue: above beta, so that the queue reaches the marking
+// point (PCON's forwarding moves Interests to other paths only on
+// marks), and below alpha without velocity, so that two flows that draw
+// the same marks grow alike. A mark's decrease bounds the window. A
+// congestion Nack, a hole or no decrease at all leaves the delay rules
+// as they are.
 func TestPacedDelayMarkingPath(t *testing.T) {
 	base := ms(100)
 	cases := []struct {
 		name    string
-		cause   Cause // the decrease in the round before the queue; none: no decrease
-		none    bool
-		want    float64 // window after the round with a 30 ms queue
+		cause   Cause // the decrease in the round after the start
+		none    bool  // no decrease
+		queue   time.Duration
+		rounds  int     // rounds with queue queue after the decrease's
+		want    float64 // window after them
 		marking bool
 	}{
 		// 20 after the start; a round at the minimum grows to 21; the
 		// queue's round (diff 21*29/130 = 4.7 > beta) shrinks by 1.
-		{name: "no decrease", none: true, want: 20},
-		// 20*0.8 = 16; diff 16*29/130 = 3.6 > beta, yet it grows by 1.
-		{name: "mark", cause: CauseMark, want: 17, marking: true},
+		{name: "queue, no decrease", none: true, queue: ms(30), rounds: 1, want: 20},
+		// 20*0.8 = 16 (the decrease's round decides nothing more);
+		// diff 16*29/130 = 3.6 > beta, yet it grows by 1.
+		{name: "queue, mark", cause: CauseMark, queue: ms(30), rounds: 1, want: 17, marking: true},
 		// 16, then shrinks by 1: a Nack is no mark.
-		{name: "nack", cause: CauseNack, want: 15},
+		{name: "queue, nack", cause: CauseNack, queue: ms(30), rounds: 1, want: 15},
 		// A hole with no queue of its own leaves 20; it shrinks by 1.
-		{name: "hole", cause: CauseHole, want: 19},
+		{name: "queue, hole", cause: CauseHole, queue: ms(30), rounds: 1, want: 19},
+		// No queue: 21, then the velocity doubles from the third round
+		// up on, capped at cwnd/8: 22, 24, 27, 30.375, 34.17, 38.44.
+		{name: "no queue, no decrease", none: true, rounds: 6, want: 38.443359375},
+		// After a mark one a round: 16 + 6.
+		{name: "no queue, mark", cause: CauseMark, rounds: 6, want: 22, marking: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -609,7 +619,9 @@ func TestPacedDelayMarkingPath(t *testing.T) {
 				d.OnDecrease(f.now, c.cause)
 			}
 			f.round(constRTT(base))
-			f.round(constRTT(base + ms(30)))
+			for range c.rounds {
+				f.round(constRTT(base + c.queue))
+			}
 			checkNear(t, c.name, "cwnd", d.Cwnd(), c.want)
 			if d.marking != c.marking {
 				t.Errorf("marking %v, want %v", d.marking, c.marking)
