@@ -194,7 +194,9 @@ func nearTolerance(base time.Duration) time.Duration {
 // different queues from their delays (the one whose Interests wait in
 // the router's PIT behind the other's reads that wait as its own), but
 // draw the same marks, so equal growth and the marks' decrease bring
-// their windows together. v starts at 1 and doubles after three rounds in the
+// their windows together. Not on a host path (hostPath): there the marks
+// come from a forwarder's socket queue on this host, whose batching the
+// host floor already allows for. v starts at 1 and doubles after three rounds in the
 // same direction (up to MaxVelocity and cwnd/8: the queue estimate lags
 // a round, so one round's change must not overflow a buffer); it returns
 // to 1 when the direction changes or the window holds.
@@ -541,7 +543,7 @@ func (d *PacedDelay) decide() {
 	case d.competing:
 		d.move(0)
 		d.cwnd = min(d.cwnd+1, MaxWindow)
-	case d.marking:
+	case d.marking && !d.hostPath():
 		d.move(0)
 		d.cwnd = min(d.cwnd+1, MaxWindow)
 	case d.diff < d.cfg.Alpha:

@@ -586,8 +586,9 @@ func TestPacedDelayMarkingPath(t *testing.T) {
 	base := ms(100)
 	cases := []struct {
 		name    string
-		cause   Cause // the decrease in the round after the start
-		none    bool  // no decrease
+		cause   Cause         // the decrease in the round after the start
+		none    bool          // no decrease
+		base    time.Duration // minimum RTT; 100 ms if 0
 		queue   time.Duration
 		rounds  int     // rounds with queue queue after the decrease's
 		want    float64 // window after them
@@ -608,9 +609,17 @@ func TestPacedDelayMarkingPath(t *testing.T) {
 		{name: "no queue, no decrease", none: true, rounds: 6, want: 38.443359375},
 		// After a mark one a round: 16 + 6.
 		{name: "no queue, mark", cause: CauseMark, rounds: 6, want: 22, marking: true},
+		// A host path (minimum 0.5 ms, host floor 4 ms) keeps the delay
+		// rules after a mark: 16, then diff 16*(30-4)/30.5 = 13.6 >
+		// beta shrinks by 1.
+		{name: "host path, mark", cause: CauseMark, base: 500 * time.Microsecond, queue: ms(30), rounds: 1, want: 15, marking: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			base := base
+			if c.base > 0 {
+				base = c.base
+			}
 			d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd = 19 })
 			d.slowStart, d.ssthresh = false, 19
 			f := &pdFeed{d: d}
