@@ -185,7 +185,18 @@ func nearTolerance(base time.Duration) time.Duration {
 // cwnd*q/r > SlowStartGamma, by removing that excess: cwnd -= cwnd*q/r.
 // Then, per
 // round: diff < Alpha → cwnd += v; diff > Beta → cwnd -= min(v, diff -
-// Alpha); else hold. v starts at 1 and doubles after three rounds in the
+// Alpha); else hold. Once a congestion mark has arrived (a router on the
+// path marks: CoDel's, PCON's), every round grows the window by 1
+// instead, whatever diff, as Reno's avoidance does, and the marks'
+// decrease bounds it: a window held below the marking point draws no
+// marks, and PCON's forwarding moves Interests to another path only on
+// marks; two consumers fetching one object through a cache read
+// different queues from their delays (the one whose Interests wait in
+// the router's PIT behind the other's reads that wait as its own), but
+// draw the same marks, so equal growth and the marks' decrease bring
+// their windows together. Not on a host path (hostPath): there the marks
+// come from a forwarder's socket queue on this host, whose batching the
+// host floor already allows for. v starts at 1 and doubles after three rounds in the
 // same direction (up to MaxVelocity and cwnd/8: the queue estimate lags
 // a round, so one round's change must not overflow a buffer); it returns
 // to 1 when the direction changes or the window holds.
@@ -230,6 +241,10 @@ type PacedDelay struct {
 	competing      bool
 	lastQ, streakQ time.Duration
 	riseRounds     int
+
+	// marking: a congestion mark has arrived, so a router on the path
+	// marks, and every round grows the window by one (decide).
+	marking bool
 
 	velocity float64
 	dir      int // +1 growing, -1 shrinking, 0 holding
@@ -528,6 +543,9 @@ func (d *PacedDelay) decide() {
 	case d.competing:
 		d.move(0)
 		d.cwnd = min(d.cwnd+1, MaxWindow)
+	case d.marking && !d.hostPath():
+		d.move(0)
+		d.cwnd = min(d.cwnd+1, MaxWindow)
 	case d.diff < d.cfg.Alpha:
 		d.move(+1)
 		d.cwnd = min(d.cwnd+d.velocity, MaxWindow)
@@ -554,6 +572,9 @@ func (d *PacedDelay) move(dir int) {
 
 // OnDecrease implements Algorithm.
 func (d *PacedDelay) OnDecrease(_ time.Duration, cause Cause) {
+	if cause == CauseMark {
+		d.marking = true
+	}
 	if d.decreased {
 		return
 	}

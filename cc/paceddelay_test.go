@@ -573,3 +573,68 @@ func TestPacedDelayFartherSource(t *testing.T) {
 		t.Errorf("window %v after a rise of 4 ms a round, want it shrunk from %v", d.Cwnd(), before)
 	}
 }
+
+// TestPacedDelayMarkingPath: once a congestion mark has arrived, a
+// router on the path marks, and every round grows the window by one,
+// whatever its queue: above beta, so that the queue reaches the marking
+// point (PCON's forwarding moves Interests to other paths only on
+// marks), and below alpha without velocity, so that two flows that draw
+// the same marks grow alike. A mark's decrease bounds the window. A
+// congestion Nack, a hole or no decrease at all leaves the delay rules
+// as they are.
+func TestPacedDelayMarkingPath(t *testing.T) {
+	base := ms(100)
+	cases := []struct {
+		name    string
+		cause   Cause         // the decrease in the round after the start
+		none    bool          // no decrease
+		base    time.Duration // minimum RTT; 100 ms if 0
+		queue   time.Duration
+		rounds  int     // rounds with queue queue after the decrease's
+		want    float64 // window after them
+		marking bool
+	}{
+		// 20 after the start; a round at the minimum grows to 21; the
+		// queue's round (diff 21*29/130 = 4.7 > beta) shrinks by 1.
+		{name: "queue, no decrease", none: true, queue: ms(30), rounds: 1, want: 20},
+		// 20*0.8 = 16 (the decrease's round decides nothing more);
+		// diff 16*29/130 = 3.6 > beta, yet it grows by 1.
+		{name: "queue, mark", cause: CauseMark, queue: ms(30), rounds: 1, want: 17, marking: true},
+		// 16, then shrinks by 1: a Nack is no mark.
+		{name: "queue, nack", cause: CauseNack, queue: ms(30), rounds: 1, want: 15},
+		// A hole with no queue of its own leaves 20; it shrinks by 1.
+		{name: "queue, hole", cause: CauseHole, queue: ms(30), rounds: 1, want: 19},
+		// No queue: 21, then the velocity doubles from the third round
+		// up on, capped at cwnd/8: 22, 24, 27, 30.375, 34.17, 38.44.
+		{name: "no queue, no decrease", none: true, rounds: 6, want: 38.443359375},
+		// After a mark one a round: 16 + 6.
+		{name: "no queue, mark", cause: CauseMark, rounds: 6, want: 22, marking: true},
+		// A host path (minimum 0.5 ms, host floor 4 ms) keeps the delay
+		// rules after a mark: 16, then diff 16*(30-4)/30.5 = 13.6 >
+		// beta shrinks by 1.
+		{name: "host path, mark", cause: CauseMark, base: 500 * time.Microsecond, queue: ms(30), rounds: 1, want: 15, marking: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			base := base
+			if c.base > 0 {
+				base = c.base
+			}
+			d := newPD(t, func(cfg *PacedDelayConfig) { cfg.InitCwnd = 19 })
+			d.slowStart, d.ssthresh = false, 19
+			f := &pdFeed{d: d}
+			f.start(base)
+			if !c.none {
+				d.OnDecrease(f.now, c.cause)
+			}
+			f.round(constRTT(base))
+			for range c.rounds {
+				f.round(constRTT(base + c.queue))
+			}
+			checkNear(t, c.name, "cwnd", d.Cwnd(), c.want)
+			if d.marking != c.marking {
+				t.Errorf("marking %v, want %v", d.marking, c.marking)
+			}
+		})
+	}
+}
