@@ -396,7 +396,10 @@ links' timers at most 5.8 ms late. Vegas does not: it took 262.73 s live against
 against 51.1 ms). Vegas sizes its window from the difference between its expected and actual rates,
 so a few ms of delay that the simulator does not have (the live forwarders' per-packet time; its
 links' timers ran up to 202 ms late) keeps its window small; which of the two holds it back, one run
-cannot tell. This live figure is the one to check again on a quiet machine.`,
+cannot tell. At 200 ms (docs/validation.md, seed001-vegas) a run through NFD on a quiet machine,
+its links' timers at most 15 ms late, tells: Vegas (alpha 5, beta 10) took 1139 s against 112 with
+the live RTT 3.2 ms over its minimum against 0.7 simulated, which holds a Vegas that aims for 1 to
+2 queued segments (0.4 to 0.8 ms there) near a quarter of the path's window.`,
 	"seed003-aimd": `Run at load 4.6 at the start and 5.9 at the end. The three rows keep the
 simulator's order live (fixed-50 23.88 s, aimd 31.83, aimd-hole 36.01; simulated 23.87, 31.01,
 34.18). fixed-50 takes the simulator's time to 0.04%, though the live run timed out 6 Interests
@@ -413,6 +416,16 @@ and 204 against 144 and 286). The mean RTTs are 4-7 ms higher live (PCON c1 66.4
 48.6 against 43.3; codel-drop 60.6 against 56.3 and 50.7 against 45.8): the live forwarders take
 real time per packet, where this experiment's simulated ones take none (PCON was evaluated in
 ndnSIM).`,
+	"pipelines": `Run at load 0.5-2.7, the emulated links' timers at most 7.6-17.5 ms late. The window pipelines
+keep the simulator's figures live: on the linear topology fixed, aimd, cubic and bic within 1.2%
+of its time with the same retransmissions to within 2 (0, 56, 68 and 397 against 0, 57, 68 and
+399); on the dumbbell the two flows of fixed, aimd and bic end within 2% of their simulated times,
+cubic's first flow 9% later (42.9 against 39.4 s). The delay-based pipelines differ most: linear
+raaqm takes 38.2 s against 33.7 (+13%), and on the dumbbell vegas' and ndn-vegas' first flows lose
+the lead they have simulated (47.9 against 42.6 s, +12%; both flows end together live). Each reads
+the RTT, and live it is 2-6 ms higher (raaqm 71.6 against 68.5 ms, dumbbell vegas 97.0 against 94.7
+and 97.1 against 91.3): the live forwarders' per-packet time, which these scenarios' simulated
+forwarders do not spend; one run each cannot tell how much of the difference that is.`,
 	"seed004-wireless": `Run at load 6.7 at the start and 4.6 at the end. With the link-loss shim the
 live run keeps the simulator's figures (24.36 s against 24.14, +0.9%; 626 Nacks against 620, 5
 timeouts against 6): the 1% random loss is drawn by the emulated link in both runtimes, the shim
