@@ -434,13 +434,14 @@ the RTO, takes 64.46 s live against 59.77 (+7.8%) with fewer timeouts (401 again
 RTT 3.4 ms higher (30.9 against 27.5 ms; the simulated forwarders take no time per packet here, the
 live ones do); its links' timers ran up to 119 ms late, against 16.7 ms for the shim's run, so part
 of the difference may be the machine's: one run each cannot tell.`,
-	"seed004-multipath": `PCON's split is the optimum live as simulated (0.670 against 0.667, optimum 0.667): the
-marks that drive it come from CoDel on the same emulated links, and the live flow uses as much
-of the capacity (0.988 against 0.985). The mean RTT is 5.7 ms higher live: this experiment runs
-the simulator's forwarders without processing time (PCON was evaluated in ndnSIM), while the
-live forwarders take real time per packet, five of them on 2 cores at 1,300 Data a second. The
-72,470 late frames come from a 10 Mbit/s frame's short serialisation time (1.2 ms): timers ran
-0.44 ms late on average and 6.3 ms at most, with no stall (2 timeouts, the simulator 6). An
-earlier run of this script at load 19 kept the split (0.667) but lost 8% of the capacity in
-stalls of up to 302 ms.`,
+	"seed004-multipath": `Run at load 5.1-6.4: another live emulation and a browser test shared the 2 cores. PCON's
+split is the optimum live as simulated (0.673 of the Data over path a against 0.677, optimum
+0.667): the marks that drive it come from CoDel on the same emulated links (57 reached the consumer
+live, 93 simulated). The flow took 17.01 s against 16.38 (+3.8%), 9,864 kbit/s against 10,241. Its
+mean RTT is 16.7 ms higher live (49.7 against 33.0 ms), with 26 timeouts against 6: this
+experiment runs the simulator's forwarders without processing time (PCON was evaluated in ndnSIM),
+while the live forwarders take real time per packet, five of them on 2 cores that another
+emulation shared here; the links' timers ran 0.77 ms late on average and 12 ms at most. An earlier
+run of the 100 MiB version of this experiment, on a quieter machine, kept the split as well (0.670)
+with the RTT 5.7 ms higher.`,
 }
