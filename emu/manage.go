@@ -57,42 +57,35 @@ func wait[T any](m *mgmtConn, ch <-chan T) (T, error) {
 	}
 }
 
-// command sends the management command MODULE/VERB with args and returns
-// the forwarder's ControlParameters.
-func (m *mgmtConn) command(module, verb string, args *mgmt.ControlArgs) (*mgmt.ControlArgs, error) {
+// call starts a request on the connection's loop and waits for its
+// answer, or says why none will come.
+func call[T any](m *mgmtConn, start func(done func(T, error))) (T, error) {
 	type answer struct {
-		p   *mgmt.ControlArgs
+		v   T
 		err error
 	}
 	ch := make(chan answer, 1)
-	m.conn.Loop.Post(func() {
-		m.conn.Endpoint.Command(module, verb, args, func(p *mgmt.ControlArgs, err error) { ch <- answer{p, err} })
-	})
+	m.conn.Loop.Post(func() { start(func(v T, err error) { ch <- answer{v, err} }) })
 	a, err := wait(m, ch)
 	if err != nil {
-		return nil, err
+		return a.v, err
 	}
-	return a.p, a.err
+	return a.v, a.err
+}
+
+// command sends the management command MODULE/VERB with args and returns
+// the forwarder's ControlParameters.
+func (m *mgmtConn) command(module, verb string, args *mgmt.ControlArgs) (*mgmt.ControlArgs, error) {
+	return call(m, func(done func(*mgmt.ControlArgs, error)) { m.conn.Endpoint.Command(module, verb, args, done) })
 }
 
 // fib fetches the forwarder's FIB (the fib/list dataset).
 func (m *mgmtConn) fib() ([]live.FIBEntry, error) {
-	type answer struct {
-		b   []byte
-		err error
-	}
-	ch := make(chan answer, 1)
-	m.conn.Loop.Post(func() {
-		m.conn.Endpoint.Dataset("fib", "list", func(b []byte, err error) { ch <- answer{b, err} })
-	})
-	a, err := wait(m, ch)
+	b, err := call(m, func(done func([]byte, error)) { m.conn.Endpoint.Dataset("fib", "list", done) })
 	if err != nil {
 		return nil, err
 	}
-	if a.err != nil {
-		return nil, a.err
-	}
-	return live.ParseFIB(a.b)
+	return live.ParseFIB(b)
 }
 
 // routePoll is how often waitRegistered reads the FIB.
