@@ -264,7 +264,11 @@ func Check(sc *scenario.Scenario, opt Options) error {
 			continue
 		}
 		if sc.TCPTunnelFor(l.A, l.B) != nil {
-			errs = append(errs, fmt.Errorf("%s: emu: link %s: a TCP tunnel with an external forwarder (nfd, ndnd) at an end is not supported yet: only ndncc's forwarder runs TCP tunnels (the tunnel's sockets are made in the run's network namespace, which the forwarder's own process would have to join)", sc.File, l))
+			if !external(kinds[l.A]) || !external(kinds[l.B]) {
+				errs = append(errs, fmt.Errorf("%s: emu: link %s: a TCP tunnel joins two ndncc forwarders or two external ones (nfd, ndnd), not %s and %s: ndncc's forwarder takes its end made, an external one dials its own", sc.File, l, kinds[l.A], kinds[l.B]))
+				continue
+			}
+			errs = append(errs, checkExternalTunnel(sc, kindOf, l)...)
 			continue
 		}
 		errs = append(errs, checkRelayed(sc, l.A, l.B)...)

@@ -268,12 +268,14 @@ func (x *extNode) stop() {
 	}
 }
 
-// extFace is an external forwarder's face to a neighbour: the address of
-// the link's relay socket it sends to, and, on a kernel link, how it
-// marks (nil: the forwarder's defaults).
+// extFace is an external forwarder's face to a neighbour: the URI it
+// creates it with (the link's relay socket, or the proxy of its TCP
+// tunnel), and, on a kernel link or a tunnel, how it marks (nil: the
+// forwarder's defaults; noMarking: congestion marking off).
 type extFace struct {
-	addr    *net.UDPAddr
-	marking *kernelMarking
+	uri       string
+	marking   *kernelMarking
+	noMarking bool
 }
 
 // configure creates nd's faces to its relays (faces/create, permanent
@@ -292,16 +294,20 @@ func (r *run) configureWith(m *mgmtConn, faces map[string]extFace) error {
 	command := m.command
 	for _, to := range slices.Sorted(maps.Keys(faces)) {
 		f := faces[to]
-		uri := "udp4://" + f.addr.String()
+		uri := f.uri
 		args := &mgmt.ControlArgs{
 			Uri:             optional.Some(uri),
 			FacePersistency: optional.Some(uint64(mgmt.PersistencyPermanent)),
 		}
-		if mk := f.marking; mk != nil {
+		switch mk := f.marking; {
+		case mk != nil:
 			args.Flags = optional.Some(mgmt.FaceFlagCongestionMarkingEnabled)
 			args.Mask = optional.Some(mgmt.FaceFlagCongestionMarkingEnabled)
 			args.BaseCongestionMarkInterval = optional.Some(uint64(mk.interval.Nanoseconds()))
 			args.DefaultCongestionThreshold = optional.Some(mk.threshold)
+		case f.noMarking:
+			args.Flags = optional.Some(uint64(0))
+			args.Mask = optional.Some(mgmt.FaceFlagCongestionMarkingEnabled)
 		}
 		p, err := command("faces", "create", args)
 		if err != nil {
@@ -360,8 +366,10 @@ func freeUDPPort() (int, error) {
 }
 
 // nfdConfig is an nfd.conf for a node: its Unix socket, a UDP listener
-// (IPv4, the given port, 8800-byte MTU, no multicast), no TCP, Ethernet or
-// WebSocket, the scenario's Content Store capacity and strategy, NFD's
+// (IPv4, the given port, 8800-byte MTU, no multicast), a TCP channel that
+// does not listen (it dials the TCP tunnels' proxies) and whose faces are
+// all non-local, as a tunnel's to another host would be (its default
+// counts loopback's as local), no Ethernet or WebSocket, the scenario's Content Store capacity and strategy, NFD's
 // default congestion marking, and management open to any local command
 // (`certfile any`, a RIB trust anchor of type any): the emulator's run is
 // its own, on loopback.
@@ -404,6 +412,18 @@ face_system
     idle_timeout 600
     unicast_mtu 8800
     mcast no
+  }
+  tcp
+  {
+    listen no
+    enable_v4 yes
+    enable_v6 no
+    local
+    {
+      whitelist
+      {
+      }
+    }
   }
 }
 authorizations

@@ -60,7 +60,10 @@ func TestCheckExternal(t *testing.T) {
 		{"codel-mark", Options{Forwarder: "ndnd", NDND: bin}, []string{"routers.queue=codel-mark"}, `queue "codel-mark"`},
 		{"mixed link keeps drop-tail", Options{NFD: bin}, []string{"routers.node.router2.forwarder=nfd", "links.router1->router2.queue=codel-drop"}, `link router1->router2: queue "codel-drop"`},
 		{"loss detection", Options{Forwarder: "ndnd", NDND: bin}, []string{"links.router1-router2.loss-detection=true"}, "loss-detection"},
-		{"tcp tunnel", Options{Forwarder: "nfd", NFD: bin}, []string{"links.router1-router2.tunnel=tcp"}, "a TCP tunnel with an external forwarder"},
+		{"tcp tunnel, one end ndncc", Options{NFD: bin}, []string{"routers.node.router2.forwarder=nfd", "links.router1-router2.tunnel=tcp"}, "a TCP tunnel joins two ndncc forwarders or two external ones (nfd, ndnd), not ndncc and nfd"},
+		{"tcp tunnel, codel", Options{Forwarder: "nfd", NFD: bin}, []string{"links.router1-router2.tunnel=tcp", "links.router1-router2.queue=codel-mark"}, `link router1->router2: queue "codel-mark": a TCP tunnel between external forwarders`},
+		{"tcp tunnel, every-packet marking", Options{Forwarder: "nfd", NFD: bin}, []string{"links.router1-router2.tunnel=tcp", "links.router1-router2.queue=threshold-mark", "links.router1-router2.queue-params.marking=every"}, `link router1->router2 (a TCP tunnel between external forwarders): queue-params marking = "every": nfd has no every-packet marking`},
+		{"tcp tunnel, packet threshold", Options{Forwarder: "ndnd", NDND: bin}, []string{"links.router1-router2.tunnel=tcp", "links.router1-router2.queue=threshold-mark", "links.router1-router2.queue-params.threshold-packets=10"}, "threshold-packets = 10: ndnd measures its socket's send queue in bytes only"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := Check(linear(t, tc.sets...), tc.opt)

@@ -68,8 +68,18 @@ type kernelMarking struct {
 	interval  time.Duration
 }
 
+// linkKind names what a threshold-mark link between external forwarders
+// is: a TCP tunnel or a kernel link.
+func linkKind(sc *scenario.Scenario, a, b string) string {
+	if sc.TCPTunnelFor(a, b) != nil {
+		return "a TCP tunnel"
+	}
+	return "a kernel link"
+}
+
 // kernelMarkingFor reads the threshold-mark parameters of direction
-// from→to, refusing those the external forwarder (kind) cannot honour:
+// from→to (of a kernel link or a TCP tunnel between external forwarders),
+// refusing those the external forwarder (kind) cannot honour:
 // every-packet marking (neither NFD 24.07 nor ndnd has it), any marking
 // rule on ndnd (its own is neither spaced nor every: it marks by it when
 // the scenario names none), a backlog in packets and a socket threshold
@@ -77,7 +87,7 @@ type kernelMarking struct {
 func kernelMarkingFor(sc *scenario.Scenario, from, to, kind string) (kernelMarking, error) {
 	_, params := sc.QueueFor(from, to)
 	m := kernelMarking{threshold: aqm.DefaultThresholdBytes, interval: aqm.DefaultMarkInterval}
-	where := fmt.Sprintf("%s: emu: link %s->%s (a kernel link between external forwarders)", sc.File, from, to)
+	where := fmt.Sprintf("%s: emu: link %s->%s (%s between external forwarders)", sc.File, from, to, linkKind(sc, from, to))
 	var errs []error
 	for _, k := range []string{"threshold-packets", "socket-threshold-bytes"} {
 		if v, ok := params[k]; ok && v != "0" {

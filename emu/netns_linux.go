@@ -4,8 +4,10 @@ package emu
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -107,28 +109,92 @@ func command(args ...string) error {
 	return nil
 }
 
-// tuneSocket gives a tunnel's TCP socket the scenario's send buffer
-// (SO_SNDBUFFORCE, which may pass net.core.wmem_max, else SO_SNDBUF;
-// Linux doubles the value for its bookkeeping, as for any socket) and
-// CUBIC, the simulator's TCP algorithm.
+// tuneSocket gives a tunnel's TCP socket the scenario's send buffer and
+// CUBIC (tuneFD).
 func tuneSocket(conn syscall.Conn, sndbuf int) error {
 	rc, err := conn.SyscallConn()
 	if err != nil {
 		return err
 	}
 	var serr error
-	if err := rc.Control(func(fd uintptr) {
-		if unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_SNDBUFFORCE, sndbuf) != nil {
-			if err := unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_SNDBUF, sndbuf); err != nil {
-				serr = fmt.Errorf("send buffer of %d bytes: %w", sndbuf, err)
-				return
-			}
-		}
-		if err := unix.SetsockoptString(int(fd), unix.IPPROTO_TCP, unix.TCP_CONGESTION, "cubic"); err != nil {
-			serr = fmt.Errorf("TCP congestion control cubic: %w", err)
-		}
-	}); err != nil {
+	if err := rc.Control(func(fd uintptr) { serr = tuneFD(int(fd), sndbuf) }); err != nil {
 		return err
 	}
 	return serr
+}
+
+// tuneFD gives TCP socket fd a send buffer of sndbuf bytes
+// (SO_SNDBUFFORCE, which may pass net.core.wmem_max, else SO_SNDBUF;
+// Linux doubles the value for its bookkeeping, as for any socket) and
+// CUBIC, the simulator's TCP algorithm.
+func tuneFD(fd, sndbuf int) error {
+	if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUFFORCE, sndbuf) != nil {
+		if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, sndbuf); err != nil {
+			return fmt.Errorf("send buffer of %d bytes: %w", sndbuf, err)
+		}
+	}
+	if err := unix.SetsockoptString(fd, unix.IPPROTO_TCP, unix.TCP_CONGESTION, "cubic"); err != nil {
+		return fmt.Errorf("TCP congestion control cubic: %w", err)
+	}
+	return nil
+}
+
+// tuneProcessSocket tunes (tuneFD) the IPv4 TCP socket of process pid
+// whose local port is port: it finds the socket's inode in the process's
+// /proc/PID/net/tcp (its network namespace's), the descriptor that holds
+// it in /proc/PID/fd, and sets the options on a copy of that descriptor
+// (pidfd_getfd, which needs the right to ptrace the process: root). Socket
+// options belong to the socket, not the descriptor, so the process's own
+// descriptor sees them.
+func tuneProcessSocket(pid, port, sndbuf int) error {
+	inode, err := tcpInode(fmt.Sprintf("/proc/%d/net/tcp", pid), port)
+	if err != nil {
+		return err
+	}
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		return err
+	}
+	target := -1
+	for _, e := range fds {
+		if l, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, e.Name())); err == nil && l == "socket:["+inode+"]" {
+			target, _ = strconv.Atoi(e.Name())
+			break
+		}
+	}
+	if target < 0 {
+		return fmt.Errorf("process %d holds no descriptor of socket inode %s", pid, inode)
+	}
+	pidfd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		return fmt.Errorf("pidfd_open(%d): %w", pid, err)
+	}
+	defer unix.Close(pidfd)
+	fd, err := unix.PidfdGetfd(pidfd, target, 0)
+	if err != nil {
+		return fmt.Errorf("pidfd_getfd(%d, %d): %w", pid, target, err)
+	}
+	defer unix.Close(fd)
+	return tuneFD(fd, sndbuf)
+}
+
+// tcpInode finds the inode of the socket whose local port is port in a
+// /proc/net/tcp table.
+func tcpInode(table string, port int) (string, error) {
+	b, err := os.ReadFile(table)
+	if err != nil {
+		return "", err
+	}
+	for line := range strings.Lines(string(b)) {
+		f := strings.Fields(line)
+		// sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+		if len(f) < 10 {
+			continue
+		}
+		_, hexPort, ok := strings.Cut(f[1], ":")
+		if p, err := strconv.ParseUint(hexPort, 16, 16); ok && err == nil && int(p) == port && f[9] != "0" {
+			return f[9], nil
+		}
+	}
+	return "", fmt.Errorf("%s has no socket on local port %d", table, port)
 }

@@ -110,9 +110,10 @@ func (r *run) startNodes(ctx context.Context) error {
 			kernel[l.A+"-"+l.B] = len(kernel)
 		}
 	}
+	// With kernel links or TCP tunnels between external forwarders, every
+	// external forwarder runs in the run's namespace, its relayed links'
+	// sockets for it too.
 	if len(kernel) > 0 {
-		// Every external forwarder runs in the namespace then, its
-		// relayed links' sockets for it too.
 		ns, err := newNetns()
 		if err != nil {
 			return fmt.Errorf("emu: kernel links: %w", err)
@@ -120,6 +121,11 @@ func (r *run) startNodes(ctx context.Context) error {
 		r.ns = ns
 		if err := ns.do(setupKernelLoopback); err != nil {
 			return fmt.Errorf("emu: kernel links: %w", err)
+		}
+	}
+	if _, ext := r.tunnelLinks(); ext {
+		if err := r.startTunnelNetns(); err != nil {
+			return err
 		}
 	}
 	for i, tn := range r.sc.Topology.Nodes {
@@ -244,7 +250,7 @@ func (r *run) startNodes(ctx context.Context) error {
 		for _, l := range r.sc.Topology.Links {
 			if rl := relayed[l.A+"-"+l.B]; rl != nil && (l.A == nd.name || l.B == nd.name) {
 				to := l.Other(nd.name)
-				f := extFace{addr: rl.addrOf(nd.name)}
+				f := extFace{uri: "udp4://" + rl.addrOf(nd.name).String()}
 				if rl.kernel {
 					m, err := kernelMarkingFor(r.sc, nd.name, to, nd.ext.kind)
 					if err != nil { // Check refused it
@@ -255,7 +261,25 @@ func (r *run) startNodes(ctx context.Context) error {
 				faces[to] = f
 			}
 		}
+		for _, t := range r.tunnels {
+			if t.proxy == nil || (t.link.A != nd.name && t.link.B != nd.name) {
+				continue
+			}
+			d, to := 0, t.link.B
+			if t.link.B == nd.name {
+				d, to = 1, t.link.A
+			}
+			f, err := tunnelExtFace(r.sc, nd.name, to, nd.ext.kind)
+			if err != nil { // Check refused it
+				return err
+			}
+			f.uri = t.proxy.uri(d)
+			faces[to] = f
+		}
 		if err := r.configure(ctx, nd, faces); err != nil {
+			return fmt.Errorf("emu: node %s (%s): %w", nd.name, nd.ext.kind, err)
+		}
+		if err := r.tuneExternalTunnels(nd); err != nil {
 			return fmt.Errorf("emu: node %s (%s): %w", nd.name, nd.ext.kind, err)
 		}
 	}

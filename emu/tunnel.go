@@ -36,27 +36,41 @@ const tunnelMTU = 1500
 // that matters (the simulator's is unlimited).
 const unboundedQueue = 1 << 30
 
-// tunnel is one TCP tunnel: its link, the connection's two ends, A's
-// (dialled) and B's (accepted), and the minor numbers of its two
-// directions' HTB classes (A→B, B→A; 0: not shaped), which are also their
-// FIFOs' handles.
+// tunnel is one TCP tunnel: its link; between ndncc forwarders the
+// connection's two ends, A's (dialled) and B's (accepted), between
+// external ones the proxy they dial (tunnelproxy.go); and the minor
+// numbers of its two directions' HTB classes (A→B, B→A; 0: not shaped),
+// which are also their FIFOs' handles.
 type tunnel struct {
 	link  topology.Link
 	conn  [2]*net.TCPConn
+	proxy *tunnelProxy
 	class [2]int
 }
 
-// startTunnels makes the scenario's TCP tunnels in a network namespace of
-// their own, shapes them, and gives each end to its node's forwarder
-// (before the forwarders run).
-func (r *run) startTunnels() error {
-	var links []topology.Link
+// tunnelLinks are the scenario's TCP tunnels' links, and whether one
+// joins external forwarders (whose processes must then be born in the
+// tunnels' namespace).
+func (r *run) tunnelLinks() (links []topology.Link, external bool) {
 	for _, l := range r.sc.Topology.Links {
 		if r.sc.TCPTunnelFor(l.A, l.B) != nil {
 			links = append(links, l)
+			external = external || r.externalTunnel(l)
 		}
 	}
-	if len(links) == 0 {
+	return links, external
+}
+
+// externalTunnel reports whether link l is a TCP tunnel between external
+// forwarders (Check refuses one with a single external end).
+func (r *run) externalTunnel(l topology.Link) bool {
+	return r.sc.TCPTunnelFor(l.A, l.B) != nil && external(forwarderOf(r.sc, r.opt, l.A))
+}
+
+// startTunnelNetns makes the tunnels' network namespace and shapes its
+// loopback, once.
+func (r *run) startTunnelNetns() error {
+	if r.ns != nil {
 		return nil
 	}
 	ns, err := newNetns()
@@ -64,10 +78,33 @@ func (r *run) startTunnels() error {
 		return fmt.Errorf("emu: TCP tunnels: %w", err)
 	}
 	r.ns = ns
-	if err := ns.do(func() error { return r.makeTunnels(links) }); err != nil {
+	if err := ns.do(r.setupTunnelLoopback); err != nil {
+		return fmt.Errorf("emu: TCP tunnels: %w", err)
+	}
+	return nil
+}
+
+// startTunnels makes the scenario's TCP tunnels in the tunnels' network
+// namespace and shapes them; it gives each end between ndncc forwarders
+// to its node's forwarder (before the forwarders run) and starts the
+// proxies that external forwarders dial (when configure creates their
+// faces).
+func (r *run) startTunnels() error {
+	links, _ := r.tunnelLinks()
+	if len(links) == 0 {
+		return nil
+	}
+	if err := r.startTunnelNetns(); err != nil {
+		return err
+	}
+	if err := r.ns.do(func() error { return r.makeTunnels(links) }); err != nil {
 		return fmt.Errorf("emu: TCP tunnels: %w", err)
 	}
 	for _, t := range r.tunnels {
+		if t.proxy != nil {
+			t.proxy.run(r.netCtx.Done(), r.fail, &r.wg)
+			continue
+		}
 		for i, dir := range [2][2]string{{t.link.A, t.link.B}, {t.link.B, t.link.A}} {
 			nd := r.byName[dir[0]]
 			ff := r.tunnelFace(t.link, dir[0], dir[1], t.conn[i])
@@ -83,9 +120,9 @@ func (r *run) startTunnels() error {
 	return nil
 }
 
-// makeTunnels runs in the namespace: it brings loopback up with an HTB
-// root, then connects each link's tunnel and shapes its two directions.
-func (r *run) makeTunnels(links []topology.Link) error {
+// setupTunnelLoopback brings the namespace's loopback up with an HTB
+// root. It runs in the namespace.
+func (r *run) setupTunnelLoopback() error {
 	root := []string{"tc", "qdisc", "add", "dev", "lo", "root", "handle", "1:"}
 	// The simulator's segment is its payload plus sim.TCPOverhead bytes
 	// on the wire; the qdisc sees loopbackHeaders: a size table makes up
@@ -104,19 +141,40 @@ func (r *run) makeTunnels(links []topology.Link) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// makeTunnels runs in the namespace: it connects each link's tunnel (or
+// opens its proxy, between external forwarders) and shapes its two
+// directions.
+func (r *run) makeTunnels(links []topology.Link) error {
 	for i, l := range links {
 		t := &tunnel{link: l}
-		if err := t.connect(r.sc.TCPTunnelFor(l.A, l.B).SendBuffer); err != nil {
-			return fmt.Errorf("link %s: %w", l, err)
-		}
 		r.tunnels = append(r.tunnels, t)
-		ports := [2]int{t.conn[0].LocalAddr().(*net.TCPAddr).Port, t.conn[1].LocalAddr().(*net.TCPAddr).Port}
+		var match [2][]string
+		if r.externalTunnel(l) {
+			var err error
+			if t.proxy, err = listenTunnelProxy(i, l); err != nil {
+				return fmt.Errorf("link %s: %w", l, err)
+			}
+			for d := range 2 {
+				match[d] = []string{"match", "ip", "dst", tunnelAddr(i, d).String() + "/32"}
+			}
+		} else {
+			if err := t.connect(r.sc.TCPTunnelFor(l.A, l.B).SendBuffer); err != nil {
+				return fmt.Errorf("link %s: %w", l, err)
+			}
+			ports := [2]string{strconv.Itoa(t.conn[0].LocalAddr().(*net.TCPAddr).Port), strconv.Itoa(t.conn[1].LocalAddr().(*net.TCPAddr).Port)}
+			for d := range 2 {
+				match[d] = []string{"match", "ip", "sport", ports[d], "0xffff", "match", "ip", "dport", ports[1-d], "0xffff"}
+			}
+		}
 		for d := range 2 {
 			if l.Bandwidth <= 0 {
 				continue // no rate limiter, as in Mininet
 			}
 			t.class[d] = 0x10 + 2*i + d
-			if err := shapeDirection(t.class[d], l, ports[d], ports[1-d]); err != nil {
+			if err := shapeDirection(t.class[d], l, match[d]); err != nil {
 				return fmt.Errorf("link %s: %w", l, err)
 			}
 		}
@@ -146,8 +204,12 @@ func (t *tunnel) connect(sndbuf int) error {
 	return nil
 }
 
-// close closes both ends (the forwarders close them too once adopted).
+// close closes both ends (the forwarders close them too once adopted) or
+// the proxy.
 func (t *tunnel) close() {
+	if t.proxy != nil {
+		t.proxy.shut()
+	}
 	for _, c := range t.conn {
 		if c != nil {
 			c.Close()
@@ -155,10 +217,10 @@ func (t *tunnel) close() {
 	}
 }
 
-// shapeDirection sends the segments from port src to port dst through
-// HTB class 1:minor at the link's rate, into a FIFO (handle minor:) of the
-// link's queue limit.
-func shapeDirection(minor int, l topology.Link, src, dst int) error {
+// shapeDirection sends the segments match selects (tc u32 match
+// arguments) through HTB class 1:minor at the link's rate, into a FIFO
+// (handle minor:) of the link's queue limit.
+func shapeDirection(minor int, l topology.Link, match []string) error {
 	class, leaf := fmt.Sprintf("1:%x", minor), fmt.Sprintf("%x:", minor)
 	rate := strconv.FormatFloat(l.Bandwidth, 'f', 0, 64) + "bit"
 	fifo := []string{"pfifo", "limit", strconv.Itoa(max(l.QueuePackets, 1))}
@@ -168,8 +230,8 @@ func shapeDirection(minor int, l topology.Link, src, dst int) error {
 	for _, args := range [][]string{
 		{"tc", "class", "add", "dev", "lo", "parent", "1:", "classid", class, "htb", "rate", rate, "ceil", rate, "quantum", strconv.Itoa(tunnelMTU + 14)},
 		append([]string{"tc", "qdisc", "add", "dev", "lo", "parent", class, "handle", leaf}, fifo...),
-		{"tc", "filter", "add", "dev", "lo", "parent", "1:", "protocol", "ip", "prio", "1", "u32",
-			"match", "ip", "sport", strconv.Itoa(src), "0xffff", "match", "ip", "dport", strconv.Itoa(dst), "0xffff", "flowid", class},
+		append(append([]string{"tc", "filter", "add", "dev", "lo", "parent", "1:", "protocol", "ip", "prio", "1", "u32"},
+			match...), "flowid", class),
 	} {
 		if err := command(args...); err != nil {
 			return err

@@ -92,38 +92,7 @@ func TestTCPTunnelLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Flows) != 1 {
-		t.Fatalf("%d flows, want 1", len(res.Flows))
-	}
-	f := res.Flows[0]
-	t.Logf("live: %.3f s, goodput %.0f kbit/s (wire %.0f), RTT %.1f/%.1f/%.1f ms, %d marks, %d timeouts, %d retransmissions",
-		f.DownloadTimeS, f.GoodputKbps, f.EffectiveKbps, f.RTTMinMs, f.RTTAvgMs, f.RTTMaxMs, f.Marks, f.Timeouts, f.Retransmissions)
-	if !f.Complete || f.Error != "" || f.Bytes != 3000000 {
-		t.Fatalf("flow: complete %v, error %q, %d bytes; want the 3000000 bytes, checked", f.Complete, f.Error, f.Bytes)
-	}
-	// The NDN bytes leave room for TCP's headers below them: at most the
-	// link's rate (19.1 Mbit/s on an idle machine), and, however loaded
-	// the machine, a quarter of it.
-	if f.EffectiveKbps > 20000 || f.EffectiveKbps < 5000 {
-		t.Errorf("NDN throughput %.0f kbit/s over a 20 Mbit/s tunnel; want 5000 to 20000", f.EffectiveKbps)
-	}
-	if f.Marks == 0 {
-		t.Error("no marks: the socket's send queue never held more than 50 KB unsent")
-	}
-	// The link directions are the kernel's FIFOs: the Data's carries
-	// segments at up to the link's rate, the Interests' carries ACKs too.
-	if len(res.Links) != 2 {
-		t.Fatalf("links %+v, want the tunnel's two directions", res.Links)
-	}
-	for _, l := range res.Links {
-		t.Logf("%s->%s: %d packets, %d bytes, %d drops, utilisation %.3f", l.From, l.To, l.Packets, l.Bytes, l.Drops, l.Utilization)
-		if l.Packets == 0 || l.Utilization > 1.01 {
-			t.Errorf("%s->%s: %d packets, utilisation %.3f; want packets, at most the link's rate", l.From, l.To, l.Packets, l.Utilization)
-		}
-	}
-	if data := res.Links[1]; data.From != "producer1" || data.Bytes < 3000000 {
-		t.Errorf("%s->%s carried %d bytes, want producer1's 3000000 and their headers", data.From, data.To, data.Bytes)
-	}
+	checkTunnelRun(t, res, "the socket's send queue never held more than 50 KB unsent")
 	// Each direction's lateness is its delay line's (1 ms).
 	if len(res.Lateness) != 2 || res.Lateness[1].From != "producer1" || res.Lateness[1].Wakes == 0 {
 		t.Errorf("lateness %+v, want the two directions' delay lines", res.Lateness)
@@ -222,4 +191,58 @@ func TestTunnelFailureEndsTheRun(t *testing.T) {
 	}
 	assertEmpty(t, dir)
 	assertNetClean(t, before)
+}
+
+// TestTCPTunnelNDND runs tunnelTOML's tunnel between two `ndnd fw`
+// processes: each dials the tunnel's proxy itself, the namespace's
+// loopback shapes its own socket, and producer1's ndnd marks by its own
+// rule while its socket holds more than 50,000 bytes. The flow gets every
+// byte, no faster than the link's rate; producer1 marked; the kernel's
+// FIFOs counted both directions; nothing is left behind.
+func TestTCPTunnelNDND(t *testing.T) {
+	realtimetest.Require(t)
+	sc := tunnelScenario(t, "routers.queue-params.threshold-packets=0", "routers.queue-params.socket-threshold-bytes=0",
+		"routers.queue-params.threshold-bytes=50000")
+	before := netFDs(t)
+	res := runExternal(t, sc, scenario.ForwarderNDND, len(sc.Topology.Nodes), 2*time.Minute)
+	checkTunnelRun(t, res, "producer1's ndnd never saw more than 50,000 bytes in its socket")
+	assertNetClean(t, before)
+}
+
+// checkTunnelRun checks a run of tunnelTOML's 3 MB flow: it got every
+// byte, at most the link's rate (the NDN bytes leave room for TCP's
+// headers below them: 19.1 Mbit/s on an idle machine) and, however loaded
+// the machine, a quarter of it; the producer's end marked (noMarks says
+// what no mark would mean); the link directions are the kernel's FIFOs:
+// the Data's carried segments at up to the link's rate, the Interests'
+// ACKs too.
+func checkTunnelRun(t *testing.T, res *Result, noMarks string) {
+	t.Helper()
+	if len(res.Flows) != 1 {
+		t.Fatalf("%d flows, want 1", len(res.Flows))
+	}
+	f := res.Flows[0]
+	t.Logf("live: %.3f s, goodput %.0f kbit/s (wire %.0f), RTT %.1f/%.1f/%.1f ms, %d marks, %d timeouts, %d retransmissions",
+		f.DownloadTimeS, f.GoodputKbps, f.EffectiveKbps, f.RTTMinMs, f.RTTAvgMs, f.RTTMaxMs, f.Marks, f.Timeouts, f.Retransmissions)
+	if !f.Complete || f.Error != "" || f.Bytes != 3000000 {
+		t.Fatalf("flow: complete %v, error %q, %d bytes; want the 3000000 bytes, checked", f.Complete, f.Error, f.Bytes)
+	}
+	if f.EffectiveKbps > 20000 || f.EffectiveKbps < 5000 {
+		t.Errorf("NDN throughput %.0f kbit/s over a 20 Mbit/s tunnel; want 5000 to 20000", f.EffectiveKbps)
+	}
+	if f.Marks == 0 {
+		t.Error("no marks: " + noMarks)
+	}
+	if len(res.Links) != 2 {
+		t.Fatalf("links %+v, want the tunnel's two directions", res.Links)
+	}
+	for _, l := range res.Links {
+		t.Logf("%s->%s: %d packets, %d bytes, %d drops, utilisation %.3f", l.From, l.To, l.Packets, l.Bytes, l.Drops, l.Utilization)
+		if l.Packets == 0 || l.Utilization > 1.01 {
+			t.Errorf("%s->%s: %d packets, utilisation %.3f; want packets, at most the link's rate", l.From, l.To, l.Packets, l.Utilization)
+		}
+	}
+	if data := res.Links[1]; data.From != "producer1" || data.Bytes < 3000000 {
+		t.Errorf("%s->%s carried %d bytes, want producer1's 3000000 and their headers", data.From, data.To, data.Bytes)
+	}
 }

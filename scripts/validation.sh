@@ -47,7 +47,7 @@ flags() {
   seed003-fixed) echo "--runs ${RUNS:-1}" ;;
   seed003-aimd) echo "--runs ${RUNS:-1} --variant aimd --variant aimd-hole" ;; # its fixed-50 is seed003-fixed's
   seed000-dumbbell) echo "--runs ${RUNS:-1}" ;;
-  seed002-marking) echo "--runs ${RUNS:-1} --variant udp-without-cc --variant udp-with-cc --variant udp-without-cc-spaced --variant udp-with-cc-spaced" ;; # NFD 24.07 runs the -spaced ones (its marking rule)
+  seed002-marking) echo "--runs ${RUNS:-1} --variant udp-without-cc --variant udp-with-cc --variant udp-without-cc-spaced --variant udp-with-cc-spaced --variant tcp-without-cc-spaced --variant tcp-with-cc-spaced" ;; # NFD 24.07 runs the -spaced ones (its marking rule)
   seed001-vegas)
     # A Vegas transfer at 200 ms runs live for about 15 minutes (the
     # simulator's takes two: docs/validation.md says why): the pair the
