@@ -246,3 +246,18 @@ func checkTunnelRun(t *testing.T, res *Result, noMarks string) {
 		t.Errorf("%s->%s carried %d bytes, want producer1's 3000000 and their headers", data.From, data.To, data.Bytes)
 	}
 }
+
+// TestTCPTunnelNFD runs TestTCPTunnelNDND's tunnel between two NFD
+// processes (skipped without NFD): NFD 24.07 marks by its stream
+// transport's rule (its send queue and the socket's SIOCOUTQ against the
+// threshold given through faces/create).
+func TestTCPTunnelNFD(t *testing.T) {
+	realtimetest.Require(t)
+	bin := nfdBinary(t)
+	sc := tunnelScenario(t, "routers.queue-params.threshold-packets=0", "routers.queue-params.socket-threshold-bytes=0",
+		"routers.queue-params.threshold-bytes=50000")
+	before := netFDs(t)
+	res := runExternalWith(t, sc, Options{Forwarder: scenario.ForwarderNFD, NFD: bin}, len(sc.Topology.Nodes), 2*time.Minute)
+	checkTunnelRun(t, res, "producer1's NFD never held more than 50,000 bytes in its send queue and socket")
+	assertNetClean(t, before)
+}
