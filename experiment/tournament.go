@@ -60,8 +60,12 @@ type TournamentCell struct {
 	// NotRun, in a live report, says why the cell was not run (the
 	// emulator cannot run the arena); "" for a cell that ran.
 	NotRun string `json:"not_run,omitempty"`
-	// rttMin and rttAvg by flow, for QueueMs.
-	rttMin, rttAvg map[string]float64
+	// RTTMinMs and RTTAvgMs are each measured flow's least and mean RTT,
+	// by flow ID: what QueueMs is computed from, kept so that live
+	// reports of the same arena run at different times can be merged
+	// (MergeTournaments) and their queueing delays taken again.
+	RTTMinMs map[string]float64 `json:"rtt_min_ms,omitempty"`
+	RTTAvgMs map[string]float64 `json:"rtt_avg_ms,omitempty"`
 }
 
 // TournamentArena describes one arena of a report.
@@ -192,7 +196,7 @@ func measureCell(a arena, pipeline string, sc *scenario.Scenario, res *sim.Resul
 	for _, c := range sc.Consumers {
 		starts[c.ID] = c.Start
 	}
-	c := TournamentCell{Complete: true, rttMin: map[string]float64{}, rttAvg: map[string]float64{}}
+	c := TournamentCell{Complete: true, RTTMinMs: map[string]float64{}, RTTAvgMs: map[string]float64{}}
 	for _, f := range res.Flows {
 		if a.exclude[f.ID] || f.Pipeline != pipeline {
 			continue
@@ -206,7 +210,7 @@ func measureCell(a arena, pipeline string, sc *scenario.Scenario, res *sim.Resul
 		c.Retransmissions += f.Retransmissions
 		c.Timeouts += f.Timeouts
 		c.Marks += f.Marks
-		c.rttMin[f.ID], c.rttAvg[f.ID] = f.RTTMinMs, f.RTTAvgMs
+		c.RTTMinMs[f.ID], c.RTTAvgMs[f.ID] = f.RTTMinMs, f.RTTAvgMs
 	}
 	c.OverLimit = c.TimeS / a.limit.Seconds()
 	return c
@@ -217,7 +221,7 @@ func measureCell(a arena, pipeline string, sc *scenario.Scenario, res *sim.Resul
 func queueDelays(row []TournamentCell) {
 	least := map[string]float64{}
 	for _, c := range row {
-		for id, m := range c.rttMin {
+		for id, m := range c.RTTMinMs {
 			if l, ok := least[id]; !ok || (m > 0 && m < l) {
 				least[id] = m
 			}
@@ -226,9 +230,9 @@ func queueDelays(row []TournamentCell) {
 	for i := range row {
 		var sum float64
 		var n int
-		for _, id := range slices.Sorted(maps.Keys(row[i].rttAvg)) {
-			if row[i].rttAvg[id] > 0 {
-				sum += row[i].rttAvg[id] - least[id]
+		for _, id := range slices.Sorted(maps.Keys(row[i].RTTAvgMs)) {
+			if row[i].RTTAvgMs[id] > 0 {
+				sum += row[i].RTTAvgMs[id] - least[id]
 				n++
 			}
 		}

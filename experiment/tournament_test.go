@@ -67,8 +67,8 @@ func TestTournamentErrors(t *testing.T) {
 
 func TestQueueDelays(t *testing.T) {
 	row := []TournamentCell{
-		{rttMin: map[string]float64{"a": 60, "b": 100}, rttAvg: map[string]float64{"a": 70, "b": 120}},
-		{rttMin: map[string]float64{"a": 50, "b": 110}, rttAvg: map[string]float64{"a": 55, "b": 110}},
+		{RTTMinMs: map[string]float64{"a": 60, "b": 100}, RTTAvgMs: map[string]float64{"a": 70, "b": 120}},
+		{RTTMinMs: map[string]float64{"a": 50, "b": 110}, RTTAvgMs: map[string]float64{"a": 55, "b": 110}},
 	}
 	queueDelays(row)
 	// Least RTTs: a 50, b 100. Cell 0: (20+20)/2; cell 1: (5+10)/2.

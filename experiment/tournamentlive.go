@@ -129,3 +129,70 @@ func (r *TournamentReport) MarkdownLive(w io.Writer, live *TournamentReport) {
 		fmt.Fprintf(w, "\nNot run live:\n\n%s\n", strings.Join(notRun, "\n"))
 	}
 }
+
+// MergeTournaments merges tournament reports of the same arenas run at
+// different times (stored live runs, one for some pipelines or arenas,
+// another for others): every arena and pipeline of any report, in the
+// order they first appear; a cell from a later report replaces an earlier
+// one unless the later did not run it. The queueing delays are taken again
+// over each merged arena's cells, which needs every cell that ran to carry
+// its flows' RTTs (reports written before they were kept do not: merging
+// such a report with another is an error). One report is returned as is.
+func MergeTournaments(reps ...*TournamentReport) (*TournamentReport, error) {
+	switch len(reps) {
+	case 0:
+		return nil, errors.New("tournament: nothing to merge")
+	case 1:
+		return reps[0], nil
+	}
+	out := &TournamentReport{}
+	arena := map[string]int{}
+	pipeline := map[string]int{}
+	for _, r := range reps {
+		for _, a := range r.Arenas {
+			if _, ok := arena[a.Name]; !ok {
+				arena[a.Name] = len(out.Arenas)
+				out.Arenas = append(out.Arenas, a)
+			}
+		}
+		for _, p := range r.Pipelines {
+			if _, ok := pipeline[p]; !ok {
+				pipeline[p] = len(out.Pipelines)
+				out.Pipelines = append(out.Pipelines, p)
+			}
+		}
+	}
+	out.Cells = make([][]TournamentCell, len(out.Arenas))
+	set := make([][]bool, len(out.Arenas))
+	for i := range out.Cells {
+		out.Cells[i] = make([]TournamentCell, len(out.Pipelines))
+		set[i] = make([]bool, len(out.Pipelines))
+	}
+	for n, r := range reps {
+		for i, a := range r.Arenas {
+			ai := arena[a.Name]
+			if out.Arenas[ai].LimitS != a.LimitS {
+				return nil, fmt.Errorf("tournament: arena %s has a limit of %g s in report %d, %g s in an earlier one: not the same arena", a.Name, a.LimitS, n+1, out.Arenas[ai].LimitS)
+			}
+			for j, p := range r.Pipelines {
+				c, pj := r.Cells[i][j], pipeline[p]
+				if set[ai][pj] && c.NotRun != "" {
+					continue
+				}
+				if c.NotRun == "" && c.RTTAvgMs == nil {
+					return nil, fmt.Errorf("tournament: report %d's cell %s/%s has no RTTs (stored before they were kept): its queueing delay cannot be taken again beside another report's cells", n+1, a.Name, p)
+				}
+				out.Cells[ai][pj], set[ai][pj] = c, true
+			}
+		}
+	}
+	for i, row := range out.Cells {
+		for j := range row {
+			if !set[i][j] {
+				row[j].NotRun = "no stored run of this cell"
+			}
+		}
+		queueDelays(row)
+	}
+	return out, nil
+}

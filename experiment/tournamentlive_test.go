@@ -88,3 +88,54 @@ func TestTournamentLive(t *testing.T) {
 		t.Error("a report with fewer rows than arenas decoded")
 	}
 }
+
+// TestMergeTournaments merges a live run of two pipelines with a later run
+// of one of them again: the later cells replace the earlier ones, the
+// other pipeline's stay, the queueing delays are taken again over the
+// merged cells (as a run of the merged cells together would), a cell the
+// later run could not run keeps the earlier one, and a report without
+// RTTs, or an arena of another limit, is refused.
+func TestMergeTournaments(t *testing.T) {
+	cell := func(minA, avgA float64) TournamentCell {
+		return TournamentCell{Complete: true, TimeS: 1, RTTMinMs: map[string]float64{"a": minA}, RTTAvgMs: map[string]float64{"a": avgA}}
+	}
+	arenas := []TournamentArena{{Name: "x", LimitS: 10}, {Name: "y", LimitS: 5}}
+	first := &TournamentReport{Arenas: arenas, Pipelines: []string{"p", "q"}, Cells: [][]TournamentCell{
+		{cell(50, 60), cell(52, 70)},
+		{cell(20, 25), cell(21, 30)},
+	}}
+	queueDelays(first.Cells[0])
+	queueDelays(first.Cells[1])
+	again := &TournamentReport{Arenas: arenas, Pipelines: []string{"q"}, Cells: [][]TournamentCell{
+		{cell(40, 45)},
+		{{NotRun: "cannot run live: no"}},
+	}}
+	m, err := MergeTournaments(first, again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Pipelines) != 2 || m.Pipelines[0] != "p" || m.Pipelines[1] != "q" || len(m.Arenas) != 2 {
+		t.Fatalf("merged %v %v, want arenas x, y and pipelines p, q", m.Arenas, m.Pipelines)
+	}
+	// Arena x: q's new least RTT (40) is the baseline for both.
+	for j, want := range []float64{60 - 40, 45 - 40} {
+		if got := m.Cells[0][j].QueueMs; got != want {
+			t.Errorf("x/%s: queueing %v ms, want %v", m.Pipelines[j], got, want)
+		}
+	}
+	// Arena y: the later run did not run q, so the first run's cell stays.
+	if c := m.Cells[1][1]; c.NotRun != "" || c.RTTAvgMs["a"] != 30 || c.QueueMs != 30-20 {
+		t.Errorf("y/q: %+v, want the first run's cell, queueing 10 ms", c)
+	}
+	old := &TournamentReport{Arenas: arenas[:1], Pipelines: []string{"q"}, Cells: [][]TournamentCell{{{Complete: true, TimeS: 1, QueueMs: 3}}}}
+	if _, err := MergeTournaments(first, old); err == nil || !strings.Contains(err.Error(), "has no RTTs") {
+		t.Errorf("merging a report without RTTs: %v, want an error", err)
+	}
+	other := &TournamentReport{Arenas: []TournamentArena{{Name: "x", LimitS: 11}}, Pipelines: []string{"q"}, Cells: [][]TournamentCell{{cell(40, 45)}}}
+	if _, err := MergeTournaments(first, other); err == nil || !strings.Contains(err.Error(), "not the same arena") {
+		t.Errorf("merging an arena of another limit: %v, want an error", err)
+	}
+	if one, err := MergeTournaments(first); err != nil || one != first {
+		t.Errorf("one report: %p, %v; want it as is", one, err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -22,7 +23,7 @@ func newTournamentCmd() *cobra.Command {
 		asJSON, markdown  bool
 		out               string
 		live              bool
-		liveFrom          string
+		liveFrom          []string
 		ff                forwarderFlags // with --live
 	)
 	cmd := &cobra.Command{
@@ -56,25 +57,35 @@ simulated ones; an arena the emulator cannot run (a TCP flow, a rate it cannot k
 with the reason. A cell's live run takes its transfer's real time: the whole tournament takes
 hours. With --out, the live report goes to DIR/tournament-live.json; --live-from FILE reads
 such a stored report instead of running live (scripts/tournament.sh does, for
-docs/tournament.md).`,
+docs/tournament.md); given more than once, it merges the stored reports (a later one's cells
+replace an earlier one's, and the queueing delays are taken again over the merged cells), so
+that one pipeline can be run live again without the others.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !live && (ff.forwarder != "" || ff.nfd != "" || ff.ndnd != "") {
 				return &exitError{2, fmt.Errorf("--forwarder, --nfd and --ndnd choose the live runs' forwarders: add --live")}
 			}
-			if live && liveFrom != "" {
+			if live && len(liveFrom) > 0 {
 				return &exitError{2, fmt.Errorf("--live runs the live cells, --live-from reads stored ones: not both")}
 			}
 			var liveRep *experiment.TournamentReport
-			if liveFrom != "" {
-				f, err := os.Open(liveFrom)
-				if err != nil {
-					return &exitError{2, err}
+			if len(liveFrom) > 0 {
+				var stored []*experiment.TournamentReport
+				for _, name := range liveFrom {
+					f, err := os.Open(name)
+					if err != nil {
+						return &exitError{2, err}
+					}
+					r, err := experiment.DecodeTournament(f)
+					f.Close()
+					if err != nil {
+						return &exitError{2, fmt.Errorf("%s: %w", name, err)}
+					}
+					stored = append(stored, r)
 				}
-				liveRep, err = experiment.DecodeTournament(f)
-				f.Close()
-				if err != nil {
-					return &exitError{2, fmt.Errorf("%s: %w", liveFrom, err)}
+				var err error
+				if liveRep, err = experiment.MergeTournaments(stored...); err != nil {
+					return &exitError{2, fmt.Errorf("--live-from %s: %w", strings.Join(liveFrom, ", "), err)}
 				}
 			}
 			start := time.Now()
@@ -148,7 +159,7 @@ docs/tournament.md).`,
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the report as markdown (docs/tournament.md's results)")
 	cmd.Flags().StringVar(&out, "out", "", "write tournament.json, the heat maps and index.html into this directory")
 	cmd.Flags().BoolVar(&live, "live", false, "also run every cell live in the emulator (ndncc emu), one after another, and show both")
-	cmd.Flags().StringVar(&liveFrom, "live-from", "", "show the live cells of this stored report (DIR/tournament-live.json of --live --out) beside the simulated ones")
+	cmd.Flags().StringSliceVar(&liveFrom, "live-from", nil, "show the live cells of this stored report (DIR/tournament-live.json of --live --out) beside the simulated ones; repeated, the reports are merged, a later one's cells replacing an earlier one's")
 	ff.add(cmd.Flags())
 	return cmd
 }
