@@ -145,10 +145,20 @@ func (l *Lateness) observe(due, now time.Duration) {
 // busy-until clock (a frame starts when the previous one has left, or
 // when it arrives at an idle transmitter), never from when a timer
 // happened to run, and a late wake releases every frame whose turn has
-// passed; ChannelStats.Lateness measures how late the timers ran. Each
-// frame costs two events, the end of its transmission and its arrival, in
+// passed; ChannelStats.Lateness measures how late the timers ran. A
+// frame costs one event, its arrival, and a second, the end of its
+// transmission, only when another frame waits behind it: the transmitter
+// that sends its last queued frame takes no wake to end it, and the next
+// Send finds it free or busy by its busy-until clock. The events are in
 // two lanes (sched.NewLane: the transmitter's and the wire's); on a
 // scheduler that keeps lanes (the simulator's) that is no allocation.
+//
+// A frame given to a transmitter whose last frame has just ended thus
+// passes through the queue (aqm.Queue.Pass) rather than waiting for a
+// wake to dequeue it at the same instant; and no discipline is asked to
+// dequeue from its empty queue when a frame's transmission ends (CoDel
+// leaves its dropping state at its next dequeue all the same, since a
+// frame that passes has no sojourn time).
 //
 // All calls, and all callbacks, are on the scheduler's thread. Callbacks
 // run once the Channel's state is consistent: they may send on it again.
@@ -168,8 +178,14 @@ type Channel struct {
 	// until it is done.
 	reports reentry.Guard[ndn.Packet]
 
-	busy      bool          // the transmitter holds a frame until busyUntil
-	busyUntil time.Duration // when the transmitter is (or was) free
+	// busyUntil is when the transmitter is (or was) free: it holds a
+	// frame while busyUntil is after now. woken says that the end of that
+	// frame's transmission is scheduled (txEnd), which it is only while
+	// frames wait in the queue behind it: a frame alone on the
+	// transmitter takes no event to end, and the next Send finds the
+	// transmitter free by its clock.
+	busyUntil time.Duration
+	woken     bool
 	// lastArrive is the last frame's arrival on a link with jitter,
 	// which the next frame's may not precede.
 	lastArrive time.Duration
@@ -301,8 +317,9 @@ func (c *Channel) enqueue(it *aqm.Item) {
 	held := c.reports.Hold()
 	now := c.s.Now()
 	switch {
-	case !c.busy:
-		// An idle transmitter has an empty queue: the frame passes
+	case !c.woken && c.busyUntil <= now:
+		// An idle transmitter has an empty queue (frames wait only
+		// behind a scheduled end of transmission): the frame passes
 		// through it (aqm.Queue.Pass) and leaves at once. The queue
 		// stays empty, so its length's integral has nothing to add.
 		admitted, ok := c.queue.Pass(it, now)
@@ -310,14 +327,19 @@ func (c *Channel) enqueue(it *aqm.Item) {
 			c.stats.TailDrops++
 		} else if ok {
 			c.transmit(it, now, now)
-			c.armTxDone()
 		}
 	case !c.accountedEnqueue(it, now):
 		c.stats.TailDrops++
-	case c.queue.Len() > c.stats.MaxQueue:
+	default:
 		// A packet that an idle transmitter takes at once never waits:
 		// it counts towards the queue only while the transmitter is busy.
-		c.stats.MaxQueue = c.queue.Len()
+		c.stats.MaxQueue = max(c.stats.MaxQueue, c.queue.Len())
+		if !c.woken {
+			// The first frame to wait behind the one in
+			// transmission: the transmitter wakes when that one ends.
+			c.woken = true
+			c.txEnd.At(c.busyUntil)
+		}
 	}
 	if held {
 		c.reports.Release() // the queue's drops, now that the state is set
@@ -344,46 +366,44 @@ func (c *Channel) onQueueDrop(it aqm.Item) {
 }
 
 // txDone runs when the transmitter has finished the frame that left at
-// busyUntil: it takes the next frame at that instant, and, if the wake
-// came late, every later frame whose turn has passed too.
+// busyUntil and frames wait behind it: it takes the next frame at that
+// instant, and, if the wake came late, every later frame whose turn has
+// passed too. It wakes again at the end of the last one it started if
+// frames still wait; else the transmitter is free from then on.
 func (c *Channel) txDone() {
 	held := c.reports.Hold()
 	now := c.s.Now()
+	c.woken = false
 	c.stats.Lateness.observe(c.busyUntil, now)
-	c.startNext(c.busyUntil, now)
-	for c.busy && c.busyUntil < now {
-		c.startNext(c.busyUntil, now)
+	for c.startNext(c.busyUntil, now) && c.busyUntil < now {
 	}
-	c.armTxDone()
+	if c.queue.Len() > 0 {
+		c.woken = true
+		c.txEnd.At(c.busyUntil)
+	}
 	if held {
 		c.reports.Release() // the AQM's drops, now that the state is set
 	}
 }
 
-// armTxDone schedules the end of the frame in transmission, if any.
-func (c *Channel) armTxDone() {
-	if c.busy {
-		c.txEnd.At(c.busyUntil)
-	}
-}
-
 // startNext takes the next frame from the queue at time free, when the
 // transmitter became free (now, or earlier if the wake is late), and puts
-// it on the wire; with an empty queue the transmitter goes idle.
-func (c *Channel) startNext(free, now time.Duration) {
+// it on the wire. It reports false when the queue had no frame to send
+// (empty, or the discipline dropped what was left): the transmitter is
+// then free from free on.
+func (c *Channel) startNext(free, now time.Duration) bool {
 	c.accountQueue(now)
 	it, ok := c.queue.Dequeue(free)
 	if !ok {
-		c.busy = false
-		return
+		return false
 	}
 	c.transmit(&it, free, now)
+	return true
 }
 
 // transmit puts it on the wire at time free (or when it arrived, if
 // later): the transmitter is busy until its last bit has left.
 func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
-	c.busy = true
 	start := max(free, it.Enqueued)
 	// The frame is built where it waits on the wire (nothing below
 	// touches inFlight), and taken back if it is lost.

@@ -700,3 +700,49 @@ func TestChannelSendsAMarkWithItsHeader(t *testing.T) {
 		})
 	}
 }
+
+// TestTransmitterWakesOnlyWithFramesWaiting checks the events a channel
+// spends: a frame alone on the transmitter takes one, its arrival; a frame
+// that waits behind another takes a wake at the end of that one's
+// transmission too. Frames given while the last one is still in
+// transmission, or the instant it ends, still leave back to back.
+func TestTransmitterWakesOnlyWithFramesWaiting(t *testing.T) {
+	// 2000-byte frames (with headers) at 16 Mbit/s: 1 ms each, 10 ms delay.
+	d := seedData(t, 1000)
+	size := ndn.NewSizer().PacketSize(&ndn.Packet{Data: d})
+	p := Params{Bandwidth: 16e6, Delay: 10 * time.Millisecond, HeaderOverhead: 2000 - size}
+	tests := []struct {
+		name   string
+		sends  []time.Duration // when each frame is given to the channel
+		arrive []time.Duration
+		events uint64
+	}{
+		{"spaced: no wakes", []time.Duration{0, 5 * ms, 20 * ms}, []time.Duration{11 * ms, 16 * ms, 31 * ms}, 3},
+		{"the instant the last ends", []time.Duration{0, 1 * ms}, []time.Duration{11 * ms, 12 * ms}, 2},
+		{"one behind another", []time.Duration{0, 500 * time.Microsecond}, []time.Duration{11 * ms, 12 * ms}, 3},
+		{"three in a burst", []time.Duration{0, 0, 0}, []time.Duration{11 * ms, 12 * ms, 13 * ms}, 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, c, got := testChannel(t, p, aqm.Limits{}, nil)
+			for _, at := range tt.sends {
+				s.At(at, func() { c.Send(ndn.Packet{Data: d}) })
+			}
+			s.RunUntil(time.Second, nil)
+			var at []time.Duration
+			for _, a := range *got {
+				at = append(at, a.at)
+			}
+			if !reflect.DeepEqual(at, tt.arrive) {
+				t.Errorf("arrivals at %v, want %v", at, tt.arrive)
+			}
+			// The sends' own events are not the channel's.
+			if n := s.Events() - uint64(len(tt.sends)); n != tt.events {
+				t.Errorf("the channel took %d events, want %d", n, tt.events)
+			}
+			if st := c.Stats(); st.Packets != uint64(len(tt.sends)) || st.Lateness.Wakes != tt.events {
+				t.Errorf("stats %+v, want %d frames and %d wakes", st, len(tt.sends), tt.events)
+			}
+		})
+	}
+}
