@@ -93,7 +93,9 @@ keeps ndncc's link model, run in a relay between the two UDP faces, except a
 threshold-mark link between two such nodes: its queue is the kernel's (HTB
 and a byte FIFO beneath the sender's socket, in a network namespace: root),
 so the forwarder marks by its own socket's backlog, and a relay adds the
-delay. Routes are the simulator's, installed through the forwarder's
+delay; and a TCP tunnel between two such nodes, which each forwarder dials
+itself (a proxy in the namespace adds the delay; root). Routes are the
+simulator's, installed through the forwarder's
 management; a setting the forwarder cannot honour is refused
 (docs/emulation.md).
 
