@@ -3,6 +3,7 @@ package cc
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -60,11 +61,15 @@ type PacedDelayConfig struct {
 	// minimum is taken as a nearer source (a cache hit, a shorter path),
 	// not as the old source's minimum falling. Default 0.7.
 	SourceRatio float64
-	// DelayFloor is subtracted from every queueing delay (at least 0
-	// remains): delays below it are noise, not queue. Through a real
-	// forwarder on one host the RTT varies by hundreds of microseconds
-	// with scheduling alone, and its minimum is a lucky sample. Default
-	// 1 ms.
+	// DelayFloor bounds the floor subtracted from every queueing delay
+	// (at least 0 remains): delays below the floor are noise, not queue.
+	// After slow start the floor is the RTT's measured noise (the width
+	// of uniform noise with the median difference of the last 31 pairs
+	// of consecutive samples) up to DelayFloor; in slow start, where
+	// consecutive samples differ by the growing queue, it is DelayFloor.
+	// Through a real forwarder on one host the RTT varies by hundreds of
+	// microseconds with scheduling alone, and its minimum is a lucky
+	// sample. Default 1 ms.
 	DelayFloor time.Duration
 	// HostDelayFloor replaces DelayFloor for a source whose minimum RTT
 	// is below DelayFloor: a producer or cache on this host or next to
@@ -175,8 +180,9 @@ func nearTolerance(base time.Duration) time.Duration {
 // the window takes the rate it was delivered at over the new round trip:
 // farther); its queueing delay is q = r - b. At the end of a round, with
 // (q, r) the sample of the round with the least q and f the floor of its
-// source (HostDelayFloor if
-// b < DelayFloor, else DelayFloor):
+// source (HostDelayFloor if b < DelayFloor; else, after slow start, the
+// width of the RTT's measured noise up to DelayFloor, and DelayFloor in
+// slow start):
 //
 //	diff = cwnd * max(q - f, 0) / r     segments this flow keeps queued
 //
@@ -256,6 +262,15 @@ type PacedDelay struct {
 	roundStart time.Duration
 	roundData  int
 	rate       maxFilter
+
+	// The RTT's noise (noiseFloor): the last noiseSamples differences
+	// between consecutive samples after slow start (jumps, a ring from
+	// jumpAt; njump in it), lastR the last sample.
+	jumps      [noiseSamples]time.Duration
+	jumpAt     int
+	njump      int
+	lastR      time.Duration
+	noiseFloor time.Duration // -1: not measured yet
 }
 
 // NewPacedDelay returns a paced-delay window in its initial state.
@@ -263,7 +278,7 @@ func NewPacedDelay(cfg PacedDelayConfig) (*PacedDelay, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &PacedDelay{cfg: cfg, cwnd: cfg.InitCwnd, ssthresh: cfg.InitSsthresh, slowStart: cfg.InitCwnd < cfg.InitSsthresh, roundQ: -1, velocity: 1}, nil
+	return &PacedDelay{cfg: cfg, cwnd: cfg.InitCwnd, ssthresh: cfg.InitSsthresh, slowStart: cfg.InitCwnd < cfg.InitSsthresh, roundQ: -1, velocity: 1, noiseFloor: -1}, nil
 }
 
 // Name implements Algorithm.
@@ -334,6 +349,7 @@ func (d *PacedDelay) sample(now, r time.Duration) {
 	if d.roundMin == 0 || r < d.roundMin {
 		d.roundMin = r
 	}
+	d.noteJump(r)
 	i := d.attribute(now, r)
 	s := &d.src[i]
 	if r <= s.base+nearTolerance(s.base) {
@@ -366,12 +382,58 @@ func (d *PacedDelay) queued(q, r time.Duration) float64 {
 
 // floor is the delay floor of a source whose minimum RTT is base:
 // HostDelayFloor below DelayFloor (a source on this host or next to it),
-// else DelayFloor.
+// else the RTT's measured noise (noiseFloor) up to DelayFloor, or
+// DelayFloor before it is measured.
 func (d *PacedDelay) floor(base time.Duration) time.Duration {
-	if base < d.cfg.DelayFloor {
+	switch {
+	case base < d.cfg.DelayFloor:
 		return d.cfg.HostDelayFloor
+	case d.noiseFloor >= 0:
+		return min(d.noiseFloor, d.cfg.DelayFloor)
 	}
 	return d.cfg.DelayFloor
+}
+
+// noiseSamples is how many differences between consecutive RTT samples
+// the noise estimate takes the median of: an odd number, so that the
+// median is one of them, and about three rounds of the initial window.
+const noiseSamples = 31
+
+// noiseWidth is the width of uniform noise over the median difference of
+// two of its samples: for X, Y uniform on [0, w], |X - Y| has median
+// w(1 - 1/sqrt 2), and 1/(1 - 1/sqrt 2) = 2 + sqrt 2.
+const noiseWidth = 2 + math.Sqrt2
+
+// noteJump records the difference between RTT sample r and the one
+// before, after slow start: there two consecutive Data left the
+// bottleneck one after the other behind nearly the same queue, so what
+// differs is noise (forwarders' processing, a host's scheduling), while
+// in slow start the queue grows from one sample to the next.
+func (d *PacedDelay) noteJump(r time.Duration) {
+	last := d.lastR
+	d.lastR = r
+	if d.slowStart || last == 0 {
+		return
+	}
+	j := r - last
+	if j < 0 {
+		j = -j
+	}
+	d.jumps[d.jumpAt] = j
+	d.jumpAt = (d.jumpAt + 1) % noiseSamples
+	d.njump = min(d.njump+1, noiseSamples)
+}
+
+// measureNoise sets noiseFloor, at the end of a round, to the width of
+// the RTT's noise: noiseWidth times the median of the last noiseSamples
+// jumps (a median, so that a queue's step now and then does not count).
+func (d *PacedDelay) measureNoise() {
+	if d.njump < noiseSamples {
+		return
+	}
+	j := d.jumps
+	slices.Sort(j[:])
+	d.noiseFloor = time.Duration(float64(j[noiseSamples/2]) * noiseWidth)
 }
 
 // slowStartSamples is how many samples in a row must show a queue above
@@ -480,6 +542,7 @@ func (d *PacedDelay) endRound(now time.Duration, highInterest uint64) {
 		d.rate.update(float64(d.roundData)/span.Seconds(), d.round, rateRounds)
 	}
 	d.roundStart, d.roundData = now, 0
+	d.measureNoise()
 	if !d.decreased && d.roundQ >= 0 {
 		d.diff = d.queued(d.roundQ, d.roundR)
 		d.compete()

@@ -3,6 +3,7 @@ package cc
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -636,5 +637,75 @@ func TestPacedDelayMarkingPath(t *testing.T) {
 				t.Errorf("marking %v, want %v", d.marking, c.marking)
 			}
 		})
+	}
+}
+
+// TestPacedDelayNoiseFloor: after slow start the delay floor is the
+// width of the RTT's measured noise (the median difference of
+// consecutive samples over that of uniform noise), at most delay-floor;
+// in slow start it is delay-floor, and on a host path host-delay-floor.
+func TestPacedDelayNoiseFloor(t *testing.T) {
+	cases := []struct {
+		name      string
+		base      time.Duration
+		noise     time.Duration // width of the uniform noise on every sample
+		slowStart bool
+		want, tol time.Duration
+	}{
+		{"quiet path: no floor", ms(50), 0, false, 0, 0},
+		{"noise of 0.4 ms", ms(50), ms(0.4), false, ms(0.4), ms(0.1)},
+		{"noise above delay-floor", ms(50), ms(4), false, ms(1), 0},
+		{"slow start", ms(50), ms(0.4), true, ms(1), 0},
+		{"host path", ms(0.5), ms(0.1), false, ms(4), 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := newPD(t, nil)
+			rng := rand.New(rand.NewPCG(1, 2))
+			f := &pdFeed{d: d}
+			f.start(c.base)
+			if !c.slowStart {
+				d.slowStart, d.cwnd = false, 20
+			}
+			rtt := func(int) time.Duration { return c.base + time.Duration(rng.Float64()*float64(c.noise)) }
+			for range 4 {
+				f.round(rtt)
+			}
+			if d.InSlowStart() != c.slowStart {
+				t.Fatalf("slow start %v, want %v", d.InSlowStart(), c.slowStart)
+			}
+			if got := d.floor(c.base); got < c.want-c.tol || got > c.want+c.tol {
+				t.Errorf("floor %v, want %v ± %v", got, c.want, c.tol)
+			}
+		})
+	}
+}
+
+// TestPacedDelayNoiseFloorHoldsQueue: on a path whose RTT does not vary,
+// a standing queue of 1.5 ms is what the window keeps (its diff within
+// alpha and beta: it holds), where a 1 ms floor, as on a path with 4 ms
+// of noise, would read half of it and grow the window.
+func TestPacedDelayNoiseFloorHoldsQueue(t *testing.T) {
+	for _, noise := range []time.Duration{0, ms(4)} {
+		d := newPD(t, nil)
+		rng := rand.New(rand.NewPCG(1, 2))
+		f := &pdFeed{d: d}
+		f.start(ms(50))
+		d.slowStart, d.cwnd = false, 40
+		// The least sample of a round with noise is within a few percent
+		// of the noise's width above the standing queue.
+		rtt := func(int) time.Duration { return ms(51.5) + time.Duration(rng.Float64()*float64(noise)) }
+		// Two rounds measure the noise (the first still reads with the
+		// 1 ms floor), four more show what the window does.
+		f.round(rtt)
+		f.round(rtt)
+		w := d.Cwnd()
+		for range 4 {
+			f.round(rtt)
+		}
+		grew := d.Cwnd() > w
+		if grew != (noise > 0) {
+			t.Errorf("noise %v: window %v -> %v (diff %.2f), grew %v, want %v", noise, w, d.Cwnd(), d.Diff(), grew, noise > 0)
+		}
 	}
 }

@@ -375,7 +375,7 @@ func specs() []pipelineSpec {
 				floatField("pacing-gain", "pacing rate = gain * cwnd / least RTT of the last round, after slow start", func(c *PacedDelayConfig) *float64 { return &c.PacingGain }, atLeast1()),
 				floatField("ss-pacing-gain", "pacing gain in slow start", func(c *PacedDelayConfig) *float64 { return &c.SlowStartPacingGain }, atLeast1()),
 				durationField("min-rtt-window", "a source's minimum RTT expires after this long without a sample near it", func(c *PacedDelayConfig) *time.Duration { return &c.MinRTTWindow }, false),
-				durationField("delay-floor", "queueing delays count only above this (noise of RTT samples through real forwarders)", func(c *PacedDelayConfig) *time.Duration { return &c.DelayFloor }, true),
+				durationField("delay-floor", "queueing delays count only above the RTT's measured noise, at most this (this in slow start): the noise of RTT samples through real forwarders", func(c *PacedDelayConfig) *time.Duration { return &c.DelayFloor }, true),
 				durationField("host-delay-floor", "the delay floor of a source whose minimum RTT is below delay-floor (a producer or cache on this host: the RTT is processing, which batches grow)", func(c *PacedDelayConfig) *time.Duration { return &c.HostDelayFloor }, true),
 				floatField("source-ratio", "a sample below this fraction of the least minimum RTT is a nearer source", func(c *PacedDelayConfig) *float64 { return &c.SourceRatio }, fraction()),
 				boolField("competitive", "against a loss-based flow that fills the buffer, grow as Reno until the queue empties (Copa's competitive mode; docs/algorithms.md)", func(c *PacedDelayConfig) *bool { return &c.Competitive }),
