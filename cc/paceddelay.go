@@ -63,10 +63,12 @@ type PacedDelayConfig struct {
 	SourceRatio float64
 	// DelayFloor bounds the floor subtracted from every queueing delay
 	// (at least 0 remains): delays below the floor are noise, not queue.
-	// After slow start the floor is the RTT's measured noise (the width
-	// of uniform noise with the median difference of the last 31 pairs
-	// of consecutive samples) up to DelayFloor; in slow start, where
-	// consecutive samples differ by the growing queue, it is DelayFloor.
+	// After slow start the floor is the RTT's measured noise (w, the
+	// width of uniform noise with the median difference of the last 31
+	// pairs of consecutive samples) over n+1, n the round's samples (the
+	// least of n samples lies about w/(n+1) above the noise's bottom),
+	// up to DelayFloor; in slow start, where consecutive samples differ
+	// by the growing queue, it is DelayFloor.
 	// Through a real forwarder on one host the RTT varies by hundreds of
 	// microseconds with scheduling alone, and its minimum is a lucky
 	// sample. Default 1 ms.
@@ -181,8 +183,9 @@ func nearTolerance(base time.Duration) time.Duration {
 // farther); its queueing delay is q = r - b. At the end of a round, with
 // (q, r) the sample of the round with the least q and f the floor of its
 // source (HostDelayFloor if b < DelayFloor; else, after slow start, the
-// width of the RTT's measured noise up to DelayFloor, and DelayFloor in
-// slow start):
+// width of the RTT's measured noise over the round's samples plus one,
+// the least sample's expected share of it, up to DelayFloor, and
+// DelayFloor in slow start):
 //
 //	diff = cwnd * max(q - f, 0) / r     segments this flow keeps queued
 //
@@ -235,6 +238,7 @@ type PacedDelay struct {
 	roundQ    time.Duration // least queueing delay in this round (-1: none)
 	roundR    time.Duration // the RTT of that sample
 	roundMin  time.Duration // least RTT in this round
+	roundN    int           // RTT samples in this round
 	lastMin   time.Duration // least RTT of the last round with a sample
 	diff      float64
 	decreased bool
@@ -349,6 +353,7 @@ func (d *PacedDelay) sample(now, r time.Duration) {
 	if d.roundMin == 0 || r < d.roundMin {
 		d.roundMin = r
 	}
+	d.roundN++
 	d.noteJump(r)
 	i := d.attribute(now, r)
 	s := &d.src[i]
@@ -382,14 +387,22 @@ func (d *PacedDelay) queued(q, r time.Duration) float64 {
 
 // floor is the delay floor of a source whose minimum RTT is base:
 // HostDelayFloor below DelayFloor (a source on this host or next to it),
-// else the RTT's measured noise (noiseFloor) up to DelayFloor, or
-// DelayFloor before it is measured.
+// else the noise the round's least queueing delay carries, up to
+// DelayFloor, or DelayFloor before the noise is measured. That delay is
+// the least of the round's roundN samples: with noise uniform on [0, w]
+// (w the measured noiseFloor) the least of n samples lies w/(n+1) above
+// the noise's bottom on average, as the minimum RTT, the least of many
+// more, does; the whole width would leave the rest of it, queue the
+// window does not see, standing on top of its alpha-beta segments. In
+// the many-flow arenas the width is mostly the other flows' queue
+// changing between a flow's samples (1-4 ms), which the whole width
+// took for noise (docs/algorithms.md).
 func (d *PacedDelay) floor(base time.Duration) time.Duration {
 	switch {
 	case base < d.cfg.DelayFloor:
 		return d.cfg.HostDelayFloor
 	case d.noiseFloor >= 0:
-		return min(d.noiseFloor, d.cfg.DelayFloor)
+		return min(d.noiseFloor/time.Duration(d.roundN+1), d.cfg.DelayFloor)
 	}
 	return d.cfg.DelayFloor
 }
@@ -553,7 +566,7 @@ func (d *PacedDelay) endRound(now time.Duration, highInterest uint64) {
 	}
 	d.round++
 	d.mark = highInterest + 1
-	d.roundQ, d.roundR, d.roundMin = -1, 0, 0
+	d.roundQ, d.roundR, d.roundMin, d.roundN = -1, 0, 0, 0
 	d.decreased = false
 }
 
