@@ -54,16 +54,22 @@ func (nd *node) info() Node { return Node{Name: nd.name, Socket: nd.sock, Transp
 
 // startProducers starts a live server per producer on its node, each on
 // a loop of its own, and waits until all have registered their prefixes.
+// Producers of one prefix serve one object (the same content): replicas
+// of one publisher, they sign it with one key, so that a consumer whose
+// segments come from several of them finds one signer.
 func (r *run) startProducers(ctx context.Context) error {
+	signers := map[string]live.Signing{}
 	for _, p := range r.sc.Producers {
-		if err := r.startProducer(ctx, p); err != nil {
+		if err := r.startProducer(ctx, p, signers); err != nil {
 			return fmt.Errorf("emu: producer %s on node %s: %w", p.Prefix, p.Node, err)
 		}
 	}
 	return nil
 }
 
-func (r *run) startProducer(ctx context.Context, p scenario.Producer) error {
+// startProducer starts producer p; signers holds the signing of each
+// prefix and signature already started, which p shares.
+func (r *run) startProducer(ctx context.Context, p scenario.Producer, signers map[string]live.Signing) error {
 	if p.Program != "" {
 		return r.startProducerProgram(ctx, p)
 	}
@@ -72,9 +78,13 @@ func (r *run) startProducer(ctx context.Context, p scenario.Producer) error {
 	if err != nil {
 		return err
 	}
-	signing, err := live.GenerateSigning(signingSchemes[p.Signature], keyNameLike(name[:len(name)-1], ndn.DefaultSeedKeyName()))
-	if err != nil {
-		return err
+	key := p.Prefix + " " + p.Signature
+	signing, ok := signers[key]
+	if !ok {
+		if signing, err = live.GenerateSigning(signingSchemes[p.Signature], keyNameLike(name[:len(name)-1], ndn.DefaultSeedKeyName())); err != nil {
+			return err
+		}
+		signers[key] = signing
 	}
 	conn, err := live.Connect(ctx, nd.transport(), live.FaceConfig{})
 	if err != nil {

@@ -307,3 +307,51 @@ func TestKeyNameLikeTheSimulators(t *testing.T) {
 		t.Errorf("long prefix: key %s, want an 8-byte ID", kn)
 	}
 }
+
+// replicasTOML is one object served by two producers, p1 and p2, behind
+// r1, whose multicast strategy sends each Interest to both: the consumer
+// takes each segment from whichever answers first, so its segments come
+// from both.
+const replicasTOML = `
+duration = "30s"
+[topology]
+nodes = ["c1", "r1", "p1", "p2"]
+links = [
+  { a = "c1", b = "r1", delay = "1ms", bw = 50 },
+  { a = "r1", b = "p1", delay = "1ms", bw = 50 },
+  { a = "r1", b = "p2", delay = "1ms", bw = 50 },
+]
+[routers]
+strategy = "multicast"
+[[producer]]
+node = "p1"
+prefix = "/replicated"
+file-size = 2000000
+[[producer]]
+node = "p2"
+prefix = "/replicated"
+file-size = 2000000
+[[consumer]]
+id = "c"
+node = "c1"
+prefix = "/replicated"
+pipeline = "aimd"
+`
+
+// TestReplicasShareTheirKey: producers of one prefix serve one object
+// signed with one key, so a fetch whose segments come from both passes
+// its integrity check (one signer per object) and completes.
+func TestReplicasShareTheirKey(t *testing.T) {
+	realtimetest.Require(t)
+	sc, err := scenario.Parse([]byte(replicasTOML), "replicas.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), sc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := res.Flows[0]; !f.Complete || f.Error != "" || f.Bytes != 2000000 {
+		t.Fatalf("flow: complete %v, error %q, %d bytes; want the 2000000 bytes", f.Complete, f.Error, f.Bytes)
+	}
+}

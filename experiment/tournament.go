@@ -57,6 +57,9 @@ type TournamentCell struct {
 	Marks           uint64  `json:"marks"`
 	// Jain is Jain's index of the arena's flows (0 where it has one).
 	Jain float64 `json:"jain"`
+	// Error is the first incomplete flow's error, if it reported one
+	// (a live run's fetch that failed rather than ran out of time).
+	Error string `json:"error,omitempty"`
 	// NotRun, in a live report, says why the cell was not run (the
 	// emulator cannot run the arena); "" for a cell that ran.
 	NotRun string `json:"not_run,omitempty"`
@@ -205,6 +208,9 @@ func measureCell(a arena, pipeline string, sc *scenario.Scenario, res *sim.Resul
 		if !f.Complete {
 			c.Complete = false
 			end = res.SimTimeS
+			if f.Error != "" && c.Error == "" {
+				c.Error = f.ID + ": " + f.Error
+			}
 		}
 		c.TimeS = max(c.TimeS, end)
 		c.Retransmissions += f.Retransmissions

@@ -128,6 +128,17 @@ func (r *TournamentReport) MarkdownLive(w io.Writer, live *TournamentReport) {
 	if len(notRun) > 0 {
 		fmt.Fprintf(w, "\nNot run live:\n\n%s\n", strings.Join(notRun, "\n"))
 	}
+	var failed []string
+	for i, a := range live.Arenas {
+		for j, c := range live.Cells[i] {
+			if c.NotRun == "" && c.Error != "" {
+				failed = append(failed, fmt.Sprintf("- %s, %s: %s", a.Name, live.Pipelines[j], c.Error))
+			}
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(w, "\nLive runs that failed:\n\n%s\n", strings.Join(failed, "\n"))
+	}
 }
 
 // MergeTournaments merges tournament reports of the same arenas run at
