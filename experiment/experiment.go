@@ -411,7 +411,7 @@ func (e *Experiment) runLive(v Variant, j *job, traceDir string, live Runner) {
 		j.err = fmt.Errorf("experiment %s variant %s live: %w", e.Name, v.Name, err)
 		return
 	}
-	j.res, j.late, j.notPrinted, j.programs = lr.Result, &lr.Lateness, lr.NotPrinted, lr.Programs
+	j.res, j.late, j.notPrinted, j.programs = lr.Result, lr.Lateness, lr.NotPrinted, lr.Programs
 	j.res.Seed = j.seed
 	if v.Extra != nil {
 		j.ext = v.Extra(nil, j.res)

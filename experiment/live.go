@@ -24,8 +24,11 @@ type Runner func(sc *scenario.Scenario, seed uint64, traceDir string) (LiveRun, 
 
 // LiveRun is one run of a Runner.
 type LiveRun struct {
-	Result   *sim.Result
-	Lateness Lateness
+	Result *sim.Result
+	// Lateness is how late its emulated links' timers ran; nil when it
+	// had none to measure (every link a TCP tunnel or kernel link between
+	// external forwarders, whose delay the kernel or a proxy applies).
+	Lateness *Lateness
 	// NotPrinted are, per flow, the JSON keys of the fields its consumer
 	// program did not print (nil for ndncc's consumers): they are 0 in
 	// Result, and the tables show them as not printed.

@@ -63,7 +63,7 @@ func TestRunLiveSideBySide(t *testing.T) {
 		for i := range r.Flows {
 			r.Flows[i].DownloadTimeS += 1
 		}
-		return LiveRun{Result: r, Lateness: Lateness{MeanMs: 0.1 * float64(seed), MaxMs: float64(seed), Overruns: seed}}, nil
+		return LiveRun{Result: r, Lateness: &Lateness{MeanMs: 0.1 * float64(seed), MaxMs: float64(seed), Overruns: seed}}, nil
 	}
 	rep, err := e.RunLive(Options{Jobs: 4}, runner, "")
 	if err != nil {

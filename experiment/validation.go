@@ -293,11 +293,17 @@ func anyMarks(ve ValidationExperiment, name string, fi int) bool {
 	return false
 }
 
-// latenessCell is column key's links' lateness for variant name.
+// latenessCell is column key's links' lateness for variant name: "-"
+// where it did not run, "none emulated" where the run had no emulated
+// link whose timers could be late (reports stored before that was told
+// apart carry zeros there).
 func latenessCell(ve ValidationExperiment, key, name string) string {
 	lv := liveVariantOf(ve, key, name)
-	if lv == nil || lv.NotRun != "" || lv.Lateness == nil {
+	if lv == nil || lv.NotRun != "" {
 		return "-"
+	}
+	if lv.Lateness == nil || *lv.Lateness == (Lateness{}) {
+		return "none emulated"
 	}
 	return fmt.Sprintf("max %.1f ms, mean %.2f ms", lv.Lateness.MaxMs, lv.Lateness.MeanMs)
 }

@@ -79,8 +79,9 @@ func emuRunner(ctx context.Context, ff forwarderFlags, program string) experimen
 }
 
 // summariseLateness is a run's lateness over all its link directions: the
-// mean over every timer wake, the largest, and every overrun.
-func summariseLateness(ls []emu.LinkLateness) experiment.Lateness {
+// mean over every timer wake, the largest, and every overrun; nil when no
+// timer woke (no emulated link to measure).
+func summariseLateness(ls []emu.LinkLateness) *experiment.Lateness {
 	var out experiment.Lateness
 	var wakes uint64
 	var sum float64
@@ -90,10 +91,11 @@ func summariseLateness(ls []emu.LinkLateness) experiment.Lateness {
 		out.MaxMs = max(out.MaxMs, l.MaxMs)
 		out.Overruns += l.Overruns
 	}
-	if wakes > 0 {
-		out.MeanMs = sum / float64(wakes)
+	if wakes == 0 {
+		return nil // no emulated link's timers ran: nothing measured
 	}
-	return out
+	out.MeanMs = sum / float64(wakes)
+	return &out
 }
 
 // addLivePlots adds to page the plots of each variant's first live run,
