@@ -110,10 +110,20 @@ func checkRelayed(sc *scenario.Scenario, from, to string) []error {
 		}
 		errs = append(errs, fmt.Errorf("%s: emu: link %s->%s: queue %q: a link to or from an external forwarder (nfd, ndnd) is emulated between its UDP faces with a drop-tail queue only, as tc's would be; the forwarder's own queueing and marking are its own%s", sc.File, from, to, q, hint))
 	}
-	if sc.LossDetection(from, to) {
-		errs = append(errs, fmt.Errorf("%s: emu: link %s->%s: loss-detection (ndncc's NDNLPv2 link-loss detection) runs in ndncc's forwarder only, not on a link to or from an external forwarder", sc.File, from, to))
+	if err := refuseLossDetection(sc, from, to, "a link to or from an external forwarder"); err != nil {
+		errs = append(errs, err)
 	}
 	return errs
+}
+
+// refuseLossDetection is the error for link-loss detection on direction
+// from→to of a link an external forwarder runs (what: which kind of link),
+// nil where the direction has none.
+func refuseLossDetection(sc *scenario.Scenario, from, to, what string) error {
+	if !sc.LossDetection(from, to) {
+		return nil
+	}
+	return fmt.Errorf("%s: emu: link %s->%s: loss-detection (ndncc's NDNLPv2 link-loss detection) runs in ndncc's forwarder only, not on %s", sc.File, from, to, what)
 }
 
 // extNode is an external forwarder (NFD's nfd, ndnd's `ndnd fw`) running

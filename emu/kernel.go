@@ -138,8 +138,8 @@ func checkKernel(sc *scenario.Scenario, kinds func(string) string, l topology.Li
 		if _, err := kernelMarkingFor(sc, dir[0], dir[1], kinds(dir[0])); err != nil {
 			errs = append(errs, err)
 		}
-		if sc.LossDetection(dir[0], dir[1]) {
-			errs = append(errs, fmt.Errorf("%s: emu: link %s->%s: loss-detection (ndncc's NDNLPv2 link-loss detection) runs in ndncc's forwarder only, not on a link between external forwarders", sc.File, dir[0], dir[1]))
+		if err := refuseLossDetection(sc, dir[0], dir[1], "a link between external forwarders"); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	switch {
@@ -151,12 +151,20 @@ func checkKernel(sc *scenario.Scenario, kinds func(string) string, l topology.Li
 	return errs
 }
 
-// kernelAddr is the address of the relay socket that direction d
-// (0: A→B, 1: B→A) of the kernel link with index i sends to: 127.1.x.y,
-// one per direction, which the direction's filter matches.
-func kernelAddr(i, d int) net.IP {
+// Loopback address blocks of the run's namespace, one address per link
+// direction (loopbackAddr), which that direction's tc filter matches as
+// the destination: the kernel links' relay sockets and the external TCP
+// tunnels' proxies.
+const (
+	kernelBlock = 1 // 127.1.x.y
+	tunnelBlock = 2 // 127.2.x.y
+)
+
+// loopbackAddr is direction d's address (0: A→B, 1: B→A) of link i in
+// block: 127.block.x.y.
+func loopbackAddr(block byte, i, d int) net.IP {
 	n := 2*i + d + 1
-	return net.IPv4(127, 1, byte(n>>8), byte(n))
+	return net.IPv4(127, block, byte(n>>8), byte(n))
 }
 
 // setupKernelLoopback brings the namespace's loopback up with the

@@ -172,7 +172,7 @@ func (r *run) startNodes(ctx context.Context) error {
 				listen[i] = listenIn(r.ns)
 			}
 			if isKernel {
-				addrs[i] = kernelAddr(k, i)
+				addrs[i] = loopbackAddr(kernelBlock, k, i)
 			}
 		}
 		rl, err := r.newRelay(l, listen, addrs, isKernel)
@@ -261,20 +261,8 @@ func (r *run) startNodes(ctx context.Context) error {
 				faces[to] = f
 			}
 		}
-		for _, t := range r.tunnels {
-			if t.proxy == nil || (t.link.A != nd.name && t.link.B != nd.name) {
-				continue
-			}
-			d, to := 0, t.link.B
-			if t.link.B == nd.name {
-				d, to = 1, t.link.A
-			}
-			f, err := tunnelExtFace(r.sc, nd.name, to, nd.ext.kind)
-			if err != nil { // Check refused it
-				return err
-			}
-			f.uri = t.proxy.uri(d)
-			faces[to] = f
+		if err := r.externalTunnelFaces(nd, faces); err != nil {
+			return err
 		}
 		if err := r.configure(ctx, nd, faces); err != nil {
 			return fmt.Errorf("emu: node %s (%s): %w", nd.name, nd.ext.kind, err)

@@ -158,7 +158,7 @@ func (r *run) makeTunnels(links []topology.Link) error {
 				return fmt.Errorf("link %s: %w", l, err)
 			}
 			for d := range 2 {
-				match[d] = []string{"match", "ip", "dst", tunnelAddr(i, d).String() + "/32"}
+				match[d] = []string{"match", "ip", "dst", loopbackAddr(tunnelBlock, i, d).String() + "/32"}
 			}
 		} else {
 			if err := t.connect(r.sc.TCPTunnelFor(l.A, l.B).SendBuffer); err != nil {

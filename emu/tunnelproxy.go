@@ -18,7 +18,7 @@ import (
 // handed to them made, as ndncc's forwarder adopts its ends: each
 // forwarder dials it itself (faces/create tcp4://ADDR:PORT, a permanent
 // face with the direction's marking). The emulator listens, in the run's
-// network namespace, at one address per direction (tunnelAddr): end A
+// network namespace, at one address per direction (loopbackAddr): end A
 // dials the first, end B the second, and a proxy joins the two
 // connections, carrying each one's bytes to the other after the link's
 // propagation delay. Each forwarder's own socket is therefore the sending
@@ -28,14 +28,6 @@ import (
 // queue, where it reads it and marks by its own rule. As for ndncc's
 // tunnels the delay is applied above TCP (the kernel here has no netem),
 // so TCP's own round trip is loopback's.
-
-// tunnelAddr is the address the proxy of tunnel i listens at for
-// direction d (0: A→B, dialled by A; 1: B→A, dialled by B): 127.2.x.y,
-// which the direction's filter matches as the destination.
-func tunnelAddr(i, d int) net.IP {
-	n := 2*i + d + 1
-	return net.IPv4(127, 2, byte(n>>8), byte(n))
-}
 
 // tunnelExtFace is how external forwarder from (kind) marks on its face
 // of the TCP tunnel to neighbour to: by its own rule with the scenario's
@@ -63,8 +55,8 @@ func checkExternalTunnel(sc *scenario.Scenario, kinds func(string) string, l top
 		if _, err := tunnelExtFace(sc, dir[0], dir[1], kinds(dir[0])); err != nil {
 			errs = append(errs, err)
 		}
-		if sc.LossDetection(dir[0], dir[1]) {
-			errs = append(errs, fmt.Errorf("%s: emu: link %s->%s: loss-detection (ndncc's NDNLPv2 link-loss detection) runs in ndncc's forwarder only, not on a TCP tunnel between external forwarders", sc.File, dir[0], dir[1]))
+		if err := refuseLossDetection(sc, dir[0], dir[1], "a TCP tunnel between external forwarders"); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if l.Jitter > 0 {
@@ -73,18 +65,47 @@ func checkExternalTunnel(sc *scenario.Scenario, kinds func(string) string, l top
 	return errs
 }
 
+// end is node's direction of tunnel t, the one it sends on (0: node is
+// A, 1: B), and its neighbour over it; ok is false when node is neither
+// end.
+func (t *tunnel) end(node string) (d int, to string, ok bool) {
+	switch node {
+	case t.link.A:
+		return 0, t.link.B, true
+	case t.link.B:
+		return 1, t.link.A, true
+	}
+	return 0, "", false
+}
+
+// externalTunnelFaces adds to faces external forwarder nd's faces over
+// its TCP tunnels: the proxy's address for its direction, marking as
+// tunnelExtFace says.
+func (r *run) externalTunnelFaces(nd *node, faces map[string]extFace) error {
+	for _, t := range r.tunnels {
+		d, to, ok := t.end(nd.name)
+		if t.proxy == nil || !ok {
+			continue
+		}
+		f, err := tunnelExtFace(r.sc, nd.name, to, nd.ext.kind)
+		if err != nil { // Check refused it
+			return err
+		}
+		f.uri = t.proxy.uri(d)
+		faces[to] = f
+	}
+	return nil
+}
+
 // tuneExternalTunnels gives external forwarder nd's sockets of its TCP
 // tunnels, once it has dialled them (configure), the tunnel's send
 // buffer and CUBIC, as tuneSocket gives ndncc's ends (tuneProcessSocket:
 // the forwarder sets neither itself).
 func (r *run) tuneExternalTunnels(nd *node) error {
 	for _, t := range r.tunnels {
-		if t.proxy == nil || (t.link.A != nd.name && t.link.B != nd.name) {
+		d, _, ok := t.end(nd.name)
+		if t.proxy == nil || !ok {
 			continue
-		}
-		d := 0
-		if t.link.B == nd.name {
-			d = 1
 		}
 		from, err := t.proxy.dialler(d, extReadyTimeout)
 		if err != nil {
@@ -115,7 +136,7 @@ type tunnelProxy struct {
 func listenTunnelProxy(i int, l topology.Link) (*tunnelProxy, error) {
 	p := &tunnelProxy{link: l, accepted: [2]chan struct{}{make(chan struct{}), make(chan struct{})}}
 	for d := range 2 {
-		ln, err := net.ListenTCP("tcp4", &net.TCPAddr{IP: tunnelAddr(i, d)})
+		ln, err := net.ListenTCP("tcp4", &net.TCPAddr{IP: loopbackAddr(tunnelBlock, i, d)})
 		if err != nil {
 			p.shut()
 			return nil, err
