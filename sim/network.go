@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -61,7 +60,7 @@ func (nd *Node) Out(neighbour string) (*Channel, bool) {
 type processor struct {
 	s      sched.Scheduler
 	fw     *fw.Forwarder // the node's
-	rng    uniform       // draws the processing times
+	rng    *rand.Rand    // draws the processing times
 	jitter time.Duration
 	busy   time.Duration // when the thread is next free
 	q      fifo.Queue[pending]
@@ -76,8 +75,8 @@ type pending struct {
 	pkt  ndn.Packet
 }
 
-func newProcessor(s sched.Scheduler, f *fw.Forwarder, src *rand.PCG, jitter time.Duration) *processor {
-	p := &processor{s: s, fw: f, rng: uniform{src}, jitter: jitter}
+func newProcessor(s sched.Scheduler, f *fw.Forwarder, rng *rand.Rand, jitter time.Duration) *processor {
+	p := &processor{s: s, fw: f, rng: rng, jitter: jitter}
 	p.lane = sched.NewLane(s, p.run)
 	return p
 }
@@ -103,7 +102,7 @@ func (p *processor) receive(face fw.FaceID, pkt *ndn.Packet) {
 		return
 	}
 	start := max(p.s.Now(), p.busy)
-	p.busy = start + time.Duration(p.rng.below(uint64(p.jitter)))
+	p.busy = start + time.Duration(p.rng.Int64N(int64(p.jitter)))
 	q := p.q.PushZero() // filled in place: no pending built and copied
 	q.face, q.pkt = face, *pkt
 	p.lane.At(p.busy)
@@ -206,39 +205,9 @@ func orDefault(d, def time.Duration) time.Duration {
 // rng returns the random source of one named component, derived from the
 // run's seed so that components never share a stream.
 func rng(seed uint64, component string) *rand.Rand {
-	return rand.New(source(seed, component))
-}
-
-// source is rng's generator, for a component that draws from it directly
-// (uniform).
-func source(seed uint64, component string) *rand.PCG {
 	h := fnv.New64a()
 	h.Write([]byte(component))
-	return rand.NewPCG(seed, h.Sum64())
-}
-
-// uniform draws integers uniformly below a bound from a PCG generator,
-// exactly as rand.New(src).Uint64N(n) and Int64N(n) do on a 64-bit
-// machine (a power of two masks one output; any other bound takes the
-// high word of the output times n, drawing again while the low word falls
-// in the biased range), and without their calls through rand.Source: a
-// processor draws once per packet. TestUniformIsRandInt64N checks it
-// against math/rand/v2.
-type uniform struct{ src *rand.PCG }
-
-// below returns a number in [0, n); n must be positive.
-func (u uniform) below(n uint64) uint64 {
-	if n&(n-1) == 0 {
-		return u.src.Uint64() & (n - 1)
-	}
-	hi, lo := bits.Mul64(u.src.Uint64(), n)
-	if lo < n {
-		thresh := -n % n
-		for lo < thresh {
-			hi, lo = bits.Mul64(u.src.Uint64(), n)
-		}
-	}
-	return hi
+	return rand.New(rand.NewPCG(seed, h.Sum64()))
 }
 
 // Build assembles the network a scenario describes.
@@ -269,7 +238,7 @@ func Build(sc *scenario.Scenario, opt Options) (*Network, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: node %s: %w", rs.Pos, nd.Name, err)
 		}
-		cpu := newProcessor(n.Sched, f, source(seed, "cpu/"+nd.Name), orDefault(opt.ProcessingJitter, DefaultProcessingJitter))
+		cpu := newProcessor(n.Sched, f, rng(seed, "cpu/"+nd.Name), orDefault(opt.ProcessingJitter, DefaultProcessingJitter))
 		n.Nodes[nd.Name] = &Node{Name: nd.Name, FW: f, faces: map[string]fw.FaceID{}, cpu: cpu, out: map[string]*Channel{}}
 	}
 	if err := n.buildLinks(sc, seed); err != nil {

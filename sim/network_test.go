@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
@@ -342,23 +341,5 @@ pairs = 2
 	}
 	if fib := n.Nodes["d1"].FW.FIB(); len(fib) != 3 {
 		t.Errorf("d1's FIB has %d entries, want one per producer", len(fib))
-	}
-}
-
-// TestUniformIsRandInt64N checks that a processor's draws are exactly
-// math/rand/v2's: the same generator gives the same numbers through
-// uniform.below as through Rand.Int64N, for bounds that are powers of two
-// and bounds that are not (whose rejection step a bound near 2^63 makes
-// frequent).
-func TestUniformIsRandInt64N(t *testing.T) {
-	for _, n := range []uint64{1, 2, 3, 7, 64, 1000, 200_000, 10_000, 1 << 40, 1<<62 + 1, 1<<63 - 1} {
-		u := uniform{rand.NewPCG(7, n)}
-		r := rand.New(rand.NewPCG(7, n))
-		for i := range 2000 {
-			got, want := u.below(n), uint64(r.Int64N(int64(n)))
-			if got != want {
-				t.Fatalf("bound %d, draw %d: %d, want %d (math/rand/v2)", n, i, got, want)
-			}
-		}
 	}
 }
