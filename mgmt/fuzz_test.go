@@ -1,6 +1,7 @@
 package mgmt
 
 import (
+	"slices"
 	"testing"
 
 	enc "github.com/named-data/ndnd/std/encoding"
@@ -105,6 +106,15 @@ func FuzzLegacySignedCommand(f *testing.F) {
 		}
 		got := h.send(h.app, p.Interest)
 		if dropped(t, h, got) {
+			return
+		}
+		if slices.ContainsFunc(p.Interest.Name, func(c enc.Component) bool { return len(c.Val) > 252 }) {
+			// ndnd v1.5.3 cannot encode such a component (ndn's
+			// maxComponentLen): no Data can carry the answer's name, and
+			// the manager counts the request dropped.
+			if len(got) != 0 || h.m.Stats().Dropped != 1 {
+				t.Fatalf("%d packets back, %d dropped, for a name with a component over 252 bytes; want none back, one dropped", len(got), h.m.Stats().Dropped)
+			}
 			return
 		}
 		res := oneAnswer(t, got)

@@ -70,8 +70,9 @@ type Stats struct {
 	// Segments counts dataset segments sent (first segments included).
 	Segments uint64
 	// Dropped counts Interests dropped unanswered: names the manager does
-	// not serve, dataset segments no longer (or never) held, and requests
-	// beyond MaxQueued within one loop iteration.
+	// not serve, dataset segments no longer (or never) held, requests
+	// beyond MaxQueued within one loop iteration, and answers no Data can
+	// carry (a name component over 252 bytes, which ndnd cannot encode).
 	Dropped uint64
 }
 
@@ -183,7 +184,6 @@ func (m *Manager) drain() {
 
 // reply sends the ControlResponse that answers r.
 func (m *Manager) reply(r request, res response) {
-	m.stats.Responses[res.code]++
 	if res.code != 200 {
 		m.log.Debug("management request refused", "name", r.in.Name.String(), "face", r.from,
 			"code", res.code, "text", res.text)
@@ -192,18 +192,23 @@ func (m *Manager) reply(r request, res response) {
 		StatusCode: res.code, StatusText: res.text, Params: res.body,
 	}}).Encode().Join()
 	d := &ndn.Data{Name: r.in.Name, Content: content, Freshness: time.Second}
-	m.sendData(d)
+	if m.sendData(d) {
+		m.stats.Responses[res.code]++
+	}
 }
 
-// sendData signs d (DigestSha256) and hands it to the forwarder.
-func (m *Manager) sendData(d *ndn.Data) {
+// sendData signs d (DigestSha256) and hands it to the forwarder. It
+// reports false, and counts the request dropped, for a Data it cannot
+// encode: a name with a component ndnd cannot write (over 252 bytes,
+// which an Interest can carry), so that no answer can carry it.
+func (m *Manager) sendData(d *ndn.Data) bool {
 	if _, err := ndn.EncodeData(d, nil); err != nil {
-		// Only a name ndnd cannot encode gets here, and the manager
-		// answers names that the forwarder decoded: report, do not crash.
-		m.log.Error("management response not encoded", "name", d.Name.String(), "err", err)
-		return
+		m.stats.Dropped++
+		m.log.Warn("management response not encoded: request dropped", "name", d.Name.String(), "err", err)
+		return false
 	}
 	m.fwd.Receive(m.face, ndn.Packet{Data: d})
+	return true
 }
 
 // response is a ControlResponse: a status code, its text and the
