@@ -59,8 +59,12 @@ func (nd *node) info() Node { return Node{Name: nd.name, Socket: nd.sock, Transp
 // segments come from several of them finds one signer.
 func (r *run) startProducers(ctx context.Context) error {
 	signers := map[string]live.Signing{}
+	share, err := presignShare(r.sc, r.opt.PresignBytes)
+	if err != nil {
+		return err
+	}
 	for _, p := range r.sc.Producers {
-		if err := r.startProducer(ctx, p, signers); err != nil {
+		if err := r.startProducer(ctx, p, signers, share); err != nil {
 			return fmt.Errorf("emu: producer %s on node %s: %w", p.Prefix, p.Node, err)
 		}
 	}
@@ -68,8 +72,9 @@ func (r *run) startProducers(ctx context.Context) error {
 }
 
 // startProducer starts producer p; signers holds the signing of each
-// prefix and signature already started, which p shares.
-func (r *run) startProducer(ctx context.Context, p scenario.Producer, signers map[string]live.Signing) error {
+// prefix and signature already started, which p shares. p presigns its
+// object's first share bytes, or takes them from Options.Presigned.
+func (r *run) startProducer(ctx context.Context, p scenario.Producer, signers map[string]live.Signing, share int64) error {
 	if p.Program != "" {
 		return r.startProducerProgram(ctx, p)
 	}
@@ -80,6 +85,11 @@ func (r *run) startProducer(ctx context.Context, p scenario.Producer, signers ma
 	}
 	key := p.Prefix + " " + p.Signature
 	signing, ok := signers[key]
+	stored, have := r.opt.Presigned.take(keyOf(p, r.seed))
+	if have && !ok {
+		signing, ok = stored.signing, true
+		signers[key] = signing
+	}
 	if !ok {
 		if signing, err = live.GenerateSigning(signingSchemes[p.Signature], keyNameLike(name[:len(name)-1], ndn.DefaultSeedKeyName())); err != nil {
 			return err
@@ -90,16 +100,24 @@ func (r *run) startProducer(ctx context.Context, p scenario.Producer, signers ma
 	if err != nil {
 		return err
 	}
-	srv, err := live.NewServer(conn.Endpoint, live.ServeConfig{
+	cfg := live.ServeConfig{
 		Name: name, Content: Content(r.seed, p.Prefix, p.FileSize), Size: p.FileSize,
 		SegmentSize: p.SegmentSize, Freshness: p.Freshness, Signing: signing, Register: true,
-		CacheBytes: presignBytes(p), Presign: true,
+		CacheBytes: min(presignBytes(p), share), Presign: true,
 		Logger: r.log.With("producer", p.Prefix),
-	})
+	}
+	if have {
+		cfg.Prepared = stored.wires
+	}
+	srv, err := live.NewServer(conn.Endpoint, cfg)
 	if err != nil {
 		conn.Close()
 		return err
 	}
+	if prepared := srv.Prepared(); !have || len(prepared) > len(stored.wires) {
+		r.opt.Presigned.store(keyOf(p, r.seed), &presignedObject{signing: signing, wires: prepared, bytes: bytesOf(prepared)}, r.presignBudget())
+	}
+	r.servers = append(r.servers, servedObject{p: p, srv: srv, loop: conn.Loop})
 	ready := make(chan error, 1)
 	conn.Loop.After(0, func() { srv.Start(func(err error) { ready <- err }) })
 	r.wg.Add(1)
@@ -123,7 +141,8 @@ func (r *run) startProducer(ctx context.Context, p scenario.Producer, signers ma
 
 // presignBytes is a cache (live.ServeConfig.CacheBytes) that holds every
 // segment of p's object, each with room for its name, signature and
-// headers: the producer serves them all presigned.
+// headers: the producer serves them all presigned when its share of the
+// presign budget (Options.PresignBytes) allows.
 func presignBytes(p scenario.Producer) int64 {
 	segments := max((p.FileSize+int64(p.SegmentSize)-1)/int64(p.SegmentSize), 1)
 	return segments * int64(p.SegmentSize+presignEntryBytes)
@@ -397,6 +416,13 @@ func (r *run) runFlows(ctx context.Context, wallStart time.Time) (*Result, error
 		Scenario: r.sc.Name, Seed: r.seed, SimTimeS: sim.Round(end.Seconds(), 6), Links: links,
 	}}
 	res.Caches = r.cacheResults()
+	res.Producers = r.producerResults()
+	for _, p := range res.Producers {
+		if p.SignedOnDemand > 0 {
+			r.log.Warn("producer signed Data when asked for, beyond its share of the presign budget: those Interests waited for a signature",
+				"producer", p.Prefix, "node", p.Node, "signed_on_demand", p.SignedOnDemand, "presigned_sent", p.Presigned)
+		}
+	}
 	for _, f := range flows {
 		row, absent := f.result(end, limit, ctx.Err() != nil)
 		res.Flows = append(res.Flows, row)

@@ -46,6 +46,15 @@ type Options struct {
 	// NFD and NDND are the external forwarders' programs; "" finds nfd on
 	// $PATH, and ndnd in $NDND_BIN or on $PATH.
 	NFD, NDND string
+	// PresignBytes bounds the signed Data the producers prepare before
+	// the run starts, shared equally among them; 0 is
+	// DefaultPresignBytes. What does not fit is signed when asked for
+	// (Result.Producers counts it): a wait the simulator does not have.
+	PresignBytes int64
+	// Presigned, if set, keeps the producers' presigned objects for the
+	// next runs that share it, and gives them this run's of the same
+	// object and seed.
+	Presigned *Presigned
 	// Hold keeps the network up after the flows and programs end, until
 	// ctx ends.
 	Hold bool
@@ -112,6 +121,9 @@ type Result struct {
 	// KernelUDP are the UDP counters of the kernel links' namespace: what
 	// was lost at sockets' buffers there, beside the FIFOs' drops.
 	KernelUDP *KernelUDP `json:"kernel_udp,omitempty"`
+	// Producers are the producers ndncc served: what they sent presigned
+	// and what they signed when asked for.
+	Producers []ProducerResult `json:"producers,omitempty"`
 
 	traces *sim.Traces
 	// absent are, per flow (in Flows' order), the JSON keys a program
@@ -326,6 +338,16 @@ type run struct {
 	relaySampling atomic.Bool
 	// kernel are the relays of the kernel links (kernel.go), in r.ns.
 	kernel []*relay
+	// servers are the producers ndncc serves, for Result.Producers.
+	servers []servedObject
+}
+
+// presignBudget is the run's presign budget, in bytes.
+func (r *run) presignBudget() int64 {
+	if r.opt.PresignBytes > 0 {
+		return r.opt.PresignBytes
+	}
+	return DefaultPresignBytes
 }
 
 // fail records the first node failure and makes the run stop.

@@ -223,8 +223,9 @@ type job struct {
 	seed uint64
 	late *Lateness // a live run's
 	// notPrinted and programs are a live run's (LiveRun).
-	notPrinted [][]string
-	programs   []FlowProgram
+	notPrinted     [][]string
+	programs       []FlowProgram
+	signedOnDemand uint64
 }
 
 // Run simulates every variant the requested number of times, Jobs runs
@@ -327,7 +328,7 @@ func (e *Experiment) Run(opt Options) (*Report, error) {
 		}
 		byVariant[j.v].add(j.res, j.ext, j.late)
 		last := &byVariant[j.v].Runs[len(byVariant[j.v].Runs)-1]
-		last.NotPrinted, last.Programs = j.notPrinted, j.programs
+		last.NotPrinted, last.Programs, last.SignedOnDemand = j.notPrinted, j.programs, j.signedOnDemand
 		rep.Timing.Events += j.res.Timing.Events
 	}
 	for _, vr := range byVariant {
@@ -411,7 +412,7 @@ func (e *Experiment) runLive(v Variant, j *job, traceDir string, live Runner) {
 		j.err = fmt.Errorf("experiment %s variant %s live: %w", e.Name, v.Name, err)
 		return
 	}
-	j.res, j.late, j.notPrinted, j.programs = lr.Result, lr.Lateness, lr.NotPrinted, lr.Programs
+	j.res, j.late, j.notPrinted, j.programs, j.signedOnDemand = lr.Result, lr.Lateness, lr.NotPrinted, lr.Programs, lr.SignedOnDemand
 	j.res.Seed = j.seed
 	if v.Extra != nil {
 		j.ext = v.Extra(nil, j.res)

@@ -36,6 +36,10 @@ type LiveRun struct {
 	// Programs are the programs that fetched in place of ndncc's
 	// consumers, with what their options could not say.
 	Programs []FlowProgram
+	// SignedOnDemand counts the Data its producers signed when asked for,
+	// past what they had presigned: Interests that waited for a
+	// signature.
+	SignedOnDemand uint64
 }
 
 // FlowProgram is the program that ran flow ID: its command line, and the

@@ -74,6 +74,8 @@ type RunResult struct {
 	// NotPrinted and Programs are the live run's (LiveRun).
 	NotPrinted [][]string    `json:"not_printed,omitempty"`
 	Programs   []FlowProgram `json:"programs,omitempty"`
+	// SignedOnDemand is the live run's (LiveRun).
+	SignedOnDemand uint64 `json:"signed_on_demand,omitempty"`
 }
 
 // MarshalJSON inlines the variant-level metrics (Extra) as fields of the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	enc "github.com/named-data/ndnd/std/encoding"
 
@@ -81,5 +82,48 @@ func TestServePresigned(t *testing.T) {
 	}
 	if hits := s.serverStats().CacheHits; hits < cached {
 		t.Errorf("first fetch: %d cache hits, want the %d presigned segments", hits, cached)
+	}
+}
+
+// TestServePrepared: a server given another's prepared Data
+// (ServeConfig.Prepared) keeps them as they are and presigns only the
+// rest, and ends with the same cache, byte for byte.
+func TestServePrepared(t *testing.T) {
+	const segSize, segs, cached, given = 1000, 40, 30, 12
+	fw := ndndtest.Start(t, ndndtest.Options{})
+	content := ndntest.RandomBytes(segs*segSize, 7)
+	signing, err := LoadSigning(SignDigest, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := ServeConfig{
+		Name: ndntest.Name(t, "/ndncc/prepared").Append(NewVersion(time.Unix(1, 0))), Content: bytes.NewReader(content), Size: segs * segSize,
+		SegmentSize: segSize, CacheBytes: cached * (segSize + cacheEntryOverhead), Presign: true, Signing: signing,
+	}
+	_, e1 := connect(t, fw.Unix())
+	first, err := NewServer(e1, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := first.Prepared()
+	cfg.Prepared = want[:given]
+	_, e2 := connect(t, fw.Unix())
+	second, err := NewServer(e2, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := second.Prepared()
+	if len(got) != cached {
+		t.Fatalf("%d prepared segments, want %d", len(got), cached)
+	}
+	for i := range got {
+		switch {
+		case !bytes.Equal(got[i], want[i]):
+			t.Errorf("segment %d: %d bytes, differ from the first server's %d", i, len(got[i]), len(want[i]))
+		case i < given && &got[i][0] != &want[i][0]:
+			t.Errorf("segment %d was given prepared but made again", i)
+		case i >= given && &got[i][0] == &want[i][0]:
+			t.Errorf("segment %d was not given but shares the first server's bytes", i)
+		}
 	}
 }

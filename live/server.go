@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -43,6 +44,11 @@ type ServeConfig struct {
 	// as ndnputchunks prepares its object before serving, so no Interest
 	// waits for a signature (the emulator's producers).
 	Presign bool
+	// Prepared are segments an earlier Server prepared for the same Name,
+	// Content, Size, SegmentSize, Freshness and Signing (its Prepared):
+	// they fill the first slots of the cache as they are, and Presign
+	// then prepares only the slots left. Read only; servers may share it.
+	Prepared [][]byte
 	// Register registers the routes (the unversioned prefix, and the
 	// certificate's key name when outside it) with the forwarder.
 	Register bool
@@ -128,6 +134,7 @@ func NewServer(e *Endpoint, cfg ServeConfig) (*Server, error) {
 	if cfg.CacheBytes > 0 {
 		n := uint64(cfg.CacheBytes / int64(cfg.SegmentSize+cacheEntryOverhead))
 		s.cache = make([][]byte, min(n, prod.Segments()))
+		copy(s.cache, cfg.Prepared)
 	}
 	if cfg.Presign {
 		if err := s.presign(); err != nil {
@@ -225,12 +232,18 @@ func (s *Server) presign() error {
 			for first := w * runLen; first < n && errs[w] == nil; first += workers * runLen {
 				run = run[:0]
 				for seg := first; seg < min(first+runLen, n); seg++ {
+					if s.cache[seg] != nil {
+						continue // given prepared (ServeConfig.Prepared)
+					}
 					d, err := s.prod.Segment(seg)
 					if err != nil {
 						errs[w] = fmt.Errorf("presign segment %d: %w", seg, err)
 						break
 					}
 					run = append(run, d)
+				}
+				if len(run) == 0 {
+					continue
 				}
 				if err := s.prepare(digests, run); err != nil && errs[w] == nil {
 					errs[w] = fmt.Errorf("presign segments %d-%d: %w", first, first+uint64(len(run))-1, err)
@@ -334,6 +347,12 @@ func (s *Server) Stats() ServerStats {
 	st.PayloadBytes += s.cacheBytes
 	return st
 }
+
+// Prepared returns the cache: the prepared Data by segment, nil where a
+// segment has none yet (all of them once Presign has run). Another
+// server of the same object and signing can take it as
+// ServeConfig.Prepared; call it before the server's loop runs, or on it.
+func (s *Server) Prepared() [][]byte { return slices.Clone(s.cache) }
 
 // Routes returns the routes the server registers.
 func (s *Server) Routes() []Route {

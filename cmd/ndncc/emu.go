@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -39,18 +40,45 @@ type emuFlags struct {
 // --live).
 type forwarderFlags struct {
 	forwarder, nfd, ndnd string
+	presign              sizeValue
 }
+
+// sizeValue is a byte-count flag (scenario.ParseSize: "512MiB", "2GB").
+type sizeValue struct{ n int64 }
+
+func (v *sizeValue) String() string {
+	if v.n == 0 {
+		return ""
+	}
+	return strconv.FormatInt(v.n, 10)
+}
+
+func (v *sizeValue) Set(s string) error {
+	n, err := scenario.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return errors.New("want a size above 0")
+	}
+	v.n = n
+	return nil
+}
+
+func (*sizeValue) Type() string { return "size" }
 
 // add defines the flags on fs.
 func (ff *forwarderFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&ff.forwarder, "forwarder", "", "the `forwarder` of every node the scenario's [routers.node.NAME] does not set: "+strings.Join(scenario.Forwarders, ", ")+" (nfd, ndnd: each node a process of its own; default: [routers] forwarder, else ndncc)")
 	fs.StringVar(&ff.nfd, "nfd", "", "the nfd `program` for --forwarder nfd (default: nfd on $PATH; PREFIX/bin/nfd finds PREFIX/lib)")
 	fs.StringVar(&ff.ndnd, "ndnd", "", "the ndnd `program` for --forwarder ndnd (default: $NDND_BIN, else ndnd on $PATH)")
+	fs.Var(&ff.presign, "presign", "how much signed Data the producers prepare before the run starts, shared equally among them (default 1GiB); the segments of an object past its share are signed when asked for, a wait the simulator does not have (the result's producers[].signed_on_demand counts them)")
 }
 
 // apply sets the forwarders of opt.
 func (ff *forwarderFlags) apply(opt *emu.Options) {
 	opt.Forwarder, opt.NFD, opt.NDND = ff.forwarder, ff.nfd, ff.ndnd
+	opt.PresignBytes = ff.presign.n
 }
 
 func newEmuCmd() *cobra.Command {

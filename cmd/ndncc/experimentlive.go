@@ -24,8 +24,11 @@ const liveTraceDir = "live"
 // parameters mapped to its options (emu.CatchunksArgs); a variant it
 // cannot map is not runnable.
 func emuRunner(ctx context.Context, ff forwarderFlags, program string) experiment.Runner {
+	// The runs share their producers' presigned objects: the variants of
+	// one seed serve the same ones.
+	presigned := &emu.Presigned{}
 	return func(sc *scenario.Scenario, seed uint64, traceDir string) (experiment.LiveRun, error) {
-		opt := emu.Options{Seed: seed, Trace: traceDir != ""}
+		opt := emu.Options{Seed: seed, Trace: traceDir != "", Presigned: presigned}
 		ff.apply(&opt)
 		var programs []experiment.FlowProgram
 		if program == emu.Catchunks {
@@ -66,6 +69,9 @@ func emuRunner(ctx context.Context, ff forwarderFlags, program string) experimen
 			}
 		}
 		lr := experiment.LiveRun{Result: res.Result, Lateness: summariseLateness(res.Lateness), Programs: programs}
+		for _, p := range res.Producers {
+			lr.SignedOnDemand += p.SignedOnDemand
+		}
 		for i := range res.Flows {
 			if a := res.Absent(i); a != nil {
 				if lr.NotPrinted == nil {

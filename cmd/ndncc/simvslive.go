@@ -198,8 +198,16 @@ func writeRunLines(w io.Writer, rep *experiment.Report) {
 		if lv.Lateness != nil {
 			late = *lv.Lateness
 		}
-		fmt.Fprintf(w, "- `%s`: timeouts %d live, %d simulated; retransmissions %d live, %d simulated; the emulated links' timers ran %.3f ms late on average, %.1f ms at most, and %d frames left over a serialisation time late.\n",
-			v.Name, liveTO, simTO, liveRetx, simRetx, late.MeanMs, late.MaxMs, late.Overruns)
+		var onDemand uint64
+		for _, r := range lv.Runs {
+			onDemand += r.SignedOnDemand
+		}
+		signed := ""
+		if onDemand > 0 {
+			signed = fmt.Sprintf(" The producers signed %d Data when asked for, past their presigned share (%d run(s)).", onDemand, len(lv.Runs))
+		}
+		fmt.Fprintf(w, "- `%s`: timeouts %d live, %d simulated; retransmissions %d live, %d simulated; the emulated links' timers ran %.3f ms late on average, %.1f ms at most, and %d frames left over a serialisation time late.%s\n",
+			v.Name, liveTO, simTO, liveRetx, simRetx, late.MeanMs, late.MaxMs, late.Overruns, signed)
 	}
 }
 

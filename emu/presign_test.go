@@ -1,0 +1,99 @@
+package emu
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ndncc/ndncc/internal/realtimetest"
+	"github.com/ndncc/ndncc/scenario"
+)
+
+// TestPresignedEvictsTheOldest: the store keeps what fits its limit,
+// dropping the objects used longest ago, never the one just stored.
+func TestPresignedEvictsTheOldest(t *testing.T) {
+	obj := func(n int) *presignedObject { return &presignedObject{wires: [][]byte{make([]byte, n)}, bytes: int64(n)} }
+	k := func(prefix string) presignKey { return presignKey{prefix: prefix} }
+	var ps Presigned
+	ps.store(k("/a"), obj(40), 100)
+	ps.store(k("/b"), obj(40), 100)
+	if _, ok := ps.take(k("/a")); !ok { // /a is now the newer
+		t.Fatal("/a was not kept")
+	}
+	ps.store(k("/c"), obj(40), 100)
+	for prefix, want := range map[string]bool{"/a": true, "/b": false, "/c": true} {
+		if _, ok := ps.take(k(prefix)); ok != want {
+			t.Errorf("%s kept %v, want %v", prefix, ok, want)
+		}
+	}
+	ps.store(k("/d"), obj(500), 100)
+	if _, ok := ps.take(k("/d")); !ok || len(ps.objects) != 1 {
+		t.Errorf("an object over the limit: kept %v, %d objects; want it alone", ok, len(ps.objects))
+	}
+	var none *Presigned
+	none.store(k("/a"), obj(1), 100) // a run without a store
+	if _, ok := none.take(k("/a")); ok {
+		t.Error("a nil store gave an object")
+	}
+}
+
+// TestPresignShare: the budget is shared among the producers ndncc
+// serves; a negative one is refused.
+func TestPresignShare(t *testing.T) {
+	sc := &scenario.Scenario{Producers: []scenario.Producer{{Prefix: "/a"}, {Prefix: "/b"}, {Prefix: "/c", Program: "ndnputchunks"}}}
+	for _, c := range []struct {
+		budget, want int64
+		err          bool
+	}{{0, DefaultPresignBytes / 2, false}, {1000, 500, false}, {-1, 0, true}} {
+		got, err := presignShare(sc, c.budget)
+		if got != c.want || (err != nil) != c.err {
+			t.Errorf("budget %d: share %d, error %v; want %d, error %v", c.budget, got, err, c.want, c.err)
+		}
+	}
+}
+
+// TestPresignBudget runs linear-fixed32's 200 kB object twice with a
+// presign budget of about 50 segments and one store: the first run's
+// producer signs the rest when asked for and says so, the flow gets the
+// producer's bytes; the second run takes the first's presigned Data and
+// key instead of signing them again, and its flow verifies them.
+func TestPresignBudget(t *testing.T) {
+	realtimetest.Require(t)
+	const size = 200000
+	sc := linear(t, "producer[0].file-size=200000")
+	var ps Presigned
+	budget := int64(50 * (1024 + 128))
+	for run := range 2 {
+		res, err := Run(context.Background(), sc.Clone(), Options{PresignBytes: budget, Presigned: &ps})
+		if err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		if f := res.Flows[0]; !f.Complete || f.Error != "" || f.Bytes != size {
+			t.Fatalf("run %d: flow complete %v, error %q, %d bytes; want the %d bytes", run, f.Complete, f.Error, f.Bytes, size)
+		}
+		if len(res.Producers) != 1 {
+			t.Fatalf("run %d: %d producers in the result, want 1", run, len(res.Producers))
+		}
+		p := res.Producers[0]
+		if p.Presigned < 50 || p.SignedOnDemand == 0 || p.DataSent != p.Presigned+p.SignedOnDemand {
+			t.Errorf("run %d: producer %+v; want the 50 presigned segments sent, the rest signed on demand", run, p)
+		}
+		if len(ps.objects) != 1 {
+			t.Fatalf("run %d: the store holds %d objects, want 1", run, len(ps.objects))
+		}
+		for _, o := range ps.objects {
+			if len(o.wires) != 50 {
+				t.Errorf("run %d: %d segments stored, want the 50 presigned", run, len(o.wires))
+			}
+			if run == 0 {
+				first := o
+				t.Cleanup(func() {
+					for _, o := range ps.objects {
+						if o != first {
+							t.Error("the second run signed its object again instead of taking the first's")
+						}
+					}
+				})
+			}
+		}
+	}
+}
