@@ -97,11 +97,13 @@ func (ps *Presigned) store(k presignKey, o *presignedObject, limit int64) {
 	}
 }
 
-// bytesOf is the memory the prepared Data wires take.
+// bytesOf is the memory the prepared Data take: their bytes and their
+// slices, as live.ServeConfig.CacheBytes counts them.
 func bytesOf(wires [][]byte) int64 {
+	const sliceHeader = 24
 	var n int64
 	for _, w := range wires {
-		n += int64(len(w))
+		n += int64(len(w)) + sliceHeader
 	}
 	return n
 }
@@ -127,7 +129,7 @@ func presignShare(sc *scenario.Scenario, budget int64) (int64, error) {
 
 // ProducerResult is what one producer ndncc served sent: Data in all,
 // those it had presigned, and those it signed when an Interest asked for
-// them (beyond its share of Options.PresignBytes), each of which waited
+// them (beyond its share of Options.PresignBytes, emu --presign-budget), each of which waited
 // for its signature.
 type ProducerResult struct {
 	Node           string `json:"node"`

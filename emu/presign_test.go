@@ -51,17 +51,18 @@ func TestPresignShare(t *testing.T) {
 	}
 }
 
-// TestPresignBudget runs linear-fixed32's 200 kB object twice with a
-// presign budget of about 50 segments and one store: the first run's
-// producer signs the rest when asked for and says so, the flow gets the
-// producer's bytes; the second run takes the first's presigned Data and
-// key instead of signing them again, and its flow verifies them.
+// TestPresignBudget runs linear-fixed32's 200 kB object (196 segments)
+// twice with a presign budget of 100 kB and one store: the first run's
+// producer presigns the segments whose Data fit the budget, signs the rest
+// when asked for and says so, and the flow gets the producer's bytes; the
+// second run takes the first's presigned Data and key instead of signing
+// them again, and its flow verifies them.
 func TestPresignBudget(t *testing.T) {
 	realtimetest.Require(t)
-	const size = 200000
+	const size, segments, budget = 200000, 196, 100000
 	sc := linear(t, "producer[0].file-size=200000")
 	var ps Presigned
-	budget := int64(50 * (1024 + 128))
+	var first *presignedObject
 	for run := range 2 {
 		res, err := Run(context.Background(), sc.Clone(), Options{PresignBytes: budget, Presigned: &ps})
 		if err != nil {
@@ -70,30 +71,27 @@ func TestPresignBudget(t *testing.T) {
 		if f := res.Flows[0]; !f.Complete || f.Error != "" || f.Bytes != size {
 			t.Fatalf("run %d: flow complete %v, error %q, %d bytes; want the %d bytes", run, f.Complete, f.Error, f.Bytes, size)
 		}
+		if len(ps.objects) != 1 {
+			t.Fatalf("run %d: the store holds %d objects, want 1", run, len(ps.objects))
+		}
+		var o *presignedObject
+		for _, x := range ps.objects {
+			o = x
+		}
+		if n := len(o.wires); n == 0 || n >= segments || o.bytes > budget || o.bytes+int64(len(o.wires[0]))+24 <= budget {
+			t.Errorf("run %d: %d segments presigned in %d bytes; want as many as a %d-byte budget holds, not all %d", run, n, o.bytes, budget, segments)
+		}
+		if run == 0 {
+			first = o
+		} else if o != first {
+			t.Error("the second run signed its object again instead of taking the first's")
+		}
 		if len(res.Producers) != 1 {
 			t.Fatalf("run %d: %d producers in the result, want 1", run, len(res.Producers))
 		}
 		p := res.Producers[0]
-		if p.Presigned < 50 || p.SignedOnDemand == 0 || p.DataSent != p.Presigned+p.SignedOnDemand {
-			t.Errorf("run %d: producer %+v; want the 50 presigned segments sent, the rest signed on demand", run, p)
-		}
-		if len(ps.objects) != 1 {
-			t.Fatalf("run %d: the store holds %d objects, want 1", run, len(ps.objects))
-		}
-		for _, o := range ps.objects {
-			if len(o.wires) != 50 {
-				t.Errorf("run %d: %d segments stored, want the 50 presigned", run, len(o.wires))
-			}
-			if run == 0 {
-				first := o
-				t.Cleanup(func() {
-					for _, o := range ps.objects {
-						if o != first {
-							t.Error("the second run signed its object again instead of taking the first's")
-						}
-					}
-				})
-			}
+		if p.Presigned < uint64(len(o.wires)) || p.SignedOnDemand == 0 || p.DataSent != p.Presigned+p.SignedOnDemand {
+			t.Errorf("run %d: producer %+v; want the %d presigned segments sent, the rest signed on demand", run, p, len(o.wires))
 		}
 	}
 }

@@ -37,7 +37,9 @@ type ServeConfig struct {
 	// CacheBytes bounds the prepared Data the server keeps: the encoded,
 	// signed segments of the object's beginning, as many as fit, kept
 	// once first produced and sent again as they are, without reading,
-	// digesting or encoding them again. 0 keeps none.
+	// digesting or encoding them again. 0 keeps none. A segment counts
+	// its first segment's encoded length and its slice, at least its
+	// payload and cacheEntryOverhead.
 	CacheBytes int64
 	// Presign fills the cache before the server answers anything: every
 	// cached segment is made, signed and encoded at once (on every CPU),
@@ -94,9 +96,14 @@ type Server struct {
 // side (internal/sha256batch), at a fraction of the cost of one by one.
 const signAhead = 15
 
-// cacheEntryOverhead is what a cached segment costs beyond its payload,
-// for CacheBytes: its name, signature and TLV headers, and the slice.
+// cacheEntryOverhead is the least a cached segment counts beyond its
+// payload, for CacheBytes: its name, signature and TLV headers, and the
+// slice. A segment whose Data is longer (an RSA signature's 256 bytes)
+// counts its encoded length and the slice.
 const cacheEntryOverhead = 128
+
+// sliceHeader is what a cache slot's slice takes beside its bytes.
+const sliceHeader = 24
 
 // NewServer prepares a server on e and starts answering Interests. It
 // checks that the largest segment fits in an NDN packet.
@@ -128,11 +135,12 @@ func NewServer(e *Endpoint, cfg ServeConfig) (*Server, error) {
 		return nil, fmt.Errorf("live: serve: %w", err)
 	}
 	s.prod = prod
-	if err := s.checkSize(); err != nil {
+	wire, err := s.checkSize()
+	if err != nil {
 		return nil, err
 	}
 	if cfg.CacheBytes > 0 {
-		n := uint64(cfg.CacheBytes / int64(cfg.SegmentSize+cacheEntryOverhead))
+		n := uint64(cfg.CacheBytes / int64(max(cfg.SegmentSize+cacheEntryOverhead, wire+sliceHeader)))
 		s.cache = make([][]byte, min(n, prod.Segments()))
 		copy(s.cache, cfg.Prepared)
 	}
@@ -311,21 +319,22 @@ func (s *Server) answerCached(name ndn.Name) bool {
 }
 
 // checkSize encodes the first segment and requires it, with room for the
-// longest segment number, to fit in MaxPacketSize.
-func (s *Server) checkSize() error {
+// longest segment number, to fit in MaxPacketSize. It returns the
+// segment's encoded length.
+func (s *Server) checkSize() (int, error) {
 	d, err := s.prod.Segment(0)
 	if err != nil {
-		return fmt.Errorf("live: serve: %w", err)
+		return 0, fmt.Errorf("live: serve: %w", err)
 	}
 	if err := s.sign(d); err != nil {
-		return fmt.Errorf("live: serve: sign segment 0: %w", err)
+		return 0, fmt.Errorf("live: serve: sign segment 0: %w", err)
 	}
 	const segNumberRoom = 8 // a segment number grows by at most 8 bytes
 	if n := len(d.Wire) + segNumberRoom; n > MaxPacketSize {
-		return fmt.Errorf("live: serve: a %d-byte segment makes %d-byte Data packets, over the %d-byte NDN limit; lower the segment size",
+		return 0, fmt.Errorf("live: serve: a %d-byte segment makes %d-byte Data packets, over the %d-byte NDN limit; lower the segment size",
 			s.cfg.SegmentSize, n, MaxPacketSize)
 	}
-	return nil
+	return len(d.Wire), nil
 }
 
 // Certificate returns the certificate the server serves, nil for

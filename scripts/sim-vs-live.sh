@@ -44,21 +44,21 @@ run() {
 }
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(seed000-linear seed000-dumbbell seed003-fixed seed002-marking seed004-multipath
-  seed004-caching seed004-wireless seed003-aimd seed000-linear-marks seed001-vegas pipelines)
-# Not seed004-icp: before its run starts, its five producers would each
-# presign a 4 GiB object (about 21 million RSA signatures in all, and 20 GiB
-# of payload to hold signed); docs/reproduction.md lists it with that reason.
+  seed004-caching seed004-wireless seed003-aimd seed000-linear-marks seed001-vegas seed004-icp pipelines)
 for name in "${names[@]}"; do
   case $name in
-  seed004-multipath) run "$name" --variant bw-pcon ;;
+  # Paper 003 ran each case 5 times.
+  seed003-fixed | seed003-aimd) run "$name" --runs 5 ;;
   # seed001-vegas's 17 variants fetch 100 MB each: 24 minutes of transfers
-  # (their simulated times) plus, per variant, one to three minutes of
-  # signing (97,657 RSA-signed 1024-byte segments) on a 2-core machine, and
-  # Vegas ran 4.5x slower live than simulated (docs/reproduction.md). The
-  # stored run has Vegas (alpha 10, beta 20) and AIMD at the 50 ms RTT;
-  # `ndncc experiment seed001-vegas --live --runs 1` runs them all.
+  # (their simulated times), and Vegas runs 4.5 to 10 times slower live
+  # than simulated (docs/reproduction.md): through NFD, Vegas at 200 ms took
+  # 1139 s. The stored run leaves out the four Vegas variants at 200 ms,
+  # over an hour live; `ndncc experiment seed001-vegas --live --runs 1`
+  # runs them all (the variants share one presigned object).
   seed001-vegas)
-    run "$name" --variant vegas-a10-b20-rtt50ms --variant aimd-rtt50ms
+    run "$name" $(for v in vegas-a5-b10 vegas-a10-b20 vegas-a20-b30 ndn-vegas-a10-b20 aimd cubic; do
+      for rtt in 50 100; do [ "$v-rtt$rtt" = vegas-a20-b30-rtt100 ] || echo --variant "$v-rtt${rtt}ms"; done
+    done) --variant aimd-rtt200ms --variant cubic-rtt200ms
     ;;
   *) run "$name" ;;
   esac

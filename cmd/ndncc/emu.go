@@ -72,7 +72,7 @@ func (ff *forwarderFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&ff.forwarder, "forwarder", "", "the `forwarder` of every node the scenario's [routers.node.NAME] does not set: "+strings.Join(scenario.Forwarders, ", ")+" (nfd, ndnd: each node a process of its own; default: [routers] forwarder, else ndncc)")
 	fs.StringVar(&ff.nfd, "nfd", "", "the nfd `program` for --forwarder nfd (default: nfd on $PATH; PREFIX/bin/nfd finds PREFIX/lib)")
 	fs.StringVar(&ff.ndnd, "ndnd", "", "the ndnd `program` for --forwarder ndnd (default: $NDND_BIN, else ndnd on $PATH)")
-	fs.Var(&ff.presign, "presign", "how much signed Data the producers prepare before the run starts, shared equally among them (default 1GiB); the segments of an object past its share are signed when asked for, a wait the simulator does not have (the result's producers[].signed_on_demand counts them)")
+	fs.Var(&ff.presign, "presign-budget", "how much signed Data the producers prepare before the run starts, shared equally among them (default 1GiB); the segments of an object past its share are signed when asked for, a wait the simulator does not have (the result's producers[].signed_on_demand counts them)")
 }
 
 // apply sets the forwarders of opt.

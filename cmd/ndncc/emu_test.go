@@ -162,3 +162,19 @@ func TestEmuExecRows(t *testing.T) {
 		t.Errorf("output lacks router1's route:\n%s", r.stdout)
 	}
 }
+
+// TestSizeValue: --presign-budget takes a size with a unit and refuses
+// what is not a size above 0.
+func TestSizeValue(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		err  bool
+	}{{"1GiB", 1 << 30, false}, {"512 MB", 512e6, false}, {"2048", 2048, false}, {"0", 0, true}, {"-1GiB", 0, true}, {"lots", 0, true}} {
+		var v sizeValue
+		err := v.Set(c.in)
+		if (err != nil) != c.err || v.n != c.want {
+			t.Errorf("Set(%q): %d, error %v; want %d, error %v", c.in, v.n, err, c.want, c.err)
+		}
+	}
+}

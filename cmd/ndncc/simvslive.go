@@ -21,7 +21,7 @@ import (
 // and DIR/NAME.machine.txt (the machine and its load while NAME ran). The
 // section then names the rest of the catalog with why it has no live run.
 var simVsLive = []string{"seed000-linear", "seed000-dumbbell", "seed003-fixed", "seed002-marking", "seed004-multipath",
-	"seed004-caching", "seed004-wireless", "seed003-aimd", "seed000-linear-marks", "seed001-vegas", "pipelines"}
+	"seed004-caching", "seed004-wireless", "seed003-aimd", "seed000-linear-marks", "seed001-vegas", "seed004-icp", "pipelines"}
 
 // writeSimVsLive writes docs/reproduction.md's "Sim vs live" section from
 // the reports scripts/sim-vs-live.sh stored in dir, and a line for every
@@ -137,22 +137,11 @@ func notLive(e *experiment.Experiment) (string, error) {
 	if len(refused) == len(e.Variants) {
 		return fmt.Sprintf("`%s` (%s): cannot run live: %s.", e.Name, e.Title, strings.Join(reasons, "; ")), nil
 	}
-	if why := simVsLiveNotRun[e.Name]; why != "" {
-		return fmt.Sprintf("`%s` (%s): not run live: %s", e.Name, e.Title, strings.TrimSpace(why)), nil
-	}
 	line := fmt.Sprintf("`%s` (%s): not yet run live: `scripts/sim-vs-live.sh %s`.", e.Name, e.Title, e.Name)
 	if len(refused) > 0 {
 		line += fmt.Sprintf(" Its variants %s cannot run live: %s.", strings.Join(refused, ", "), strings.Join(reasons, "; "))
 	}
 	return line, nil
-}
-
-// simVsLiveNotRun say, per experiment the emulator accepts but
-// scripts/sim-vs-live.sh does not run, why.
-var simVsLiveNotRun = map[string]string{
-	"seed004-icp": `before its run starts, each of its five producers would presign its 4 GiB object (the
-emulator's producers sign every segment first, as ndnputchunks does): about 21 million RSA
-signatures in all, and 20 GiB of payload held signed in memory.`,
 }
 
 // simVsLiveSubsets say, per experiment that scripts/sim-vs-live.sh runs
