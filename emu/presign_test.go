@@ -11,7 +11,9 @@ import (
 // TestPresignedEvictsTheOldest: the store keeps what fits its limit,
 // dropping the objects used longest ago, never the one just stored.
 func TestPresignedEvictsTheOldest(t *testing.T) {
-	obj := func(n int) *presignedObject { return &presignedObject{wires: [][]byte{make([]byte, n)}, bytes: int64(n)} }
+	obj := func(n int) *presignedObject {
+		return &presignedObject{wires: [][]byte{make([]byte, n)}, bytes: int64(n)}
+	}
 	k := func(prefix string) presignKey { return presignKey{prefix: prefix} }
 	var ps Presigned
 	ps.store(k("/a"), obj(40), 100)
