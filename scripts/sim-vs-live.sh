@@ -21,6 +21,12 @@ if [ "${1:-}" = --no-reproduce ]; then
   reproduce=0
   shift
 fi
+for a in "$@"; do
+  case $a in
+  -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -*) echo "sim-vs-live.sh: unknown option $a (usage: scripts/sim-vs-live.sh [--no-reproduce] [NAME...])" >&2; exit 2 ;;
+  esac
+done
 cd "$(dirname "$0")/.."
 dir=docs/sim-vs-live
 tmp=$(mktemp -d)
