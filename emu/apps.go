@@ -73,7 +73,11 @@ func (r *run) startProducers(ctx context.Context) error {
 
 // startProducer starts producer p; signers holds the signing of each
 // prefix and signature already started, which p shares. p presigns its
-// object's first share bytes, or takes them from Options.Presigned.
+// object's first share bytes, or takes them from Options.Presigned when
+// they are signed by the prefix's key in this run, or the prefix has none
+// yet (then their key becomes it): a replica that serves another size or
+// freshness than the one started first may find its object signed by
+// another key, and signs it again, so that the prefix has one signer.
 func (r *run) startProducer(ctx context.Context, p scenario.Producer, signers map[string]live.Signing, share int64) error {
 	if p.Program != "" {
 		return r.startProducerProgram(ctx, p)
@@ -86,6 +90,7 @@ func (r *run) startProducer(ctx context.Context, p scenario.Producer, signers ma
 	key := p.Prefix + " " + p.Signature
 	signing, ok := signers[key]
 	stored, have := r.opt.Presigned.take(keyOf(p, r.seed))
+	have = have && (!ok || stored.signing.Cert == signing.Cert)
 	if have && !ok {
 		signing, ok = stored.signing, true
 		signers[key] = signing

@@ -2,9 +2,11 @@ package emu
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ndncc/ndncc/internal/realtimetest"
+	"github.com/ndncc/ndncc/ndn"
 	"github.com/ndncc/ndncc/scenario"
 )
 
@@ -95,5 +97,44 @@ func TestPresignBudget(t *testing.T) {
 		if p.Presigned < uint64(len(o.wires)) || p.SignedOnDemand == 0 || p.DataSent != p.Presigned+p.SignedOnDemand {
 			t.Errorf("run %d: producer %+v; want the %d presigned segments sent, the rest signed on demand", run, p, len(o.wires))
 		}
+	}
+}
+
+// TestPresignedKeepsOneSignerPerPrefix: a replica whose object the store
+// holds signed by another key than the one its prefix has in this run
+// signs it again, so that a fetch from both replicas finds one signer.
+// The first run serves the second replica's object alone (its key goes to
+// the store); the second runs both replicas, the first of which, serving
+// another freshness, has no stored object and makes a new key.
+func TestPresignedKeepsOneSignerPerPrefix(t *testing.T) {
+	realtimetest.Require(t)
+	both := strings.Replace(replicasTOML, "node = \"p2\"\nprefix = \"/replicated\"\n", "node = \"p2\"\nprefix = \"/replicated\"\nfreshness = \"5s\"\n", 1)
+	if both == replicasTOML {
+		t.Fatal("could not give the second replica its own freshness")
+	}
+	alone := strings.Replace(both, "[[producer]]\nnode = \"p1\"\nprefix = \"/replicated\"\nfile-size = 2000000\n", "", 1)
+	if alone == both {
+		t.Fatal("could not leave out the first replica")
+	}
+	var ps Presigned
+	for run, text := range []string{alone, both} {
+		sc, err := scenario.Parse([]byte(text), "replicas.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), sc, Options{Presigned: &ps})
+		if err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		if f := res.Flows[0]; !f.Complete || f.Error != "" || f.Bytes != 2000000 {
+			t.Fatalf("run %d: flow complete %v, error %q, %d bytes; want the 2000000 bytes", run, f.Complete, f.Error, f.Bytes)
+		}
+	}
+	var certs []*ndn.Data
+	for _, o := range ps.objects {
+		certs = append(certs, o.signing.Cert)
+	}
+	if len(certs) != 2 || certs[0] != certs[1] {
+		t.Errorf("the store holds %d objects; want the two replicas', signed by one key", len(certs))
 	}
 }
