@@ -59,10 +59,7 @@ func (nd *node) info() Node { return Node{Name: nd.name, Socket: nd.sock, Transp
 // segments come from several of them finds one signer.
 func (r *run) startProducers(ctx context.Context) error {
 	signers := map[string]live.Signing{}
-	share, err := presignShare(r.sc, r.opt.PresignBytes)
-	if err != nil {
-		return err
-	}
+	share := presignShare(r.sc, r.presignBudget())
 	for _, p := range r.sc.Producers {
 		if err := r.startProducer(ctx, p, signers, share); err != nil {
 			return fmt.Errorf("emu: producer %s on node %s: %w", p.Prefix, p.Node, err)
@@ -120,7 +117,7 @@ func (r *run) startProducer(ctx context.Context, p scenario.Producer, signers ma
 		return err
 	}
 	if prepared := srv.Prepared(); !have || len(prepared) > len(stored.wires) {
-		r.opt.Presigned.store(keyOf(p, r.seed), &presignedObject{signing: signing, wires: prepared, bytes: bytesOf(prepared)}, r.presignBudget())
+		r.opt.Presigned.store(keyOf(p, r.seed), &presignedObject{signing: signing, wires: prepared, bytes: live.PreparedBytes(prepared)}, r.presignBudget())
 	}
 	r.servers = append(r.servers, servedObject{p: p, srv: srv, loop: conn.Loop})
 	ready := make(chan error, 1)

@@ -205,7 +205,8 @@ func Run(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, erro
 // Check validates sc and rejects what the emulator does not run (TCP
 // flows, underlays, Interest shapers, HMAC signatures, TCP tunnels with
 // random loss, TCP tunnels and kernel links where no network namespace
-// can be made, and what external forwarders cannot honour)
+// can be made, what external forwarders cannot honour, and a negative
+// presign budget)
 // and programs for nodes the topology lacks: the errors Run returns
 // before it starts anything.
 func Check(sc *scenario.Scenario, opt Options) error {
@@ -232,6 +233,9 @@ func Check(sc *scenario.Scenario, opt Options) error {
 		if lq.Shaper != nil {
 			errs = append(errs, fmt.Errorf("%s: emu: the Interest shaper on %s->%s is not emulated", lq.Pos, lq.From, lq.To))
 		}
+	}
+	if opt.PresignBytes < 0 {
+		errs = append(errs, fmt.Errorf("emu: presign budget %d bytes: want 0 (the default) or more", opt.PresignBytes))
 	}
 	for _, p := range sc.Producers {
 		if _, ok := signingSchemes[p.Signature]; !ok {

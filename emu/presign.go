@@ -1,7 +1,6 @@
 package emu
 
 import (
-	"fmt"
 	"sync"
 	"time"
 
@@ -97,34 +96,17 @@ func (ps *Presigned) store(k presignKey, o *presignedObject, limit int64) {
 	}
 }
 
-// bytesOf is the memory the prepared Data take: their bytes and their
-// slices, as live.ServeConfig.CacheBytes counts them.
-func bytesOf(wires [][]byte) int64 {
-	const sliceHeader = 24
-	var n int64
-	for _, w := range wires {
-		n += int64(len(w)) + sliceHeader
-	}
-	return n
-}
-
-// presignShare is the part of the presign budget each producer of sc
-// gets: the budget divided equally among the producers ndncc serves (a
-// program producer signs its own).
-func presignShare(sc *scenario.Scenario, budget int64) (int64, error) {
-	if budget < 0 {
-		return 0, fmt.Errorf("emu: presign budget %d bytes: want 0 or more", budget)
-	}
-	if budget == 0 {
-		budget = DefaultPresignBytes
-	}
+// presignShare is the part of budget each producer of sc gets: the
+// budget divided equally among the producers ndncc serves (a program
+// producer signs its own).
+func presignShare(sc *scenario.Scenario, budget int64) int64 {
 	n := int64(0)
 	for _, p := range sc.Producers {
 		if p.Program == "" {
 			n++
 		}
 	}
-	return budget / max(n, 1), nil
+	return budget / max(n, 1)
 }
 
 // ProducerResult is what one producer ndncc served sent: Data in all,

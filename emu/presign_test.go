@@ -41,17 +41,18 @@ func TestPresignedEvictsTheOldest(t *testing.T) {
 }
 
 // TestPresignShare: the budget is shared among the producers ndncc
-// serves; a negative one is refused.
+// serves; Check refuses a negative one.
 func TestPresignShare(t *testing.T) {
 	sc := &scenario.Scenario{Producers: []scenario.Producer{{Prefix: "/a"}, {Prefix: "/b"}, {Prefix: "/c", Program: "ndnputchunks"}}}
-	for _, c := range []struct {
-		budget, want int64
-		err          bool
-	}{{0, DefaultPresignBytes / 2, false}, {1000, 500, false}, {-1, 0, true}} {
-		got, err := presignShare(sc, c.budget)
-		if got != c.want || (err != nil) != c.err {
-			t.Errorf("budget %d: share %d, error %v; want %d, error %v", c.budget, got, err, c.want, c.err)
-		}
+	if got := presignShare(sc, 1000); got != 500 {
+		t.Errorf("share of 1000 bytes among two producers: %d, want 500", got)
+	}
+	if got := presignShare(&scenario.Scenario{}, 1000); got != 1000 {
+		t.Errorf("share with no producer: %d, want 1000", got)
+	}
+	err := Check(linear(t), Options{PresignBytes: -1})
+	if err == nil || !strings.Contains(err.Error(), "presign budget -1") {
+		t.Errorf("Check with a budget of -1: %v, want it refused", err)
 	}
 }
 

@@ -357,6 +357,16 @@ func (s *Server) Stats() ServerStats {
 	return st
 }
 
+// PreparedBytes is the memory prepared Data take (Server.Prepared): their
+// bytes and their slices.
+func PreparedBytes(wires [][]byte) int64 {
+	var n int64
+	for _, w := range wires {
+		n += int64(len(w)) + sliceHeader
+	}
+	return n
+}
+
 // Prepared returns the cache: the prepared Data by segment, nil where a
 // segment has none yet (all of them once Presign has run). Another
 // server of the same object and signing can take it as
