@@ -161,3 +161,68 @@ func TestRunLiveErrors(t *testing.T) {
 		t.Errorf("sharded live run: err %v", err)
 	}
 }
+
+// TestMergeRunsMadeApart checks that live runs made apart (one variant's
+// first seeds, its next seed later, the other variant alone) merge into
+// the report one run of them all gives, in the experiment's variant
+// order, and that Merge refuses a run given twice, a gap in the seeds, a
+// variant short of runs and parts with and without live runs.
+func TestMergeRunsMadeApart(t *testing.T) {
+	e := liveTestExperiment()
+	runner := func(sc *scenario.Scenario, seed uint64, traceDir string) (LiveRun, error) {
+		if strings.HasPrefix(sc.Name, "refused") {
+			return LiveRun{}, fmt.Errorf("%w: link c-p is a TCP tunnel", ErrNotRunnable)
+		}
+		net, err := sim.Build(sc, sim.Options{Seed: seed})
+		if err != nil {
+			return LiveRun{}, err
+		}
+		return LiveRun{Result: net.Run(), Lateness: &Lateness{MeanMs: 0.1 * float64(seed), MaxMs: float64(seed), Overruns: seed}}, nil
+	}
+	run := func(opt Options) *Report {
+		t.Helper()
+		r, err := e.RunLive(opt, runner, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	shape := func(r *Report) string {
+		t.Helper()
+		c := *r
+		l := *r.Live
+		l.Timing, c.Timing, c.Live = sim.Timing{}, sim.Timing{}, &l
+		return withoutTiming(t, &c)
+	}
+	whole := run(Options{Runs: 3})
+	first := run(Options{Runs: 2, Variants: []string{"w8"}})
+	next := run(Options{Runs: 1, BaseSeed: 3, Variants: []string{"w8"}})
+	other := run(Options{Runs: 3, Variants: []string{"refused"}})
+	merged, err := Merge([]*Report{other, next, first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged.OrderLike(e)
+	if got, want := shape(merged), shape(whole); got != want {
+		t.Errorf("merged runs made apart:\n%s\nwant one run's:\n%s", got, want)
+	}
+	later := run(Options{Runs: 1, BaseSeed: 5, Variants: []string{"w8"}})
+	simOnly, err := e.Run(Options{Runs: 3, Variants: []string{"refused"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		parts []*Report
+		want  string
+	}{
+		{"a run twice", []*Report{first, first, other}, "seed 1 is in two reports"},
+		{"a gap in the seeds", []*Report{first, later}, "seeds 1,2,5, want 1..3"},
+		{"a variant short of runs", []*Report{first, other}, "variant w8 has 2 of 3 runs"},
+		{"live and simulated only", []*Report{first, next, simOnly}, "some reports have live runs and some do not"},
+	} {
+		if _, err := Merge(c.parts); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+}

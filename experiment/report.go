@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -259,40 +260,71 @@ func FlowField(f sim.FlowResult, key string) (float64, bool) {
 	return 0, false
 }
 
-// Merge combines the partial reports of the shards of one experiment into
-// the report one machine would have produced (everything but timing).
+// Merge combines partial reports of one experiment into the report one
+// machine would have produced (everything but timing). The parts are
+// either the shards of one split (--shard: the same --runs and --seed,
+// every shard once) or runs made apart, each with its own --variant and
+// --seed: some variants in one part and the rest in another, or a
+// variant's first runs in one and its next seeds in another. Either way
+// every (variant, seed) pair comes once, and every variant ends with the
+// same number of runs, of consecutive seeds. A live report (Live) is
+// merged by the same rules: the parts have one or none, all run by the
+// same forwarder and consumer program. The merged variants are in the
+// order they first appear; OrderLike puts them in the experiment's.
 func Merge(parts []*Report) (*Report, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("merge: no reports")
 	}
 	first := parts[0]
-	out := &Report{Experiment: first.Experiment, Source: first.Source, Seed: first.Seed, Title: first.Title, Runs: first.Runs, BaseSeed: first.BaseSeed}
+	out := &Report{Experiment: first.Experiment, Source: first.Source, Seed: first.Seed, Title: first.Title,
+		Mode: first.Mode, Forwarder: first.Forwarder, ConsumerProgram: first.ConsumerProgram}
 	byName := map[string]*VariantResult{}
 	var order []string
 	seen := map[int]bool{}
+	var lives []*Report
 	for _, p := range parts {
-		if p.Experiment != first.Experiment || p.Runs != first.Runs || p.BaseSeed != first.BaseSeed {
-			return nil, fmt.Errorf("merge: %s (runs %d, seed %d) does not match %s (runs %d, seed %d)",
-				p.Experiment, p.Runs, p.BaseSeed, first.Experiment, first.Runs, first.BaseSeed)
+		if p.Experiment != first.Experiment || p.Source != first.Source {
+			return nil, fmt.Errorf("merge: a report of %s and one of %s", first.Experiment, p.Experiment)
 		}
-		if p.Shard.Count != first.Shard.Count {
+		if (p.Shard.Count > 1) != (first.Shard.Count > 1) || p.Shard.Count > 1 && p.Shard.Count != first.Shard.Count {
 			return nil, fmt.Errorf("merge: shard %d/%d and shard %d/%d come from different splits",
 				first.Shard.Index, first.Shard.Count, p.Shard.Index, p.Shard.Count)
 		}
-		if p.Shard.Count > 1 {
+		if first.Shard.Count > 1 {
+			if p.Runs != first.Runs || p.BaseSeed != first.BaseSeed {
+				return nil, fmt.Errorf("merge: shard %d/%d (runs %d, seed %d) does not match shard %d/%d (runs %d, seed %d)",
+					p.Shard.Index, p.Shard.Count, p.Runs, p.BaseSeed, first.Shard.Index, first.Shard.Count, first.Runs, first.BaseSeed)
+			}
 			if seen[p.Shard.Index] {
 				return nil, fmt.Errorf("merge: shard %d/%d given twice", p.Shard.Index, p.Shard.Count)
 			}
 			seen[p.Shard.Index] = true
 		}
+		if p.Mode != first.Mode || p.Forwarder != first.Forwarder || p.ConsumerProgram != first.ConsumerProgram {
+			return nil, fmt.Errorf("merge: runs of %s and of %s", p.runBy(), first.runBy())
+		}
+		if (p.Live == nil) != (first.Live == nil) {
+			return nil, fmt.Errorf("merge: some reports have live runs and some do not")
+		}
+		if p.Live != nil {
+			lives = append(lives, p.Live)
+		}
 		for _, v := range p.Variants {
 			vr, ok := byName[v.Name]
 			if !ok {
-				vr = &VariantResult{Name: v.Name, Description: v.Description, SeedFigures: v.SeedFigures}
+				vr = &VariantResult{Name: v.Name, Description: v.Description, SeedFigures: v.SeedFigures, NotRun: v.NotRun}
 				byName[v.Name] = vr
 				order = append(order, v.Name)
 			}
-			vr.Runs = append(vr.Runs, v.Runs...)
+			if (vr.NotRun != "") != (v.NotRun != "") {
+				return nil, fmt.Errorf("merge: variant %s ran in one report and not in another (%s)", v.Name, vr.NotRun+v.NotRun)
+			}
+			for _, r := range v.Runs {
+				if slices.ContainsFunc(vr.Runs, func(o RunResult) bool { return o.Seed == r.Seed }) {
+					return nil, fmt.Errorf("merge: variant %s: the run with seed %d is in two reports", v.Name, r.Seed)
+				}
+				vr.Runs = append(vr.Runs, r)
+			}
 		}
 		out.Timing.Events += p.Timing.Events
 		out.Timing.WallS += p.Timing.WallS
@@ -300,18 +332,90 @@ func Merge(parts []*Report) (*Report, error) {
 	if first.Shard.Count > 1 && len(seen) != first.Shard.Count {
 		return nil, fmt.Errorf("merge: have %d of %d shards", len(seen), first.Shard.Count)
 	}
-	for _, name := range order {
-		vr := byName[name]
-		if len(vr.Runs) != out.Runs {
-			return nil, fmt.Errorf("merge: variant %s has %d of %d runs", name, len(vr.Runs), out.Runs)
-		}
-		vr.finish()
-		out.Variants = append(out.Variants, *vr)
+	if err := out.setRuns(byName, order, first); err != nil {
+		return nil, err
 	}
 	if out.Timing.WallS > 0 {
 		out.Timing.EventsPerS = float64(out.Timing.Events) / out.Timing.WallS
 	}
+	if len(lives) > 0 {
+		live, err := Merge(lives)
+		if err != nil {
+			return nil, fmt.Errorf("live runs: %w", err)
+		}
+		out.Live = live
+	}
 	return out, nil
+}
+
+// setRuns finishes Merge's variants, in order, and sets out's Runs and
+// BaseSeed: a split's, or (for runs made apart) the count and the least
+// seed the variants share, which must then be consecutive.
+func (out *Report) setRuns(byName map[string]*VariantResult, order []string, first *Report) error {
+	out.Runs, out.BaseSeed = first.Runs, first.BaseSeed
+	if first.Shard.Count <= 1 {
+		out.Runs, out.BaseSeed = 0, math.MaxUint64
+		for _, name := range order {
+			if vr := byName[name]; vr.NotRun == "" {
+				out.Runs = max(out.Runs, len(vr.Runs))
+				for _, r := range vr.Runs {
+					out.BaseSeed = min(out.BaseSeed, r.Seed)
+				}
+			}
+		}
+		if out.Runs == 0 {
+			out.BaseSeed = first.BaseSeed
+		}
+	}
+	for _, name := range order {
+		vr := byName[name]
+		if vr.NotRun == "" {
+			if len(vr.Runs) != out.Runs {
+				return fmt.Errorf("merge: variant %s has %d of %d runs", name, len(vr.Runs), out.Runs)
+			}
+			vr.finish() // sorts the runs by seed
+			for i, r := range vr.Runs {
+				if r.Seed != out.BaseSeed+uint64(i) {
+					return fmt.Errorf("merge: variant %s has runs with seeds %s, want %d..%d", name, seedList(vr.Runs), out.BaseSeed, out.BaseSeed+uint64(out.Runs)-1)
+				}
+			}
+		}
+		out.Variants = append(out.Variants, *vr)
+	}
+	return nil
+}
+
+// seedList is runs' seeds, comma-separated.
+func seedList(runs []RunResult) string {
+	s := make([]string, len(runs))
+	for i, r := range runs {
+		s[i] = fmt.Sprint(r.Seed)
+	}
+	return strings.Join(s, ",")
+}
+
+// runBy says who ran a report's runs, for Merge's errors.
+func (r *Report) runBy() string {
+	switch {
+	case r.Mode != LiveMode:
+		return "the simulator"
+	case r.ConsumerProgram != "":
+		return fmt.Sprintf("the emulator (forwarder %q, consumer %s)", r.Forwarder, r.ConsumerProgram)
+	default:
+		return fmt.Sprintf("the emulator (forwarder %q)", r.Forwarder)
+	}
+}
+
+// OrderLike puts the report's variants, and its live report's, in e's
+// order (Merge keeps the order they first appear in its parts).
+func (r *Report) OrderLike(e *Experiment) {
+	rank := map[string]int{}
+	for i, v := range e.Variants {
+		rank[v.Name] = i
+	}
+	for rep := r; rep != nil; rep = rep.Live {
+		slices.SortStableFunc(rep.Variants, func(a, b VariantResult) int { return rank[a.Name] - rank[b.Name] })
+	}
 }
 
 // WriteJSON writes the report as one JSON document.

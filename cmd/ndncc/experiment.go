@@ -238,19 +238,30 @@ func newMergeCmd() *cobra.Command {
 		out    string
 	)
 	cmd := &cobra.Command{
-		Use: "merge DIR...",
+		Use: "merge DIR|FILE.json...",
 		Example: `  ndncc experiment seed000-linear --runs 4 --shard 0/2 --out part0   # on machine 1
   ndncc experiment seed000-linear --runs 4 --shard 1/2 --out part1   # on machine 2
-  ndncc experiment merge part0 part1                                 # the unsharded result`,
-		Short: "Combine the partial results of --shard runs into the full experiment",
-		Long: `Read DIR/report.json from every shard directory and print the experiment exactly as an
-unsharded run would have (apart from timing). Every shard of the same experiment, --runs and
---seed must be given once.`,
+  ndncc experiment merge part0 part1                                 # the unsharded result
+  ndncc experiment seed001-vegas --live --runs 1 --seed 2 --json > run2.json   # one more run, later
+  ndncc experiment merge run1.json run2.json --json                  # seeds 1..2 of every variant`,
+		Short: "Combine partial results (shards, or runs made apart) into the full experiment",
+		Long: `Read the reports of one experiment (DIR/report.json of a run with --out, or a FILE.json
+of a run with --json) and print the experiment exactly as one run would have (apart from
+timing). The parts are either every shard of one --shard split, or runs made apart, each with
+its own --variant and --seed: some variants in one part and the rest in another, or a
+variant's first seeds in one and its next ones in another. Every (variant, seed) pair must come
+once, and every variant must end with the same number of runs, of consecutive seeds. Live
+reports (--live) are merged the same way; all parts must then have them, from the same
+--forwarder and --consumer-program, and the live runs keep their own lateness.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var parts []*experiment.Report
-			for _, dir := range args {
-				f, err := os.Open(filepath.Join(dir, "report.json"))
+			for _, arg := range args {
+				path := arg
+				if st, err := os.Stat(arg); err == nil && st.IsDir() {
+					path = filepath.Join(arg, "report.json")
+				}
+				f, err := os.Open(path)
 				if err != nil {
 					return &exitError{2, fmt.Errorf("merge: %w", err)}
 				}
@@ -258,21 +269,13 @@ unsharded run would have (apart from timing). Every shard of the same experiment
 				err = json.NewDecoder(f).Decode(&r)
 				f.Close()
 				if err != nil {
-					return &exitError{2, fmt.Errorf("merge: %s: %w", filepath.Join(dir, "report.json"), err)}
+					return &exitError{2, fmt.Errorf("merge: %s: %w", path, err)}
 				}
 				parts = append(parts, &r)
 			}
 			rep, err := experiment.Merge(parts)
 			if err != nil {
 				return &exitError{2, err}
-			}
-			if out != "" {
-				if err := os.MkdirAll(out, 0o755); err != nil {
-					return err
-				}
-				if err := writeJSONFile(filepath.Join(out, "report.json"), rep); err != nil {
-					return err
-				}
 			}
 			e, err := experiment.Lookup(rep.Experiment)
 			if err != nil && rep.Source != "" {
@@ -281,7 +284,14 @@ unsharded run would have (apart from timing). Every shard of the same experiment
 			if err != nil {
 				return &exitError{2, fmt.Errorf("merge: %w", err)}
 			}
+			rep.OrderLike(e)
 			if out != "" {
+				if err := os.MkdirAll(out, 0o755); err != nil {
+					return err
+				}
+				if err := writeJSONFile(filepath.Join(out, "report.json"), rep); err != nil {
+					return err
+				}
 				if err := writeExperimentPage(out, e, rep); err != nil {
 					return err
 				}

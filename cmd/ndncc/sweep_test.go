@@ -252,6 +252,29 @@ func TestExperimentFileShardsAndMerge(t *testing.T) {
 	if merged != whole || !strings.Contains(whole, "linear-designs — Designs #0–#3 of paper 000") || !strings.Contains(whole, "24.5–25") {
 		t.Errorf("merged shards:\n%s\nwant the unsharded table:\n%s", merged, whole)
 	}
+	// Runs made apart, as --json files: design3's seed 1, design0's
+	// seeds 1-2, then design3's seed 2.
+	var files []string
+	for i, args := range [][]string{
+		{"--runs", "1", "--variant", "design3"},
+		{"--runs", "2", "--variant", "design0"},
+		{"--runs", "1", "--seed", "2", "--variant", "design3"},
+	} {
+		out, err := run(t, append([]string{"experiment", file, "--json"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, filepath.Join(dir, "run"+strconv.Itoa(i)+".json"))
+		if err := os.WriteFile(files[i], []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if merged, err := run(t, append([]string{"experiment", "merge"}, files...)...); err != nil || merged != whole {
+		t.Errorf("merged runs made apart (error %v):\n%s\nwant the table of one run:\n%s", err, merged, whole)
+	}
+	if _, err := run(t, "experiment", "merge", files[0], files[1]); err == nil || !strings.Contains(err.Error(), "variant design3 has 1 of 2 runs") {
+		t.Errorf("merging design3's one run with design0's two: error %v, want one naming design3's runs", err)
+	}
 }
 
 // TestSweepPageOfTenSeries lays out, at 1,280 px in headless Chromium,
