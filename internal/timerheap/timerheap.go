@@ -1,17 +1,19 @@
-// Package timerheap is the timer queue both runtimes share: a 4-ary
-// min-heap of one-shot events ordered by due time, then by the order they
-// were pushed, so events due at the same instant run first-in first-out.
-// The simulator runs it in virtual time, the live runtime's event loop in
-// real time. It is not safe for concurrent use.
+// Package timerheap is the timer queues both runtimes share, each ordered
+// by due time, then by the order events were pushed, so events due at the
+// same instant run first-in first-out. The simulator runs them in virtual
+// time, the live runtime's event loop in real time. They are not safe for
+// concurrent use.
 //
-// An event is a Timer, which its owner may stop and push again (the handle
-// a scheduler's After returns, a reusable deadline timer); a bare callback
-// (PushFunc); or the next event of a Lane, a series of events of one
-// callback at times that never decrease (a link's arrivals): the heap
-// holds only a lane's earliest event, so a busy lane costs one sift per
-// event, not two, in a smaller heap, and no allocation. The heap stores
-// each event's key (due time, push order) inline beside one pointer, so
-// sifting compares without following pointers.
+// Heap holds Timers, which their owners may stop and push again (the
+// handle a scheduler's After returns, a reusable deadline timer): a 4-ary
+// min-heap that keeps every Timer's position. Queue holds events nobody
+// stops, the simulator's per-packet ones: bare callbacks (PushFunc) and
+// the next event of each Lane, a series of events of one callback at times
+// that never decrease (a link's arrivals). It holds only a lane's
+// earliest event, so a busy lane costs one insertion per event, not two,
+// in a smaller queue, and no allocation. Both store each event's key (due
+// time, push order) inline beside one pointer, so ordering compares
+// without following pointers.
 package timerheap
 
 import (
@@ -25,8 +27,8 @@ type Timer struct {
 	At time.Duration // when it is due
 	Fn func()        // what it runs
 
-	index int   // position in the heap + 1; 0 when not queued
-	heap  *Heap // the heap it was last pushed on
+	index int   // position in its heap + 1; 0 when not in one
+	heap  *Heap // the Heap it was last pushed on (nil in a Queue)
 	lane  *Lane // the lane whose earliest event this is, if any
 	bare  bool  // a PushFunc event's Timer, recycled once popped
 }
@@ -37,7 +39,7 @@ func (t *Timer) Stop() bool {
 	if t.index == 0 {
 		return false
 	}
-	t.heap.remove(t.index - 1)
+	t.heap.items.remove(t.index - 1)
 	return true
 }
 
@@ -56,19 +58,85 @@ func (a *entry) less(b *entry) bool {
 	return a.at < b.at || a.at == b.at && a.seq < b.seq
 }
 
-// Heap is the timer queue. The zero value is empty.
+// Heap is the queue of Timers with handles: a 4-ary min-heap in which
+// every Timer knows its position, so that it can be stopped. The zero
+// value is empty.
+type Heap struct {
+	items heap4
+	seq   uint64
+}
+
+// Len is the number of pending Timers.
+func (h *Heap) Len() int { return len(h.items) }
+
+// Reserve takes the next position in the push order without queueing
+// anything: a Timer pushed later with this number sorts as if it had been
+// pushed now. A scheduler that keeps some events elsewhere (events due at
+// once, deadlines in a FIFO, a Queue) orders them all with it.
+func (h *Heap) Reserve() uint64 {
+	s := h.seq
+	h.seq++
+	return s
+}
+
+// Push queues t for t.At; Timers due at the same time keep their push
+// order. t must not be queued already.
+func (h *Heap) Push(t *Timer) {
+	h.PushSeq(t, h.Reserve())
+}
+
+// PushSeq is Push with a place in the push order taken earlier with
+// Reserve (or from a counter shared by several queues).
+func (h *Heap) PushSeq(t *Timer, seq uint64) {
+	t.heap = h
+	h.items.push(entry{t.At, seq, t})
+}
+
+// Peek returns the due time and push order of the earliest Timer; ok is
+// false when the heap is empty.
+func (h *Heap) Peek() (at time.Duration, seq uint64, ok bool) {
+	if len(h.items) == 0 {
+		return 0, 0, false
+	}
+	return h.items[0].at, h.items[0].seq, true
+}
+
+// Pop removes the earliest Timer and returns its callback, due time and
+// push order; fn is nil when the heap is empty. The Timer is no longer
+// pending and may be pushed again.
+func (h *Heap) Pop() (fn func(), at time.Duration, seq uint64) {
+	at, seq, ok := h.Peek()
+	if !ok {
+		return nil, 0, 0
+	}
+	return h.PopFn(), at, seq
+}
+
+// PopFn is Pop for a caller that knows the earliest Timer's key (Peek):
+// it returns only the callback.
+func (h *Heap) PopFn() func() {
+	if len(h.items) == 0 {
+		return nil
+	}
+	t := h.items[0].t
+	h.items.remove(0)
+	return t.Fn
+}
+
+// Queue is the queue of events nobody stops: bare callbacks (PushFunc)
+// and lanes (NewLane), the simulator's per-packet events. The zero value
+// is empty.
 //
-// A heap that never held a Timer with a handle (only bare callbacks and
-// lanes, which nobody can stop: the simulator's per-packet events) keeps
-// its few events, while they are few, in an array sorted from the latest
-// to the earliest instead: taking the earliest is taking the last, and a
+// While they are few, it keeps its events in an array sorted from the
+// latest to the earliest: taking the earliest is taking the last, and a
 // new event moves only the events due before it, a handful of moves where
 // a heap sifts through its levels with four comparisons on each. Past
-// sortedMax events it becomes a heap, and it goes back below sortedMin.
-type Heap struct {
-	items []entry // the heap's events, when it is one (heap)
-	// back[lo:lo+n] are the sorted events, when the heap is not one (n
-	// is 0 when it is): a new event goes in by moving the fewer of those
+// sortedMax events it keeps them in a 4-ary heap, and it goes back below
+// sortedMin.
+type Queue struct {
+	items heap4 // the events, when in the heap form (heap)
+	// back[lo:lo+n] are the sorted events, when not in the heap form (n
+	// is 0 when in it): a new event goes in by moving the fewer of those
 	// due before it and those due after it, towards the free slots on
 	// that side. An array of a fixed size, indexed in place: no slice to
 	// re-slice and store (with its write barrier) at each event, and no
@@ -77,18 +145,12 @@ type Heap struct {
 	lo, n int
 	seq   uint64
 	free  []*Timer // bare callbacks' Timers, to reuse
-	// indexed: a Timer with a handle was pushed (Push, PushSeq), so every
-	// Timer's index is kept, and the items are always a heap.
-	indexed bool
-	// heap: items are a 4-ary heap; otherwise (never when indexed) the
-	// events are back's, sorted latest first, and no Timer's index is
-	// kept.
-	heap bool
+	heap  bool     // the events are items, a heap; otherwise back's
 }
 
-// The sizes at which an unindexed heap turns from a sorted array into a
-// heap, and back; the sorted events' array (a power of two, at least
-// twice sortedMax: an index masked with sortedBack-1 is in bounds).
+// The sizes at which a Queue turns from a sorted array into a heap, and
+// back; the sorted events' array (a power of two, at least twice
+// sortedMax: an index masked with sortedBack-1 is in bounds).
 const (
 	sortedMax  = 24
 	sortedMin  = 8
@@ -96,88 +158,64 @@ const (
 )
 
 // Len is the number of pending events (a lane counts once).
-func (h *Heap) Len() int {
-	if h.heap {
-		return len(h.items)
+func (q *Queue) Len() int {
+	if q.heap {
+		return len(q.items)
 	}
-	return h.n
+	return q.n
 }
 
 // Reserve takes the next position in the push order without queueing
-// anything: an event pushed later with this number sorts as if it had
-// been pushed now. A scheduler that keeps some events outside the heap
-// (events due at once, deadlines in a FIFO), or several
-// heaps, orders them all with it.
-func (h *Heap) Reserve() uint64 {
-	s := h.seq
-	h.seq++
+// anything, as Heap.Reserve does.
+func (q *Queue) Reserve() uint64 {
+	s := q.seq
+	q.seq++
 	return s
 }
 
-// Push queues t for t.At; events due at the same time keep their push
-// order. t must not be queued already.
-func (h *Heap) Push(t *Timer) {
-	h.PushSeq(t, h.Reserve())
-}
-
-// PushSeq is Push with a place in the push order taken earlier with
-// Reserve (or from a counter shared by several heaps).
-func (h *Heap) PushSeq(t *Timer, seq uint64) {
-	if !h.indexed {
-		h.toHeap()
-		h.indexed = true
-		for i, e := range h.items {
-			e.t.index = i + 1
-		}
-	}
-	t.heap = h
-	h.push(entry{t.At, seq, t})
-}
-
 // PushFunc queues the bare callback fn for time at. Its Timer is the
-// heap's own, recycled once it has run: a steady stream of them allocates
-// nothing.
-func (h *Heap) PushFunc(at time.Duration, fn func()) {
-	h.PushFuncSeq(at, h.Reserve(), fn)
+// queue's own, recycled once it has run: a steady stream of them
+// allocates nothing.
+func (q *Queue) PushFunc(at time.Duration, fn func()) {
+	q.PushFuncSeq(at, q.Reserve(), fn)
 }
 
 // PushFuncSeq queues the bare callback fn for time at in the push-order
 // place seq, taken earlier with Reserve.
-func (h *Heap) PushFuncSeq(at time.Duration, seq uint64, fn func()) {
+func (q *Queue) PushFuncSeq(at time.Duration, seq uint64, fn func()) {
 	var t *Timer
-	if n := len(h.free); n > 0 {
-		t = h.free[n-1]
-		h.free = h.free[:n-1]
+	if n := len(q.free); n > 0 {
+		t = q.free[n-1]
+		q.free = q.free[:n-1]
 	} else {
 		t = &Timer{bare: true}
 	}
-	t.At, t.Fn, t.heap = at, fn, h
-	h.push(entry{at, seq, t})
+	t.At, t.Fn = at, fn
+	q.push(entry{at, seq, t})
 }
 
-func (h *Heap) push(e entry) {
-	if !h.heap {
-		if h.n < sortedMax {
-			h.insertSorted(e)
+func (q *Queue) push(e entry) {
+	if !q.heap {
+		if q.n < sortedMax {
+			q.insertSorted(e)
 			return
 		}
-		h.toHeap()
+		q.toHeap()
 	}
-	h.items = append(h.items, e)
-	h.up(len(h.items)-1, e)
+	q.items.push(e)
 }
 
 // insertSorted puts e in its place among the sorted events. If it is due
 // after the middle one, the events due after it (fewer than half) move one
 // slot towards the start of back; otherwise those due before it move one
 // towards the end.
-func (h *Heap) insertSorted(e entry) {
+func (q *Queue) insertSorted(e entry) {
 	const m = sortedBack - 1
-	b, lo, n := &h.back, h.lo, h.n
+	b, lo, n := &q.back, q.lo, q.n
 	if n > 0 && b[(lo+(n-1)/2)&m].less(&e) {
 		if lo == 0 {
-			h.relayout()
-			lo = h.lo
+			q.relayout()
+			lo = q.lo
 		}
 		lo--
 		i := lo
@@ -186,12 +224,12 @@ func (h *Heap) insertSorted(e entry) {
 			i++
 		}
 		b[i&m] = e
-		h.lo, h.n = lo, n+1
+		q.lo, q.n = lo, n+1
 		return
 	}
 	if lo+n == sortedBack {
-		h.relayout()
-		lo = h.lo
+		q.relayout()
+		lo = q.lo
 	}
 	j := lo + n
 	for j > lo && b[(j-1)&m].less(&e) {
@@ -199,40 +237,40 @@ func (h *Heap) insertSorted(e entry) {
 		j--
 	}
 	b[j&m] = e
-	h.n = n + 1
+	q.n = n + 1
 }
 
 // relayout moves the sorted events to the middle of back, so that there
 // are free slots on both sides. The slots outside the window keep their
 // pointers: lanes' nodes and bare Timers, which the lanes and the free
 // list keep anyway.
-func (h *Heap) relayout() {
-	lo := (sortedBack - h.n) / 2
-	copy(h.back[lo:lo+h.n], h.back[h.lo:h.lo+h.n])
-	h.lo = lo
+func (q *Queue) relayout() {
+	lo := (sortedBack - q.n) / 2
+	copy(q.back[lo:lo+q.n], q.back[q.lo:q.lo+q.n])
+	q.lo = lo
 }
 
 // toHeap turns the sorted events (latest first) into a heap: reversed,
 // they are in order, which is a heap.
-func (h *Heap) toHeap() {
-	if h.heap {
-		return
+func (q *Queue) toHeap() {
+	q.items = q.items[:0]
+	if q.n > 0 {
+		q.items = append(q.items, q.back[q.lo:q.lo+q.n]...)
 	}
-	h.items = h.items[:0]
-	if h.n > 0 {
-		h.items = append(h.items, h.back[h.lo:h.lo+h.n]...)
+	slices.Reverse(q.items)
+	for i, e := range q.items {
+		e.t.index = i + 1
 	}
-	slices.Reverse(h.items)
-	h.n = 0
-	h.heap = true
+	q.n = 0
+	q.heap = true
 }
 
-// toSorted turns the heap of an unindexed Heap back into sorted events.
-func (h *Heap) toSorted() {
-	n := len(h.items)
-	h.lo, h.n = (sortedBack-n)/2, n
-	items := h.back[h.lo : h.lo+n]
-	copy(items, h.items)
+// toSorted turns the heap back into sorted events.
+func (q *Queue) toSorted() {
+	n := len(q.items)
+	q.lo, q.n = (sortedBack-n)/2, n
+	items := q.back[q.lo : q.lo+n]
+	copy(items, q.items)
 	for i := 1; i < n; i++ {
 		e := items[i]
 		j := i
@@ -242,97 +280,97 @@ func (h *Heap) toSorted() {
 		}
 		items[j] = e
 	}
-	clear(h.items)
-	h.items = h.items[:0]
-	h.heap = false
+	clear(q.items)
+	q.items = q.items[:0]
+	q.heap = false
 }
 
 // Peek returns the due time and push order of the earliest event; ok is
-// false when the heap is empty.
-func (h *Heap) Peek() (at time.Duration, seq uint64, ok bool) {
-	if h.n > 0 { // sorted (n is 0 in the heap form)
-		e := &h.back[(h.lo+h.n-1)&(sortedBack-1)]
+// false when the queue is empty.
+func (q *Queue) Peek() (at time.Duration, seq uint64, ok bool) {
+	if q.n > 0 { // sorted (n is 0 in the heap form)
+		e := &q.back[(q.lo+q.n-1)&(sortedBack-1)]
 		return e.at, e.seq, true
 	}
-	if h.heap && len(h.items) > 0 {
-		return h.items[0].at, h.items[0].seq, true
+	if q.heap && len(q.items) > 0 {
+		return q.items[0].at, q.items[0].seq, true
 	}
 	return 0, 0, false
 }
 
 // Pop removes the earliest event and returns its callback, due time and
-// push order; fn is nil when the heap is empty. A Timer popped this way is
-// no longer pending and may be pushed again.
-func (h *Heap) Pop() (fn func(), at time.Duration, seq uint64) {
-	at, seq, ok := h.Peek()
+// push order; fn is nil when the queue is empty.
+func (q *Queue) Pop() (fn func(), at time.Duration, seq uint64) {
+	at, seq, ok := q.Peek()
 	if !ok {
 		return nil, 0, 0
 	}
-	return h.PopFn(), at, seq
+	return q.PopFn(), at, seq
 }
 
 // PopFn is Pop for a caller that knows the earliest event's key (Peek):
-// it returns only the callback. A sorted heap's event (the common case)
+// it returns only the callback. A sorted queue's event (the common case)
 // costs one call.
-func (h *Heap) PopFn() func() {
-	n := h.n
+func (q *Queue) PopFn() func() {
+	n := q.n
 	if n == 0 { // empty, or a heap (n is 0 in the heap form)
-		if h.heap && len(h.items) > 0 {
-			return h.popHeap(len(h.items))
+		if q.heap && len(q.items) > 0 {
+			return q.popHeap(len(q.items))
 		}
 		return nil
 	}
 	// The slot keeps its pointer: a lane's node or a bare Timer, which
 	// the lane or the free list keeps anyway.
-	t := h.back[(h.lo+n-1)&(sortedBack-1)].t
-	h.n = n - 1
+	t := q.back[(q.lo+n-1)&(sortedBack-1)].t
+	q.n = n - 1
 	if l := t.lane; l != nil {
 		if l.n > 0 { // the lane's next event takes its place
 			k := l.next()
-			h.insertSorted(entry{k.at, k.seq, t})
+			q.insertSorted(entry{k.at, k.seq, t})
 			return t.Fn
 		}
 		l.queued = false
 	}
-	return h.done(t)
+	return q.done(t)
 }
 
-// popHeap is PopFn of the n items of a heap.
-func (h *Heap) popHeap(n int) func() {
-	e := h.items[0]
+// popHeap is PopFn of the n items of the heap form.
+func (q *Queue) popHeap(n int) func() {
+	e := q.items[0]
 	if l := e.t.lane; l != nil {
 		if l.n > 0 { // the lane's next event takes its place
 			k := l.next()
-			h.down(0, entry{k.at, k.seq, e.t})
+			q.items.down(0, entry{k.at, k.seq, e.t})
 			return e.t.Fn
 		}
 		l.queued = false
 	}
-	h.remove(0)
-	if !h.indexed && n <= sortedMin {
-		h.toSorted()
+	q.items.remove(0)
+	if n <= sortedMin {
+		q.toSorted()
 	}
-	return h.done(e.t)
+	return q.done(e.t)
 }
 
-// done returns the callback of t, which has left the heap, and recycles
+// done returns the callback of t, which has left the queue, and recycles
 // t if it is a bare callback's.
-func (h *Heap) done(t *Timer) func() {
+func (q *Queue) done(t *Timer) func() {
 	fn := t.Fn
 	if t.bare {
 		t.Fn = nil
-		h.free = append(h.free, t)
+		q.free = append(q.free, t)
 	}
 	return fn
 }
 
 // Lane is a series of events that all run one callback, at times that
-// never decrease, queued in a Heap. The heap holds only the lane's
+// never decrease, queued in a Queue. The queue holds only the lane's
 // earliest event; the rest wait in the lane's FIFO with the keys they were
 // given when pushed, so the order of a run is the order they would have
 // had as separate events. The zero value is unusable: see NewLane.
 type Lane struct {
-	node Timer // the lane's entry in the heap, its earliest event's
+	q    *Queue
+	node Timer // the lane's entry in the queue, its earliest event's
 	// queued: the lane has pending events (its earliest in the heap);
 	// last is the latest of them; keys[head:head+n] (a ring whose length
 	// is 0 or a power of two) holds those after the earliest.
@@ -349,10 +387,10 @@ type laneKey struct {
 
 func before(a, b laneKey) bool { return a.at < b.at || a.at == b.at && a.seq < b.seq }
 
-// NewLane returns an empty lane of h whose events run fn.
-func (h *Heap) NewLane(fn func()) *Lane {
-	l := &Lane{}
-	l.node = Timer{Fn: fn, heap: h, lane: l}
+// NewLane returns an empty lane of q whose events run fn.
+func (q *Queue) NewLane(fn func()) *Lane {
+	l := &Lane{q: q}
+	l.node = Timer{Fn: fn, lane: l}
 	return l
 }
 
@@ -365,11 +403,11 @@ func (l *Lane) Len() int {
 }
 
 // Push queues the lane's callback for time at, taking the next place in
-// the heap's push order. at must not be earlier than the lane's latest
+// the queue's push order. at must not be earlier than the lane's latest
 // pending event; an earlier one is queued as a bare callback instead, so
 // the order stays right.
 func (l *Lane) Push(at time.Duration) {
-	l.PushSeq(at, l.node.heap.Reserve())
+	l.PushSeq(at, l.q.Reserve())
 }
 
 // PushSeq is Push with a place in the push order taken earlier with
@@ -377,12 +415,12 @@ func (l *Lane) Push(at time.Duration) {
 func (l *Lane) PushSeq(at time.Duration, seq uint64) {
 	k := laneKey{at, seq}
 	switch {
-	case !l.queued: // the lane's earliest event: into the heap
+	case !l.queued: // the lane's earliest event: into the queue
 		l.queued, l.last = true, k
-		if h := l.node.heap; !h.heap && h.n < sortedMax {
-			h.insertSorted(entry{k.at, k.seq, &l.node}) // push, without the call
+		if q := l.q; !q.heap && q.n < sortedMax {
+			q.insertSorted(entry{k.at, k.seq, &l.node}) // push, without the call
 		} else {
-			h.push(entry{k.at, k.seq, &l.node})
+			q.push(entry{k.at, k.seq, &l.node})
 		}
 	case !before(k, l.last) && l.n < len(l.keys): // behind it, in the ring
 		l.keys[(l.head+l.n)&(len(l.keys)-1)] = k
@@ -398,7 +436,7 @@ func (l *Lane) PushSeq(at time.Duration, seq uint64) {
 func (l *Lane) pushSlow(k laneKey) {
 	switch {
 	case before(k, l.last):
-		l.node.heap.PushFuncSeq(k.at, k.seq, l.node.Fn)
+		l.q.PushFuncSeq(k.at, k.seq, l.node.Fn)
 	default:
 		if l.n == len(l.keys) {
 			keys := make([]laneKey, max(4, 2*len(l.keys)))
@@ -421,53 +459,58 @@ func (l *Lane) next() laneKey {
 	return k
 }
 
+// heap4 is a 4-ary min-heap of events that keeps every event's Timer
+// told of its position (Timer.index), so that a Timer can leave it from
+// anywhere. Being 4-ary, it is shallower than a binary heap, so a push or
+// pop touches fewer cache lines; the children of i are 4i+1 .. 4i+4.
+type heap4 []entry
+
+const arity = 4
+
+// push adds e.
+func (h *heap4) push(e entry) {
+	*h = append(*h, e)
+	h.up(len(*h)-1, e)
+}
+
 // remove takes out the event at position i.
-func (h *Heap) remove(i int) {
-	h.items[i].t.index = 0
-	n := len(h.items) - 1
-	last := h.items[n]
-	h.items[n] = entry{}
-	h.items = h.items[:n]
+func (h *heap4) remove(i int) {
+	items := *h
+	items[i].t.index = 0
+	n := len(items) - 1
+	last := items[n]
+	items[n] = entry{}
+	*h = items[:n]
 	if i == n {
 		return
 	}
-	if i > 0 && last.less(&h.items[(i-1)/arity]) {
+	if i > 0 && last.less(&items[(i-1)/arity]) {
 		h.up(i, last)
 	} else {
 		h.down(i, last)
 	}
 }
 
-// The heap is 4-ary: shallower than a binary heap, so a push or pop
-// touches fewer cache lines; children of i are 4i+1 .. 4i+4.
-const arity = 4
-
-// place puts e at position i and tells its Timer where it is (if the
-// heap keeps indexes).
-func (h *Heap) place(i int, e entry) {
-	h.items[i] = e
-	if h.indexed {
-		e.t.index = i + 1
-	}
-}
-
 // up moves e from the hole at j towards the root, moving parents down
 // into the hole rather than swapping.
-func (h *Heap) up(j int, e entry) {
+func (h *heap4) up(j int, e entry) {
+	items := *h
 	for j > 0 {
 		i := (j - 1) / arity
-		if !e.less(&h.items[i]) {
+		if !e.less(&items[i]) {
 			break
 		}
-		h.place(j, h.items[i])
+		items[j] = items[i]
+		items[j].t.index = j + 1
 		j = i
 	}
-	h.place(j, e)
+	items[j] = e
+	e.t.index = j + 1
 }
 
 // down moves e from the hole at i towards the leaves.
-func (h *Heap) down(i int, e entry) {
-	items := h.items
+func (h *heap4) down(i int, e entry) {
+	items := *h
 	n := len(items)
 	for {
 		c := arity*i + 1
@@ -496,8 +539,10 @@ func (h *Heap) down(i int, e entry) {
 		if !items[m].less(&e) {
 			break
 		}
-		h.place(i, items[m])
+		items[i] = items[m]
+		items[i].t.index = i + 1
 		i = m
 	}
-	h.place(i, e)
+	items[i] = e
+	e.t.index = i + 1
 }

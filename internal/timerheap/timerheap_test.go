@@ -7,7 +7,9 @@ import (
 	"time"
 )
 
-func TestOrderByTimeThenPush(t *testing.T) {
+// Timers come out of a Heap by time, then push order (a place taken
+// with Reserve counts as pushed then); a stopped one does not.
+func TestHeapOrderByTimeThenPush(t *testing.T) {
 	var h Heap
 	var got []string
 	add := func(at time.Duration, name string) *Timer {
@@ -15,17 +17,14 @@ func TestOrderByTimeThenPush(t *testing.T) {
 		h.Push(tm)
 		return tm
 	}
-	addFunc := func(at time.Duration, name string) {
-		h.PushFunc(at, func() { got = append(got, name) })
-	}
 	add(30, "c")
 	add(10, "a1")
 	b := add(20, "b")
-	addFunc(10, "a2")
+	add(10, "a2")
 	late := h.Reserve() // a place in the order between a2 and a3
 	add(10, "a3")
-	h.PushFuncSeq(10, late, func() { got = append(got, "reserved") })
-	addFunc(5, "first")
+	h.PushSeq(&Timer{At: 10, Fn: func() { got = append(got, "reserved") }}, late)
+	add(5, "first")
 	if !b.Stop() || b.Stop() {
 		t.Fatal("Stop: want true once, then false")
 	}
@@ -44,9 +43,40 @@ func TestOrderByTimeThenPush(t *testing.T) {
 	}
 }
 
-// Timers and bare callbacks, pushed, stopped and pushed again at random,
-// come out in (time, push order) and a popped or stopped Timer is no
-// longer pending.
+// Bare callbacks and a lane's events come out of a Queue by time, then
+// push order.
+func TestQueueOrderByTimeThenPush(t *testing.T) {
+	var q Queue
+	var got []string
+	add := func(at time.Duration, name string) {
+		q.PushFunc(at, func() { got = append(got, name) })
+	}
+	lane := q.NewLane(func() { got = append(got, "lane") })
+	add(30, "c")
+	add(10, "a1")
+	lane.Push(10)
+	late := q.Reserve() // a place in the order between the lane's and a3
+	add(10, "a3")
+	q.PushFuncSeq(10, late, func() { got = append(got, "reserved") })
+	lane.Push(20)
+	add(5, "first")
+	if lane.Len() != 2 || q.Len() != 6 {
+		t.Fatalf("lane holds %d events, the queue %d: want 2 and 6 (the lane's earliest)", lane.Len(), q.Len())
+	}
+	for q.Len() > 0 {
+		fn, _, _ := q.Pop()
+		fn()
+	}
+	if want := []string{"first", "a1", "lane", "reserved", "a3", "lane", "c"}; !slices.Equal(got, want) {
+		t.Errorf("ran %v, want %v", got, want)
+	}
+	if fn, _, _ := q.Pop(); fn != nil {
+		t.Error("Pop of an empty queue returned a callback")
+	}
+}
+
+// Timers pushed, stopped and pushed again at random come out in (time,
+// push order), and a popped or stopped Timer is no longer pending.
 func TestRandomRemovalsKeepOrder(t *testing.T) {
 	type key struct {
 		at  time.Duration
@@ -59,8 +89,8 @@ func TestRandomRemovalsKeepOrder(t *testing.T) {
 	for i := 0; i < 3000; i++ {
 		at := time.Duration(rng.IntN(500))
 		switch rng.IntN(4) {
-		case 0:
-			h.PushFunc(at, func() {})
+		case 0: // a Timer nobody keeps
+			h.Push(&Timer{At: at, Fn: func() {}})
 		case 1:
 			if len(timers) > 0 { // stop one, maybe push it again
 				tm := timers[rng.IntN(len(timers))]
@@ -111,14 +141,13 @@ func TestRandomRemovalsKeepOrder(t *testing.T) {
 	}
 }
 
-// A heap of bare callbacks and lanes only (the simulator's per-packet
-// events) keeps them sorted while they are few and as a heap while they
-// are many: filled and drained at random through both sizes, in both
+// A Queue keeps its events sorted while they are few and as a heap while
+// they are many: filled and drained at random through both sizes, in both
 // forms, it pops them in (time, push order), each lane's in its order,
-// and a Timer pushed later turns it into a heap of Timers for good.
+// and drained it is sorted again.
 func TestSortedAndHeapFormsKeepOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	var h Heap
+	var h Queue
 	var ran []int
 	lanes := make([]*Lane, 5)
 	laneLast := make([]time.Duration, len(lanes))
@@ -157,24 +186,19 @@ func TestSortedAndHeapFormsKeepOrder(t *testing.T) {
 	if sizes[false] < sortedMax-1 || sizes[true] < 100 {
 		t.Fatalf("largest sizes %v: both forms were not exercised", sizes)
 	}
-	tm := &Timer{At: now + 5, Fn: func() {}}
-	h.Push(tm)
-	if !h.heap || !tm.Pending() || !tm.Stop() {
-		t.Fatal("a Timer with a handle in a sorted heap: want a heap, the Timer pending and stoppable")
-	}
 	for h.Len() > 0 {
 		pop()
 	}
-	if h.heap != true || len(ran) == 0 {
-		t.Fatalf("heap form %v after a Timer, %d callbacks run", h.heap, len(ran))
+	if h.heap || len(ran) == 0 {
+		t.Fatalf("heap form %v once drained, %d callbacks run", h.heap, len(ran))
 	}
 }
 
 // BenchmarkEvent is one event of a steady simulation: a bare callback
-// popped and another pushed, in a heap holding about a hundred events
+// popped and another pushed, in a queue holding about a hundred events
 // (the linear scenario's size). It allocates nothing.
 func BenchmarkEvent(b *testing.B) {
-	var h Heap
+	var h Queue
 	rng := rand.New(rand.NewPCG(1, 2))
 	var now time.Duration
 	var fn func()
@@ -195,7 +219,7 @@ func BenchmarkEvent(b *testing.B) {
 func BenchmarkTimerReset(b *testing.B) {
 	var h Heap
 	for i := range 100 {
-		h.PushFunc(time.Duration(i)*time.Millisecond, func() {})
+		h.Push(&Timer{At: time.Duration(i) * time.Millisecond, Fn: func() {}})
 	}
 	tm := &Timer{Fn: func() {}}
 	b.ReportAllocs()

@@ -32,10 +32,10 @@ import (
 //     zero time, the most common event) in a FIFO beside the heaps: they
 //     cost no sifting at all.
 type Scheduler struct {
-	now    time.Duration  // the current time
-	next   uint64         // the next place in the push order
-	events timerheap.Heap // At events and lanes
-	timers timerheap.Heap // After timers, NewTimer timers out of order
+	now    time.Duration   // the current time
+	next   uint64          // the next place in the push order
+	events timerheap.Queue // At events and lanes
+	timers timerheap.Heap  // After timers, NewTimer timers out of order
 	// deadlines are NewTimer timers' runs in (time, place) order; stale
 	// counts those among them that were stopped.
 	deadlines fifo.Queue[deadline]
