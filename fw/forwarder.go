@@ -135,7 +135,7 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 	// The guard runs one item of work (see work) by a function written
 	// here, not by the method value f.handle, a wrapper that would call a
 	// method: one call less per item.
-	f.guard.Init(func(w work) {
+	f.guard.Init(func(w *work) {
 		switch {
 		case w.cleanup:
 			f.cleanupFace(w.face)

@@ -262,7 +262,7 @@ func NewChannel(s sched.Scheduler, p Params, q aqm.Queue, sizer *ndn.Sizer, rng 
 		c.deliver(&f.frame)
 		c.inFlight.Drop()
 	})
-	c.reports.Init(func(p ndn.Packet) { c.dropped(p) })
+	c.reports.Init(func(p *ndn.Packet) { c.dropped(*p) })
 	q.SetDropHandler(c.onQueueDrop)
 	return c, nil
 }
