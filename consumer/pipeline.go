@@ -783,7 +783,9 @@ func (p *Pipeline) checkTimeouts() {
 
 // timeoutKey is the time of the runtime's clock less its stalls at which
 // segment st, in flight, times out: its wait, but for the runtime's stalls
-// since it left (now-sentAt-(stalls-stallsAtSend)), reaches its RTO.
+// since it left (now-sentAt-(stalls-stallsAtSend)), reaches its RTO. (An
+// RTO so long that the sum overflows gives a negative key: a floor that
+// never skips the pass.)
 func timeoutKey(st *segment) time.Duration { return st.sentAt - st.stallsAtSend + st.rto }
 
 // expire declares lost the segments in flight whose Interest has timed out
@@ -798,8 +800,9 @@ func (p *Pipeline) expire(now, stalls time.Duration) (timedOut, backOff bool) {
 		if st.status != segInFlight {
 			continue
 		}
-		if k := timeoutKey(st); now-stalls < k {
-			floor = min(floor, k)
+		// Its wait so far, but for the runtime's stalls since it left.
+		if now-st.sentAt-(stalls-st.stallsAtSend) < st.rto {
+			floor = min(floor, timeoutKey(st))
 			continue
 		}
 		p.stats.Timeouts++
