@@ -146,7 +146,12 @@ type Pipeline struct {
 	retxQ      fifo.Queue[uint64]
 	sendOrder  uint64
 	orderQ     fifo.Queue[orderEntry] // in-flight transmissions in send order, lazily pruned
-	sampler    *cc.RTTSampler
+	// timeoutFloor is at most the timeout key (timeoutKey) of every
+	// segment in flight: before the runtime's clock less its stalls
+	// reaches it, no Interest can time out, and checkTimeouts skips its
+	// pass over the window. send lowers it; that pass sets it again.
+	timeoutFloor time.Duration
+	sampler      *cc.RTTSampler
 
 	started bool
 	done    bool
@@ -194,6 +199,8 @@ func New(cfg Config, s sched.Scheduler, face ndn.Face) (*Pipeline, error) {
 		rack:    newRack(o.RTT.K),
 		sampler: cc.NewRTTSampler(o.RTTSampling),
 		ring:    make([]segment, 64),
+
+		timeoutFloor: math.MaxInt64, // nothing in flight
 	}
 	if o.HoleDetection {
 		p.hole = cc.NewHoleDetector(o.HoleThreshold)
@@ -360,6 +367,7 @@ func (p *Pipeline) send(seg uint64, retx bool) {
 	st.sentAt = now
 	st.stallsAtSend = p.stalls()
 	st.rto = p.rto.rto()
+	p.timeoutFloor = min(p.timeoutFloor, timeoutKey(st))
 	st.order = p.sendOrder
 	if p.orderQ.Len() >= 2*p.inFlight+MinSpan {
 		p.compactOrder()
@@ -751,25 +759,8 @@ func (p *Pipeline) checkTimeouts() {
 	}
 	timedOut, backOff := false, false
 	stalls := p.stalls()
-	for seg := p.base; seg < p.nextSeg && !p.done; seg++ {
-		st := p.slot(seg)
-		// Its wait so far, but for the runtime's stalls since it left.
-		if st.status != segInFlight || now-st.sentAt-(stalls-st.stallsAtSend) < st.rto {
-			continue
-		}
-		p.stats.Timeouts++
-		timedOut = true
-		lossEvent := p.decrease(now, cc.CauseTimeout)
-		if lossEvent {
-			p.rack.lossEvent()
-		}
-		if lossEvent || p.rto.unanswered(st.retries, st.rto) {
-			backOff = true
-		}
-		if p.counter != nil {
-			p.counter.OnLost(now, seg)
-		}
-		p.lose(seg, st, true)
+	if now-stalls >= p.timeoutFloor {
+		timedOut, backOff = p.expire(now, stalls)
 	}
 	if p.done {
 		return
@@ -788,6 +779,48 @@ func (p *Pipeline) checkTimeouts() {
 	}
 	p.rate.flush(now)
 	p.armCheck()
+}
+
+// timeoutKey is the time of the runtime's clock less its stalls at which
+// segment st, in flight, times out: its wait, but for the runtime's stalls
+// since it left (now-sentAt-(stalls-stallsAtSend)), reaches its RTO. (An
+// RTO so long that the sum overflows gives a negative key: a floor that
+// never skips the pass.)
+func timeoutKey(st *segment) time.Duration { return st.sentAt - st.stallsAtSend + st.rto }
+
+// expire declares lost the segments in flight whose Interest has timed out
+// (now, less the runtime's stalls, at or past their timeoutKey), and
+// reports whether there was one and whether the RTO is to back off. It
+// sets timeoutFloor to the earliest key of the segments still in flight.
+func (p *Pipeline) expire(now, stalls time.Duration) (timedOut, backOff bool) {
+	floor := time.Duration(math.MaxInt64)
+	p.timeoutFloor = floor // lowered by what is sent meanwhile
+	for seg := p.base; seg < p.nextSeg && !p.done; seg++ {
+		st := p.slot(seg)
+		if st.status != segInFlight {
+			continue
+		}
+		// Its wait so far, but for the runtime's stalls since it left.
+		if now-st.sentAt-(stalls-st.stallsAtSend) < st.rto {
+			floor = min(floor, timeoutKey(st))
+			continue
+		}
+		p.stats.Timeouts++
+		timedOut = true
+		lossEvent := p.decrease(now, cc.CauseTimeout)
+		if lossEvent {
+			p.rack.lossEvent()
+		}
+		if lossEvent || p.rto.unanswered(st.retries, st.rto) {
+			backOff = true
+		}
+		if p.counter != nil {
+			p.counter.OnLost(now, seg)
+		}
+		p.lose(seg, st, true)
+	}
+	p.timeoutFloor = min(p.timeoutFloor, floor)
+	return timedOut, backOff
 }
 
 // armCheck schedules the next timeout check, CheckInterval from now.

@@ -132,7 +132,19 @@ func New(cfg Config, s sched.Scheduler, rng *rand.Rand) (*Forwarder, error) {
 		auxHasher:  newNameHasher(),
 		limits:     lim,
 	}
-	f.guard.Init(f.handle)
+	// The guard runs one item of work (see work) by a function written
+	// here, not by the method value f.handle, a wrapper that would call a
+	// method: one call less per item.
+	f.guard.Init(func(w *work) {
+		switch {
+		case w.cleanup:
+			f.cleanupFace(w.face)
+		case w.loss != 0:
+			f.onSendFailure(w.face, w.pkt, w.loss)
+		default:
+			f.dispatch(w.face, &w.pkt)
+		}
+	})
 	maps.Copy(f.strategies, cfg.Strategies)
 	def := cfg.DefaultStrategy
 	if def == "" {
@@ -168,18 +180,6 @@ func (f *Forwarder) Receive(in FaceID, p ndn.Packet) {
 	}
 	f.dispatch(in, &p)
 	f.guard.Release()
-}
-
-// handle runs one item of work (see work).
-func (f *Forwarder) handle(w work) {
-	switch {
-	case w.cleanup:
-		f.cleanupFace(w.face)
-	case w.loss != 0:
-		f.onSendFailure(w.face, w.pkt, w.loss)
-	default:
-		f.dispatch(w.face, &w.pkt)
-	}
 }
 
 // dispatch runs the pipeline of packet p, received on face in. The

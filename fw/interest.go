@@ -33,7 +33,16 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 		return
 	}
 	now := f.now()
-	hs := f.prefixHashes(it.Name)
+	// The FIB's last longest match, if it is the name's too, gives the
+	// hashes of the name's first components (compared, not hashed again)
+	// and, later, the nexthops.
+	var hs []uint64
+	route := f.fib.t.lastMatch(it.Name)
+	if route != nil {
+		hs = f.hasher.prefixesAfter(it.Name, route.hs)
+	} else {
+		hs = f.prefixHashes(it.Name)
+	}
 	h := hs[len(it.Name)]
 	if f.dnl.size() > 0 && f.dnl.has(deadNonceKey(h, it.Nonce), now) { // (an empty list has nothing to expire)
 		f.onInterestLoop(in, p)
@@ -70,7 +79,12 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 		fc.inRecords++
 	}
 	e.timer.Set(e.expiry)
-	nexthops := f.fib.lookup(it.Name, hs)
+	var nexthops []NextHop
+	if route != nil {
+		nexthops = route.val // what f.fib.lookup would give
+	} else {
+		nexthops = f.fib.lookup(it.Name, hs)
+	}
 	if e.scope != scopeNone {
 		nexthops = f.scopeNexthops(e, in, nexthops)
 	}

@@ -34,7 +34,27 @@ func (h *nameHasher) prefixes(name ndn.Name) []uint64 {
 		h.hs = make([]uint64, 2*len(name)+1)
 	}
 	hs := h.hs[:len(name)+1]
-	hashPrefixes(hs, name)
+	hs[0] = emptyNameHash
+	hashPrefixes(hs, name, 0)
+	return hs
+}
+
+// prefixesAfter is prefixes for a name whose first len(known)-1
+// components are a name whose prefix hashes are known (a table entry's,
+// found a prefix of the name by content): those are copied, not hashed
+// again.
+func (h *nameHasher) prefixesAfter(name ndn.Name, known []uint64) []uint64 {
+	if cap(h.hs) <= len(name) {
+		h.hs = make([]uint64, 2*len(name)+1)
+	}
+	hs := h.hs[:len(name)+1]
+	// A few words, copied by a loop: copy calls memmove, which cost 1.3
+	// million more instructions in BenchmarkLinear10MiB (docs/performance.md).
+	//lint:ignore S1001 see above
+	for i, x := range known {
+		hs[i] = x
+	}
+	hashPrefixes(hs, name, len(known)-1)
 	return hs
 }
 
@@ -53,12 +73,14 @@ func nameHash(name ndn.Name) uint64 {
 		hs = make([]uint64, len(name)+1)
 	}
 	hs = hs[:len(name)+1]
-	hashPrefixes(hs, name)
+	hs[0] = emptyNameHash
+	hashPrefixes(hs, name, 0)
 	return hs[len(name)]
 }
 
 // hashPrefixes sets hs[i] (len(hs) is len(name)+1) to the hash of
-// name[:i]. The empty name has a constant hash; a longer prefix's is the
+// name[:i] for every i above from, hs[from] being set already. The empty
+// name has a constant hash (emptyNameHash); a longer prefix's is the
 // hash before it with the last component folded in by 64x64->128-bit
 // multiplications (mum). A value of at most 8 bytes goes in one, beside
 // the component's type and length (in the upper halves of the two
@@ -66,11 +88,10 @@ func nameHash(name ndn.Name) uint64 {
 // the last step. The value's last
 // bytes are read with overlapping loads, which, its length known, cover
 // every byte.
-func hashPrefixes(hs []uint64, name ndn.Name) {
-	x := emptyNameHash
-	hs[0] = x
+func hashPrefixes(hs []uint64, name ndn.Name, from int) {
+	x := hs[from]
 	hs = hs[1:]
-	for i := range name {
+	for i := from; i < len(name); i++ {
 		c := &name[i]
 		v := c.Val
 		n := len(v)

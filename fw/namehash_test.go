@@ -54,6 +54,53 @@ func TestNameHasherMatchesNameHash(t *testing.T) {
 	}
 }
 
+// A name that starts with a table entry's name (lastMatch) takes the
+// entry's prefix hashes and hashes the rest: the same hashes as hashing it
+// all, whatever prefix is known, even the whole name or none of it.
+func TestPrefixesAfterAKnownPrefix(t *testing.T) {
+	h := newNameHasher()
+	for _, n := range []ndn.Name{
+		name("/ndn/edu/arizona/file/v=1/seg=42"),
+		ndn.NewSegmentInterest(name("/a/b"), 70000).Name,
+		longName(20, 40), // more prefixes than the hasher's first slice holds
+	} {
+		want := hashesOf(n)
+		for l := range len(n) + 1 {
+			known := hashesOf(n[:l])
+			if got := h.prefixesAfter(n, known); !slices.Equal(got, want) {
+				t.Errorf("%s after its first %d components: %v, want %v", n, l, got, want)
+			}
+		}
+	}
+}
+
+// An entry of a name table keeps its name's prefix hashes, and lastMatch
+// finds it for a name below it only while it is the longest match.
+func TestNameTableLastMatch(t *testing.T) {
+	tb := newNameTable[int]()
+	route := name("/a/b")
+	tb.put(route, nameHash(route)).val = 1
+	n := name("/a/b/c/d")
+	if tb.lastMatch(n) != nil {
+		t.Fatal("a match before any lookup")
+	}
+	e := tb.longest(n, hashesOf(n))
+	if e == nil || e.val != 1 || !slices.Equal(e.hs, hashesOf(route)) {
+		t.Fatalf("longest gave %+v, want the entry of /a/b with its prefix hashes", e)
+	}
+	if tb.lastMatch(n) != e || tb.lastMatch(name("/a/b")) != e {
+		t.Error("lastMatch does not find the last longest match")
+	}
+	if tb.lastMatch(name("/a/c/d")) != nil || tb.lastMatch(name("/a")) != nil {
+		t.Error("lastMatch finds an entry that is not a prefix")
+	}
+	longer := name("/a/b/c")
+	tb.put(longer, nameHash(longer)).val = 2
+	if tb.lastMatch(n) != nil {
+		t.Error("lastMatch finds an entry after a longer one was added")
+	}
+}
+
 // Names that differ anywhere get different hashes: in a component's type,
 // its value or its length, in where one component ends and the next
 // begins, in a byte of a value of any length (every byte of the tail's

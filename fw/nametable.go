@@ -20,6 +20,10 @@ type nameTable[V any] struct {
 
 type nameNode[V any] struct {
 	name ndn.Name
+	// hs are name's prefix hashes (nameHasher.prefixes): a name that
+	// starts with this entry's, found so (lastMatch), hashes from there on
+	// (nameHasher.prefixesAfter).
+	hs   []uint64
 	val  V
 	next *nameNode[V] // next entry with the same hash
 }
@@ -46,6 +50,8 @@ func (t *nameTable[V]) put(name ndn.Name, h uint64) *nameNode[V] {
 	}
 	t.last = nil
 	n := &nameNode[V]{name: name.Clone(), next: t.m[h]}
+	var hasher nameHasher
+	n.hs = hasher.prefixes(n.name) // a slice of its own (hasher has none yet)
 	t.m[h] = n
 	for len(t.lens) <= len(name) {
 		t.lens = append(t.lens, 0)
@@ -66,10 +72,8 @@ func (t *nameTable[V]) del(name ndn.Name, h uint64) {
 // longest returns the entry with the longest name that is a prefix of name,
 // or nil. hs are name's prefix hashes.
 func (t *nameTable[V]) longest(name ndn.Name, hs []uint64) *nameNode[V] {
-	if n := t.last; n != nil && len(n.name) <= len(name) {
-		if nameEqual(n.name, name[:len(n.name)]) {
-			return n // no entry is longer than n: it is the longest match
-		}
+	if n := t.lastMatch(name); n != nil {
+		return n
 	}
 	for l := min(len(name), len(t.lens)-1); l >= 0; l-- {
 		if t.lens[l] == 0 {
@@ -81,6 +85,17 @@ func (t *nameTable[V]) longest(name ndn.Name, hs []uint64) *nameNode[V] {
 			}
 			return n
 		}
+	}
+	return nil
+}
+
+// lastMatch returns the entry longest found last if it is a prefix of name
+// and the table has not changed since (no entry is longer than it: it is
+// name's longest match, what longest would return), or nil. It needs no
+// hash of name.
+func (t *nameTable[V]) lastMatch(name ndn.Name) *nameNode[V] {
+	if n := t.last; n != nil && len(n.name) <= len(name) && nameEqual(n.name, name[:len(n.name)]) {
+		return n
 	}
 	return nil
 }

@@ -241,8 +241,28 @@ func NewChannel(s sched.Scheduler, p Params, q aqm.Queue, sizer *ndn.Sizer, rng 
 	}
 	c := &Channel{params: p, queue: q, s: s, sizer: sizer, rng: rng}
 	c.txEnd = sched.NewLane(s, c.txDone)
-	c.arrivals = sched.NewLane(s, c.arrive)
-	c.reports.Init(func(p ndn.Packet) { c.dropped(p) })
+	// The arrivals' callback delivers the frame at the head of the wire.
+	// It is written here, not as a method: a method value is a
+	// wrapper that calls the method, one call more per frame.
+	c.arrivals = sched.NewLane(s, func() {
+		f := c.inFlight.Front()
+		c.stats.Lateness.observe(f.arrive, c.s.Now())
+		if ext := f.ext; ext != nil {
+			c.inFlight.Drop()
+			if c.deliverExt != nil {
+				c.deliverExt(ext)
+			}
+			return
+		}
+		// The frame is handed over where it waited, not copied: it leaves
+		// the wire after, at the head still, whatever the callback sent
+		// meanwhile (a frame queued behind it never takes its slot; if the
+		// wire's queue grows, the old array, which f points into, is left
+		// as it was).
+		c.deliver(&f.frame)
+		c.inFlight.Drop()
+	})
+	c.reports.Init(func(p *ndn.Packet) { c.dropped(*p) })
 	q.SetDropHandler(c.onQueueDrop)
 	return c, nil
 }
@@ -470,25 +490,6 @@ func (c *Channel) count(it *aqm.Item) {
 	case it.Pkt.Interest != nil:
 		c.stats.Interests++
 	}
-}
-
-// arrive delivers the frame at the head of the wire.
-func (c *Channel) arrive() {
-	f := c.inFlight.Front()
-	c.stats.Lateness.observe(f.arrive, c.s.Now())
-	if ext := f.ext; ext != nil {
-		c.inFlight.Drop()
-		if c.deliverExt != nil {
-			c.deliverExt(ext)
-		}
-		return
-	}
-	// The frame is handed over where it waited, not copied: it leaves the
-	// wire after, at the head still, whatever the callback sent meanwhile
-	// (a frame queued behind it never takes its slot; if the wire's queue
-	// grows, the old array, which f points into, is left as it was).
-	c.deliver(&f.frame)
-	c.inFlight.Drop()
 }
 
 // Stats returns the counters, with the mean queue length up to now. The

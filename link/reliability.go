@@ -243,7 +243,7 @@ func NewReliability(cfg ReliabilityConfig, s sched.Scheduler, sendIdle func(Fram
 	}
 	r.rto.Init(s, r.onRTO)
 	r.ackTimer.Init(s, r.onAckTimer)
-	r.reports.Init(lost)
+	r.reports.Init(func(p *ndn.Packet) { lost(*p) })
 	return r, nil
 }
 

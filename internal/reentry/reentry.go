@@ -14,13 +14,16 @@ import "github.com/ndncc/ndncc/internal/fifo"
 // Guard serialises work items of type T through one handler. The zero
 // value is unusable: call Init first. It is used from one thread.
 type Guard[T any] struct {
-	run  func(T)
+	run  func(*T)
 	busy bool
 	q    fifo.Queue[T]
 }
 
-// Init makes run the handler of every work item.
-func (g *Guard[T]) Init(run func(T)) { g.run = run }
+// Init makes run the handler of every work item. run gets the item where
+// it waits in the guard's queue, not a copy: it may read it during the
+// call only (the item stays where it is while run queues more, even if
+// the queue moves).
+func (g *Guard[T]) Init(run func(*T)) { g.run = run }
 
 // Do runs w at once if the guard is idle, then every item queued
 // meanwhile; if the guard is busy (w comes from inside the running work,
@@ -30,8 +33,8 @@ func (g *Guard[T]) Do(w T) {
 		g.q.Push(w)
 		return
 	}
+	g.q.Push(w) // run where it waits, as a queued item is (the queue is empty)
 	g.busy = true
-	g.run(w)
 	g.Release()
 }
 
@@ -58,21 +61,22 @@ func (g *Guard[T]) Hold() bool {
 
 // Release runs the items queued while the guard was busy, in order
 // (including those they queue), then makes it idle.
+// It is small enough to be inlined where it is called: an empty queue,
+// the common case, costs no call.
 func (g *Guard[T]) Release() {
-	if g.q.Len() > 0 {
-		g.drain()
-	}
-	g.busy = false
+	g.busy = g.q.Len() > 0 && g.drain()
 }
 
-// drain runs the queued items, including those they queue.
-func (g *Guard[T]) drain() {
+// drain runs the queued items, including those they queue, and reports
+// false: the guard is then idle.
+func (g *Guard[T]) drain() bool {
 	for g.q.Len() > 0 {
 		// read in place, dropped after: what run queues meanwhile goes
 		// behind it
-		g.run(*g.q.Front())
+		g.run(g.q.Front())
 		g.q.Drop()
 	}
+	return false
 }
 
 // Busy reports whether work is running or the guard is held.

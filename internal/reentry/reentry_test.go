@@ -20,7 +20,8 @@ func newRecorder(calls map[int][]int) *recorder {
 	return r
 }
 
-func (r *recorder) run(n int) {
+func (r *recorder) run(p *int) {
+	n := *p
 	r.depth++
 	if r.depth > 1 {
 		panic("handler re-entered")
@@ -96,5 +97,30 @@ func TestGuardHold(t *testing.T) {
 				t.Error("busy after Release")
 			}
 		})
+	}
+}
+
+// TestGuardItemStaysWhileQueueGrows hands in, from inside the handling of
+// an item, more items than the queue has room for: the handler still
+// reads its own item, where it waited, after the queue has moved.
+func TestGuardItemStaysWhileQueueGrows(t *testing.T) {
+	var g Guard[[2]int]
+	var ran [][2]int
+	g.Init(func(w *[2]int) {
+		if w[0] == 0 {
+			for i := 1; i <= 100; i++ {
+				g.Do([2]int{i, -i})
+			}
+		}
+		ran = append(ran, *w)
+	})
+	g.Do([2]int{0, 7})
+	if len(ran) != 101 || ran[0] != [2]int{0, 7} {
+		t.Fatalf("ran %d items, first %v; want 101, first [0 7]", len(ran), ran[0])
+	}
+	for i, w := range ran[1:] {
+		if w != [2]int{i + 1, -(i + 1)} {
+			t.Fatalf("item %d is %v", i+1, w)
+		}
 	}
 }

@@ -46,9 +46,9 @@ type Scheduler struct {
 	laneList []*timerheap.Lane
 	// later is a lower bound of the earliest run among the timers heap
 	// and the deadline FIFO, which are rarely the next to run: while the
-	// events heap's earliest is before it, step looks at neither. Pushes
+	// events heap's earliest is before it, run looks at neither. Pushes
 	// lower it; stops and pops only raise the true earliest, so the bound
-	// holds until step finds it reached and recomputes it.
+	// holds until stepAny finds it reached and recomputes it.
 	later key
 }
 
@@ -238,28 +238,15 @@ func (l *Lane) At(t time.Duration) {
 }
 
 // Step runs the earliest event. It reports false when no event is queued.
-func (s *Scheduler) Step() bool { return s.step(math.MaxInt64) }
-
-// step runs the earliest event if it is due by limit, and reports whether
-// it ran one.
-func (s *Scheduler) step(limit time.Duration) bool {
-	// The common case: the events heap's earliest comes before the
-	// timers' and the deadlines' bound, and no At event is due now.
-	if at, seq, ok := s.events.Peek(); ok && s.ready.Len() == 0 && before(at, seq, s.later.at, s.later.seq) {
-		if at > limit {
-			return false
-		}
-		fn := s.events.PopFn()
-		s.now = at
-		s.fired++
-		fn()
-		return true
-	}
-	return s.stepAny(limit)
+func (s *Scheduler) Step() bool {
+	fired, none := s.fired, 0
+	s.run(math.MaxInt64, &none) // stops after one event
+	return s.fired != fired
 }
 
-// stepAny is step when the earliest event may be a timer, a deadline or
-// an At event due now.
+// stepAny runs the earliest event, if it is due by limit, when it may be
+// a timer, a deadline or an At event due now (run's other case), and
+// reports whether it ran one.
 func (s *Scheduler) stepAny(limit time.Duration) bool {
 	const (
 		none = iota
@@ -345,11 +332,15 @@ const yieldEvery = 1024
 // every pointer the simulation writes meanwhile pays the collector's write
 // barrier: that was 20-25% of a run's time (docs/performance.md).
 func (s *Scheduler) RunUntil(limit time.Duration, stop func() bool) {
-	for s.step(limit) {
-		if s.fired%yieldEvery == 0 {
-			runtime.Gosched()
-		}
-		if stop != nil && stop() {
+	if stop == nil {
+		never := 1
+		s.run(limit, &never)
+		return
+	}
+	for {
+		fired, none := s.fired, 0
+		s.run(limit, &none) // one event
+		if s.fired == fired || stop() {
 			return
 		}
 	}
@@ -359,7 +350,28 @@ func (s *Scheduler) RunUntil(limit time.Duration, stop func() bool) {
 // the simulator's run, which stops when every flow has ended, without a
 // call per event.
 func (s *Scheduler) RunWhile(limit time.Duration, pending *int) {
-	for s.step(limit) {
+	s.run(limit, pending)
+}
+
+// run runs events until none is left, the next lies after limit, or,
+// after one, *pending is 0, yielding every yieldEvery events (see
+// RunUntil).
+func (s *Scheduler) run(limit time.Duration, pending *int) {
+	for {
+		// The common case, run here without a call: the events heap's
+		// earliest comes before the timers' and the deadlines' bound,
+		// and no At event is due now.
+		if at, seq, ok := s.events.Peek(); ok && s.ready.Len() == 0 && before(at, seq, s.later.at, s.later.seq) {
+			if at > limit {
+				return
+			}
+			fn := s.events.PopFn()
+			s.now = at
+			s.fired++
+			fn()
+		} else if !s.stepAny(limit) {
+			return
+		}
 		if s.fired%yieldEvery == 0 {
 			runtime.Gosched()
 		}
