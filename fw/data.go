@@ -1,10 +1,6 @@
 package fw
 
-import (
-	"time"
-
-	"github.com/ndncc/ndncc/ndn"
-)
+import "github.com/ndncc/ndncc/ndn"
 
 // downstream is a face a Data goes to, with the CongestionMark it carries,
 // the Interest of that downstream it answers (kept for loss Nacks, see
@@ -45,37 +41,12 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 	if f.cs.admits() {
 		f.cs.insert(d, hs, now)
 	}
-	if len(matches) == 1 {
-		// The common case, one entry, its strategy told first as below;
-		// with one downstream, sent without gathering downstreams.
-		e := matches[0]
-		e.strategy.AfterReceiveData(e, in, *p)
-		if !e.live || len(e.in) != 1 {
-			f.dataToDownstreams(in, p, matches, true, now)
-			return
-		}
-		r := &e.in[0]
-		send := r.Expiry > now && r.Face != in
-		x := downstream{face: r.Face, mark: max(p.CongestionMark, r.Mark), it: r.Interest, token: r.PitToken}
-		f.finalize(e, true, d.Freshness)
-		if send {
-			f.sendData(x, d, in)
-		}
-		return
-	}
-	f.dataToDownstreams(in, p, matches, false, now)
-}
-
-// dataToDownstreams tells the strategies of the matched entries of Data p
-// (unless told already: one entry, whose strategy was), finalizes the
-// entries and sends the Data to their downstreams, once per face.
-func (f *Forwarder) dataToDownstreams(in FaceID, p *ndn.Packet, matches []*PitEntry, told bool, now time.Duration) {
-	d := p.Data
+	// One entry's in-records are one per face: each is sent as it is
+	// found. Several entries' downstreams are gathered first, to send
+	// each face one copy.
 	ds := f.downstreams[:0]
 	for _, e := range matches {
-		if !told {
-			e.strategy.AfterReceiveData(e, in, *p)
-		}
+		e.strategy.AfterReceiveData(e, in, *p)
 		if !e.live {
 			continue
 		}
@@ -84,7 +55,7 @@ func (f *Forwarder) dataToDownstreams(in FaceID, p *ndn.Packet, matches []*PitEn
 			if r.Expiry > now && r.Face != in {
 				x := downstream{face: r.Face, mark: max(p.CongestionMark, r.Mark), it: r.Interest, token: r.PitToken}
 				if len(matches) == 1 {
-					ds = append(ds, x) // one entry: its in-records are one per face already
+					f.sendData(x, d, in)
 				} else {
 					ds = addDownstream(ds, x)
 				}
