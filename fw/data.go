@@ -29,11 +29,21 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 		return
 	}
 	now := f.now()
-	hs := f.prefixHashes(d.Name)
+	// The name's prefix hashes only for the tables that need them: the
+	// Content Store when it caches, the PIT when it holds CanBePrefix
+	// entries. Otherwise only the whole name's hash.
+	var hs []uint64
+	var h uint64
+	if f.cs.admits() || f.pit.needsPrefixHashes() {
+		hs = f.prefixHashes(d.Name)
+		h = hs[len(d.Name)]
+	} else {
+		h = hashFrom(emptyNameHash, d.Name, 0)
+	}
 	// the matches in an array on the stack: no stores through the write
 	// barrier's check, nothing to clear after (one or two matches, mostly)
 	var buf [4]*PitEntry
-	matches := f.pit.matchData(d.Name, hs, buf[:0])
+	matches := f.pit.matchData(d.Name, h, hs, buf[:0])
 	if len(matches) == 0 {
 		f.counters.UnsolicitedData++
 		return
