@@ -85,7 +85,7 @@ func newProcessor(s sched.Scheduler, f *fw.Forwarder, rng *rand.Rand, jitter tim
 		if p.tap != nil {
 			p.tap(x.face, &x.pkt)
 		}
-		p.fw.Receive(x.face, x.pkt)
+		p.fw.ReceiveInPlace(x.face, &x.pkt)
 		p.q.Drop()
 	})
 	return p
