@@ -215,3 +215,32 @@ func TestPITRecycledEntryIsClean(t *testing.T) {
 		t.Errorf("recycled entry's records %+v %+v, a new one's %+v %+v", again.in, again.out, fresh.in, fresh.out)
 	}
 }
+
+// A Data's prefix hashes are made only while the PIT holds CanBePrefix
+// entries (needsPrefixHashes): with none, matchData finds the exact
+// entries from the whole name's hash alone; with one, its prefix too.
+func TestPITMatchDataNeedsPrefixHashesOnlyForCanBePrefix(t *testing.T) {
+	p := newPIT()
+	h := newNameHasher()
+	it := func(n string, opts ...func(*ndn.Interest)) *ndn.Interest { return interest(n, 1, opts...).Interest }
+	d := name("/a/b/c")
+	full := nameHash(d)
+	exact := p.insert(it("/a/b/c"), full)
+	if p.needsPrefixHashes() {
+		t.Fatal("needsPrefixHashes with no CanBePrefix entry")
+	}
+	if got := p.matchData(d, full, nil, nil); !slices.Equal(got, []*PitEntry{exact}) {
+		t.Fatalf("matchData without prefix hashes = %v, want the exact entry", got)
+	}
+	prefix := p.insert(it("/a", canBePrefix), nameHash(name("/a")))
+	if !p.needsPrefixHashes() {
+		t.Fatal("no needsPrefixHashes with a CanBePrefix entry")
+	}
+	if got := p.matchData(d, full, h.prefixes(d), nil); !slices.Equal(got, []*PitEntry{exact, prefix}) {
+		t.Fatalf("matchData with a CanBePrefix entry = %v, want the exact entry and /a", got)
+	}
+	p.remove(prefix)
+	if p.needsPrefixHashes() {
+		t.Error("needsPrefixHashes after the CanBePrefix entry left")
+	}
+}
