@@ -181,7 +181,8 @@ func (f *Forwarder) Receive(in FaceID, p ndn.Packet) { f.ReceiveInPlace(in, &p) 
 func (f *Forwarder) ReceiveInPlace(in FaceID, p *ndn.Packet) {
 	if !f.guard.Hold() { // we are inside our own work: p waits its turn
 		w := f.guard.Later()
-		w.face, w.pkt = in, *p
+		w.face = in
+		w.pkt = *p // (a tuple assignment would copy p twice, through a temporary)
 		return
 	}
 	f.dispatch(in, p)
