@@ -217,9 +217,8 @@ func TestPITRecycledEntryIsClean(t *testing.T) {
 }
 
 // A Data's prefix hashes are made only while the PIT holds CanBePrefix
-// entries (needsPrefixHashes): matchData finds the exact entries from the
-// whole name's hash alone, matchPrefixes the CanBePrefix ones under a
-// prefix of it.
+// entries (needsPrefixHashes): with none, matchData finds the exact
+// entries from the whole name's hash alone; with one, its prefix too.
 func TestPITMatchDataNeedsPrefixHashesOnlyForCanBePrefix(t *testing.T) {
 	p := newPIT()
 	h := newNameHasher()
@@ -230,16 +229,15 @@ func TestPITMatchDataNeedsPrefixHashesOnlyForCanBePrefix(t *testing.T) {
 	if p.needsPrefixHashes() {
 		t.Fatal("needsPrefixHashes with no CanBePrefix entry")
 	}
-	if got := p.matchData(d, full, nil); !slices.Equal(got, []*PitEntry{exact}) {
-		t.Fatalf("matchData = %v, want the exact entry", got)
+	if got := p.matchData(d, full, nil, nil); !slices.Equal(got, []*PitEntry{exact}) {
+		t.Fatalf("matchData without prefix hashes = %v, want the exact entry", got)
 	}
 	prefix := p.insert(it("/a", canBePrefix), nameHash(name("/a")))
 	if !p.needsPrefixHashes() {
 		t.Fatal("no needsPrefixHashes with a CanBePrefix entry")
 	}
-	got := p.matchPrefixes(d, h.prefixes(d), p.matchData(d, full, nil))
-	if !slices.Equal(got, []*PitEntry{exact, prefix}) {
-		t.Fatalf("matchData and matchPrefixes with a CanBePrefix entry = %v, want the exact entry and /a", got)
+	if got := p.matchData(d, full, h.prefixes(d), nil); !slices.Equal(got, []*PitEntry{exact, prefix}) {
+		t.Fatalf("matchData with a CanBePrefix entry = %v, want the exact entry and /a", got)
 	}
 	p.remove(prefix)
 	if p.needsPrefixHashes() {

@@ -47,10 +47,7 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 	// the matches in an array on the stack: no stores through the write
 	// barrier's check, nothing to clear after (one or two matches, mostly)
 	var buf [4]*PitEntry
-	matches := f.pit.matchData(d.Name, h, buf[:0])
-	if f.pit.needsPrefixHashes() { // (then hs are made above)
-		matches = f.pit.matchPrefixes(d.Name, hs, matches)
-	}
+	matches := f.pit.matchData(d.Name, h, hs, buf[:0])
 	if len(matches) == 0 {
 		f.counters.UnsolicitedData++
 		return

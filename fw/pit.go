@@ -413,22 +413,20 @@ func (t *pit) remove(e *PitEntry) {
 	}
 }
 
-// matchData appends to dst the entries with exactly the name of a Data
-// named name (whose hash is h): the entries it satisfies but the
-// CanBePrefix ones under a prefix of it (matchPrefixes).
-func (t *pit) matchData(name ndn.Name, h uint64, dst []*PitEntry) []*PitEntry {
+// matchData appends to dst the entries that Data named name satisfies: the
+// entries with exactly that name, and the CanBePrefix entries whose name is
+// a proper prefix of it. h is name's hash, hs its prefix hashes, which
+// only CanBePrefix entries need: hs may be nil while there are none
+// (needsPrefixHashes).
+func (t *pit) matchData(name ndn.Name, h uint64, hs []uint64, dst []*PitEntry) []*PitEntry {
 	for e := *t.bucket(h); e != nil; e = e.next {
 		if e.hash == h && nameEqual(e.name, name) {
 			dst = append(dst, e)
 		}
 	}
-	return dst
-}
-
-// matchPrefixes appends to dst the CanBePrefix entries whose name is a
-// proper prefix of name; hs are name's prefix hashes. It finds none while
-// needsPrefixHashes reports false.
-func (t *pit) matchPrefixes(name ndn.Name, hs []uint64, dst []*PitEntry) []*PitEntry {
+	if !t.needsPrefixHashes() {
+		return dst
+	}
 	for l := min(len(name)-1, len(t.cbp)-1); l >= 0; l-- {
 		if t.cbp[l] == 0 {
 			continue
@@ -442,6 +440,6 @@ func (t *pit) matchPrefixes(name ndn.Name, hs []uint64, dst []*PitEntry) []*PitE
 	return dst
 }
 
-// needsPrefixHashes reports whether the table holds a CanBePrefix entry,
-// which a Data may satisfy by a prefix of its name (matchPrefixes).
+// needsPrefixHashes reports whether matchData needs a name's prefix hashes:
+// whether the table holds a CanBePrefix entry.
 func (t *pit) needsPrefixHashes() bool { return t.nCBP > 0 }
