@@ -72,9 +72,6 @@ func writeSimVsLive(w io.Writer, dir string) error {
 		fmt.Fprintf(w, "### `%s` — sim vs live\n\n", name)
 		fmt.Fprintf(w, "`ndncc experiment %s --live --runs %d%s`: %s. The machine (`%s`):\n\n```\n%s```\n\n",
 			name, rep.Runs, experiment.VariantFlags(e, rep), e.Title, name+".machine.txt", machine)
-		if why := simVsLiveSubsets[name]; why != "" {
-			fmt.Fprintf(w, "%s\n\n", strings.TrimSpace(why))
-		}
 		if len(rep.Variants) < len(e.Variants) {
 			// The paper's findings compare variants the subset lacks:
 			// checked on it they would fail for want of figures.
@@ -142,17 +139,6 @@ func notLive(e *experiment.Experiment) (string, error) {
 		line += fmt.Sprintf(" Its variants %s cannot run live: %s.", strings.Join(refused, ", "), strings.Join(reasons, "; "))
 	}
 	return line, nil
-}
-
-// simVsLiveSubsets say, per experiment that scripts/sim-vs-live.sh runs
-// with a --variant subset, which variants it leaves out and why.
-var simVsLiveSubsets = map[string]string{
-	"seed001-vegas": `The stored run has 13 of the 17 variants: all but the four Vegas variants at the
-200 ms RTT. Every variant fetches 100 MB, and live, where the forwarders add a few ms of RTT the
-simulator does not have, Vegas runs several times slower than simulated (the notes below); at
-200 ms a run of Vegas (alpha 5, beta 10) through NFD took 1139 s (docs/validation.md), so the four
-would take over an hour (` + "`ndncc experiment seed001-vegas --live --runs 1`" + ` runs them all). The paper's
-findings, which compare the variants, are checked in the table above, not on a subset.`,
 }
 
 // writeRunLines lists, per variant, what tells a CPU-starved live run from
@@ -344,26 +330,29 @@ runs them.
 // from the simulated ones (written from the stored runs; rewrite them
 // when scripts/sim-vs-live.sh runs again).
 var simVsLiveNotes = map[string]string{
-	"seed000-linear": `On a quiet machine (load 0.3-0.5; the emulated links' timers ran at most 4.9 ms late) the
-live runs keep the simulator's times within 1.5%: design0 23.87 s against 23.87, design1 26.34
-against 25.95, design2 24.19 against 24.07, design3 24.30 against 24.23, with 98, 118 and 120
-timeouts against 97, 114 and 114 and mean RTTs within 3 ms. The paper's order (#0, then #3, #2,
-#1) does not hold in either: with ndn-cxx's 200 ms minimum RTO, design2 finishes before design3
-simulated and live alike (the table above says why the paper's Design #2 figure needs a floor
-below the base RTT). The live Data have the simulator's size (1449 bytes on the wire, measured
-at the bottleneck). An earlier run of this script at load 6-8 had design2 at 43.7 s against
-31.0, after a stall of 443 ms (over twice the 200 ms minimum RTO) timed out every Interest in
-flight: the lateness column is what tells such a run from a real difference.`,
-	"seed000-dumbbell": `On a quiet machine (load 0.3-0.7, timers at most 5.1 ms late) design0's two fixed windows of
-16, which cannot fill the 32-packet queue, take the simulator's 47.63 s to within 0.04% with no
-timeout. In the AIMD designs the two flows' mean stays within 2.5% of the simulator's (design1
-48.42 s against 47.36, design2 47.11 against 47.89, design3 47.81 against 47.74), but which
-flow is ahead differs (design1: c1 49.41 s live against 45.64, c2 47.43 against 49.08): which of
-two AIMD flows sharing the bottleneck gets ahead after a loss is decided by which Data fall at
-the queue's limit, and the live forwarders' real per-packet time (the simulator draws 0-200 µs)
-makes other Data fall. Timeouts are at most 16% apart per flow (design3 c2 90 against 78 is the
-largest). An earlier run of this script at load 5-10 had every live time 12-60% longer, with
-link timers up to 384 ms late and 586 timeouts for design0, all stalls of the machine.`,
+	"seed000-linear": `Three runs per variant, as paper 000 made: the first on a quiet machine (load 0.3-0.5), the other two
+later and merged in (` + "`scripts/sim-vs-live.sh --more`" + `; load 1.4-2.5, beside another engineer's compiles at the
+lowest priority); the emulated links' timers ran at most 7.0-11.6 ms late. The live runs keep the
+simulator's times within 2.1% on average: design0 23.92 s (23.87-24.01) against 23.87, design1 26.39
+(26.31-26.53) against 25.95, design2 24.53 (24.19-24.83) against 24.10, design3 24.72 (24.30-25.14)
+against 24.21, with 97, 116 and 117 timeouts against 97, 115 and 115 and mean RTTs within 2.6 ms.
+The paper's order (#0, then #3, #2, #1) does not hold in either: with ndn-cxx's 200 ms minimum RTO,
+design2 finishes before design3 on average simulated and live alike (the table above says why the
+paper's Design #2 figure needs a floor below the base RTT). The live Data have the simulator's size
+(1449 bytes on the wire, measured at the bottleneck). An earlier run of this script at load 6-8 had
+design2 at 43.7 s against 31.0, after a stall of 443 ms (over twice the 200 ms minimum RTO) timed out
+every Interest in flight: the lateness column is what tells such a run from a real difference.`,
+	"seed000-dumbbell": `Three runs per variant, as paper 000 made: the first on a quiet machine (load 0.3-0.7), the other two
+later and merged in (load 1.7-2.5, beside another engineer's compiles at the lowest priority); the
+links' timers ran at most 15.2-26.0 ms late. design0's two fixed windows of 16, which cannot fill the
+32-packet queue, take the simulator's 47.63 s to within 0.2% (47.72 and 47.73) with no timeout. In
+the AIMD designs the two flows' mean stays within 1.6% of the simulator's (design1 48.00 s against
+48.77, design2 47.15 against 47.64, design3 47.06 against 47.33). Which of the two flows gets ahead
+varies from run to run in both runtimes (design1's c1 44.44-49.41 s live, 45.64-49.48 simulated):
+which of two AIMD flows sharing the bottleneck gets ahead after a loss is decided by which Data fall
+at the queue's limit. Timeouts are at most 14% apart per flow (design3 c2 89 against 78 is the
+largest). An earlier run of this script at load 5-10 had every live time 12-60% longer, with link
+timers up to 384 ms late and 586 timeouts for design0, all stalls of the machine.`,
 	"seed003-fixed": `Five runs per variant, as paper 003 made, at load 3.4 at the start and 4.0 at the end (a build
 at nice 19 beside the emulator at nice -10), the links' timers 0.52-0.56 ms late on average and
 26-29 ms at most. fixed-50 takes the simulator's time to 0.04% in every run (23.88 s against
@@ -404,24 +393,32 @@ so a stall of the machine may be the cause, which one run cannot tell. aimd-code
 53 times against 21. With marks the mean RTT is 4-6 ms higher live (78.0, 72.9 and 77.3 ms against
 73.2, 68.8 and 71.4): the live forwarders' real per-packet time, against the simulator's 0-200 µs
 draw, where CoDel keeps the queue short.`,
-	"seed001-vegas": `Run on a quiet machine (load 0.4 at the start, 0.2 at the end; the links' timers at most 7.5-10.7
-ms late), 44 minutes for the 13 variants, which served one presigned object. AIMD and CUBIC at 50
-and 100 ms keep the simulator's times to 0.5% (57.0-57.5 s against 57.0-57.8): the path's rate
-bounds them. Every Vegas variant is slower live, 2.5 to 7 times: vegas-a5-b10 531.9 s against
-76.4 at 50 ms and 282.9 against 67.5 at 100 ms, vegas-a20-b30 152.8 against 58.3, NDN-Vegas as
-Vegas (270.9 and 157.4 s), with no loss either way. Live, the RTT sits about 2 ms over its least
-(52.8 against 50.8 ms at 50 ms) where the simulator's sits 0.3-0.9 ms over it: the live
-forwarders' per-packet time. Paper 001's Vegas compares alpha and beta with expected - actual in
-segments per second, so the queue it aims for is alpha to beta times the base RTT in seconds, 0.25
-to 0.5 segments for alpha 5 and beta 10 at 50 ms (about 0.2 to 0.4 ms at this rate): 2 ms of delay
-that is not queue holds its window near a quarter of the path's, and the larger pairs, which aim
-for more, lose less. At 200 ms AIMD is 3.6 times slower live (305.4 s against 84.4) and CUBIC 1.26
-times (221.1 against 175.5): AIMD timed out 123 times against 15, and 106 of those Data arrived
-after their timeout and before their retransmission (late_data: certainly spurious, 3
-simulated); with a 200 ms RTT and little variance the RTO sits a few ms over the RTT, which the live
-jitter crosses, and each timeout that decreases the window (39 live, 2 simulated) costs rounds of
-200 ms to grow back. Paper 001's own testbed had real forwarders too; docs/validation.md has Vegas
-at 200 ms through NFD (1139 s against 112 simulated).`,
+	"seed001-vegas": `One run per variant, where paper 001 ran five: a run of the 17 takes about 105 minutes here
+(every variant fetches 100 MB), and ` + "`scripts/sim-vs-live.sh --more seed001-vegas`" + ` adds the next seed's run to
+this report. The 13 variants at 50 and 100 ms and AIMD and CUBIC at 200 ms ran on a quiet machine
+(load 0.4 at the start, 0.2 at the end; the links' timers at most 7.5-10.7 ms late), the four Vegas
+variants at 200 ms later, apart, and were merged in (load 0.4 to 1.3, beside another engineer's
+compiles at the lowest priority; timers at most 9.4-26.0 ms late). AIMD and CUBIC at 50 and 100 ms
+keep the simulator's times to 0.5% (57.0-57.5 s against 57.0-57.8): the path's rate bounds them.
+Every Vegas variant is slower live, 2.5 to 7 times: vegas-a5-b10 531.9 s against 76.4 at 50 ms and
+282.9 against 67.5 at 100 ms, vegas-a20-b30 152.8 against 58.3 at 50 ms, NDN-Vegas as Vegas (270.9
+and 157.4 s), with no loss either way. Live, the RTT sits about 2 ms over its least (52.8 against
+50.8 ms at 50 ms) where the simulator's sits 0.3-0.9 ms over it: the live forwarders' per-packet
+time. Paper 001's Vegas compares alpha and beta with expected - actual in segments per second, so
+the queue it aims for is alpha to beta times the base RTT in seconds, 0.25 to 0.5 segments for
+alpha 5 and beta 10 at 50 ms (about 0.2 to 0.4 ms at this rate): 2 ms of delay that is not queue
+holds its window near a quarter of the path's, and the larger pairs, which aim for more, lose less.
+At 200 ms every variant is slower live, and timeouts rather than Vegas's delay rule are why. AIMD
+is 3.6 times slower (305.4 s against 84.4) and CUBIC 1.26 times (221.1 against 175.5); AIMD timed
+out 123 times against 15, and 106 of those Data arrived after their timeout and before their
+retransmission (late_data: certainly spurious, 3 simulated). The four Vegas variants take 709.9,
+447.0, 493.7 and 517.0 s (vegas-a5-b10, -a10-b20, -a20-b30, NDN-Vegas) against 112.1 and 129.2 s
+simulated, with 135-278 timeouts against 7-9, of which 133-278 are late_data, each a window decrease
+(64-102). With a 200 ms RTT and little variance the RTO sits a few ms over the RTT, which the live
+jitter crosses, and each timeout that decreases the window costs rounds of 200 ms to grow back. So
+at 200 ms the live order of the variants is the order of their spurious timeouts, not of alpha and
+beta. Paper 001's own testbed had real forwarders too; docs/validation.md has Vegas at 200 ms
+through NFD (1139 s against 112 simulated).`,
 	"seed003-aimd": `Five runs per variant, as paper 003 made, at load 4.0 at the start and 0.4 at the end, the
 links' timers 0.49 ms late on average and 22-25 ms at most. The three rows keep the simulator's
 order in every run (fixed-50 23.87-23.88 s, aimd 31.71-32.23, aimd-hole 34.51-35.36; simulated
