@@ -87,7 +87,7 @@ func TestCSHashCollision(t *testing.T) {
 	hs := []uint64{0, 9} // every one-component name hashes to 9
 	d := func(n string) *ndn.Data { return data(n, 0).Data }
 	find := func(n string) ndn.Name {
-		if got := cs.find(interest(n, 1).Interest, hs, 0); got != nil {
+		if got := cs.find(interest(n, 1).Interest, hs[1], 0); got != nil {
 			return got.Name
 		}
 		return nil
@@ -144,7 +144,7 @@ func TestCSCanBePrefixLatestOnly(t *testing.T) {
 		cs.insert(d, h.prefixes(d.Name), 0)
 	}
 	it := interest("/a", 1, canBePrefix).Interest
-	if got := cs.find(it, h.prefixes(it.Name), 0); got == nil || got.Name.String() != "/a/2" {
+	if got := cs.find(it, h.full(it.Name), 0); got == nil || got.Name.String() != "/a/2" {
 		t.Fatalf("CanBePrefix /a = %v, want /a/2", got)
 	}
 	// /a/1 is now least recently used; caching /b/1 evicts it, and /a/2
@@ -152,11 +152,11 @@ func TestCSCanBePrefixLatestOnly(t *testing.T) {
 	d := data("/b/1", 0).Data
 	cs.insert(d, h.prefixes(d.Name), 0)
 	ex := interest("/a/1", 2).Interest
-	if got := cs.find(ex, h.prefixes(ex.Name), 0); got != nil {
+	if got := cs.find(ex, h.full(ex.Name), 0); got != nil {
 		t.Errorf("/a/1 still cached")
 	}
 	it2 := interest("/a", 3, canBePrefix).Interest
-	if got := cs.find(it2, h.prefixes(it2.Name), 0); got == nil || got.Name.String() != "/a/2" {
+	if got := cs.find(it2, h.full(it2.Name), 0); got == nil || got.Name.String() != "/a/2" {
 		t.Errorf("CanBePrefix /a after eviction = %v, want /a/2", got)
 	}
 	// the find made /a/2 recently used, so caching /c/1 evicts /b/1, and
@@ -164,7 +164,7 @@ func TestCSCanBePrefixLatestOnly(t *testing.T) {
 	d = data("/c/1", 0).Data
 	cs.insert(d, h.prefixes(d.Name), 0)
 	it3 := interest("/b", 4, canBePrefix).Interest
-	if got := cs.find(it3, h.prefixes(it3.Name), 0); got != nil {
+	if got := cs.find(it3, h.full(it3.Name), 0); got != nil {
 		t.Errorf("CanBePrefix /b = %v after /b/1 was evicted", got.Name)
 	}
 }
@@ -213,5 +213,34 @@ func TestPITRecycledEntryIsClean(t *testing.T) {
 	}
 	if !reflect.DeepEqual(again.in, fresh.in) || !reflect.DeepEqual(again.out, fresh.out) {
 		t.Errorf("recycled entry's records %+v %+v, a new one's %+v %+v", again.in, again.out, fresh.in, fresh.out)
+	}
+}
+
+// A Data's prefix hashes are made only while the PIT holds CanBePrefix
+// entries (needsPrefixHashes): with none, matchData finds the exact
+// entries from the whole name's hash alone; with one, its prefix too.
+func TestPITMatchDataNeedsPrefixHashesOnlyForCanBePrefix(t *testing.T) {
+	p := newPIT()
+	h := newNameHasher()
+	it := func(n string, opts ...func(*ndn.Interest)) *ndn.Interest { return interest(n, 1, opts...).Interest }
+	d := name("/a/b/c")
+	full := nameHash(d)
+	exact := p.insert(it("/a/b/c"), full)
+	if p.needsPrefixHashes() {
+		t.Fatal("needsPrefixHashes with no CanBePrefix entry")
+	}
+	if got := p.matchData(d, full, nil, nil); !slices.Equal(got, []*PitEntry{exact}) {
+		t.Fatalf("matchData without prefix hashes = %v, want the exact entry", got)
+	}
+	prefix := p.insert(it("/a", canBePrefix), nameHash(name("/a")))
+	if !p.needsPrefixHashes() {
+		t.Fatal("no needsPrefixHashes with a CanBePrefix entry")
+	}
+	if got := p.matchData(d, full, h.prefixes(d), nil); !slices.Equal(got, []*PitEntry{exact, prefix}) {
+		t.Fatalf("matchData with a CanBePrefix entry = %v, want the exact entry and /a", got)
+	}
+	p.remove(prefix)
+	if p.needsPrefixHashes() {
+		t.Error("needsPrefixHashes after the CanBePrefix entry left")
 	}
 }

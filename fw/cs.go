@@ -104,9 +104,8 @@ func (cs *contentStore) insert(d *ndn.Data, hs []uint64, now time.Duration) {
 }
 
 // find returns a cached Data that satisfies Interest it, or nil, and marks
-// it used. hs are the Interest name's prefix hashes.
-func (cs *contentStore) find(it *ndn.Interest, hs []uint64, now time.Duration) *ndn.Data {
-	h := hs[len(it.Name)]
+// it used. h is the Interest name's hash.
+func (cs *contentStore) find(it *ndn.Interest, h uint64, now time.Duration) *ndn.Data {
 	e := cs.get(it.Name, h)
 	if e == nil && it.CanBePrefix {
 		if u := cs.under[h]; u != nil && isPrefix(it.Name, u.data.Name) {

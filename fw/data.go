@@ -1,6 +1,10 @@
 package fw
 
-import "github.com/ndncc/ndncc/ndn"
+import (
+	"time"
+
+	"github.com/ndncc/ndncc/ndn"
+)
 
 // downstream is a face a Data goes to, with the CongestionMark it carries,
 // the Interest of that downstream it answers (kept for loss Nacks, see
@@ -29,11 +33,21 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 		return
 	}
 	now := f.now()
-	hs := f.prefixHashes(d.Name)
+	// The name's prefix hashes only for the tables that need them: the
+	// Content Store when it caches, the PIT when it holds CanBePrefix
+	// entries. Otherwise only the whole name's hash.
+	var hs []uint64
+	var h uint64
+	if f.cs.admits() || f.pit.needsPrefixHashes() {
+		hs = f.prefixHashes(d.Name)
+		h = hs[len(d.Name)]
+	} else {
+		h = hashFrom(emptyNameHash, d.Name, 0)
+	}
 	// the matches in an array on the stack: no stores through the write
 	// barrier's check, nothing to clear after (one or two matches, mostly)
 	var buf [4]*PitEntry
-	matches := f.pit.matchData(d.Name, hs, buf[:0])
+	matches := f.pit.matchData(d.Name, h, hs, buf[:0])
 	if len(matches) == 0 {
 		f.counters.UnsolicitedData++
 		return
@@ -42,31 +56,41 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 		f.cs.insert(d, hs, now)
 	}
 	// One entry's in-records are one per face: each is sent as it is
-	// found. Several entries' downstreams are gathered first, to send
-	// each face one copy.
-	ds := f.downstreams[:0]
+	// found. Several entries' downstreams are gathered first (in
+	// f.downstreams), to send each face one copy.
+	gather := len(matches) > 1
 	for _, e := range matches {
 		e.strategy.AfterReceiveData(e, in, *p)
 		if !e.live {
 			continue
 		}
-		for i := range e.in {
-			r := &e.in[i]
-			if r.Expiry > now && r.Face != in {
-				x := downstream{face: r.Face, mark: max(p.CongestionMark, r.Mark), it: r.Interest, token: r.PitToken}
-				if len(matches) == 1 {
-					f.sendData(x, d, in)
-				} else {
-					ds = addDownstream(ds, x)
-				}
-			}
-		}
+		f.answer(e, in, p, now, gather)
 		f.finalize(e, true, d.Freshness)
 	}
-	for _, x := range ds {
-		f.sendData(x, d, in)
+	if gather {
+		for _, x := range f.downstreams {
+			f.sendData(x, d, in)
+		}
+		f.downstreams = f.downstreams[:0]
 	}
-	f.downstreams = ds[:0]
+}
+
+// answer sends Data p, which arrived on face in and satisfies e, to each
+// of e's pending downstreams but in, or, if gather, adds them to
+// f.downstreams. A function of its own, for the registers of onData's
+// loop.
+func (f *Forwarder) answer(e *PitEntry, in FaceID, p *ndn.Packet, now time.Duration, gather bool) {
+	for i := range e.in {
+		r := &e.in[i]
+		if r.Expiry > now && r.Face != in {
+			x := downstream{face: r.Face, mark: max(p.CongestionMark, r.Mark), it: r.Interest, token: r.PitToken}
+			if gather {
+				f.downstreams = addDownstream(f.downstreams, x)
+			} else {
+				f.sendData(x, p.Data, in)
+			}
+		}
+	}
 }
 
 // addDownstream adds x to ds once per face, keeping the largest mark.

@@ -172,13 +172,20 @@ func (f *Forwarder) Name() string { return f.name }
 // Receive processes packet p that arrived on face in. Called from within
 // the forwarder's own work (a face's Send), it queues p until that work is
 // done.
-func (f *Forwarder) Receive(in FaceID, p ndn.Packet) {
+func (f *Forwarder) Receive(in FaceID, p ndn.Packet) { f.ReceiveInPlace(in, &p) }
+
+// ReceiveInPlace is Receive for a caller that is done with *p once it
+// returns (a packet read where it waited in a queue, dropped after): the
+// forwarder reads it in place, without a copy, and may change it (an
+// Interest's HopLimit). It keeps no reference to p.
+func (f *Forwarder) ReceiveInPlace(in FaceID, p *ndn.Packet) {
 	if !f.guard.Hold() { // we are inside our own work: p waits its turn
 		w := f.guard.Later()
-		w.face, w.pkt = in, p
+		w.face = in
+		w.pkt = *p // (a tuple assignment would copy p twice, through a temporary)
 		return
 	}
-	f.dispatch(in, &p)
+	f.dispatch(in, p)
 	f.guard.Release()
 }
 

@@ -400,28 +400,41 @@ func TestHopLimit(t *testing.T) {
 }
 
 // syncProducer answers every Interest from inside Send, re-entering the
-// forwarder.
+// forwarder: by Receive, or by ReceiveInPlace with a packet it overwrites
+// once the call returns (the forwarder, busy, must have taken a copy).
 type syncProducer struct {
-	f  *Forwarder
-	id FaceID
+	f       *Forwarder
+	id      FaceID
+	inPlace bool
 }
 
 func (p *syncProducer) Send(pkt ndn.Packet) {
-	if pkt.Interest != nil && pkt.Nack == ndn.NackNone {
-		p.f.Receive(p.id, ndn.Packet{Data: &ndn.Data{Name: pkt.Interest.Name}})
+	if pkt.Interest == nil || pkt.Nack != ndn.NackNone {
+		return
 	}
+	d := ndn.Packet{Data: &ndn.Data{Name: pkt.Interest.Name}}
+	if !p.inPlace {
+		p.f.Receive(p.id, d)
+		return
+	}
+	p.f.ReceiveInPlace(p.id, &d)
+	d.Data = &ndn.Data{Name: name("/overwritten")}
 }
 
 func TestReentrantFace(t *testing.T) {
-	r := newRig(t, Config{})
-	r.face("c", FaceLocal)
-	prod := &syncProducer{f: r.f}
-	prod.id = r.f.AddFace(prod, FaceLocal)
-	r.f.AddRoute(name("/p"), prod.id, 0)
-	r.run([]step{
-		{at: 0, on: "c", pkt: interest("/p/1", 1), want: sent{"c": {"D /p/1"}}},
-		{at: 1 * ms, on: "c", pkt: interest("/p/2", 2), want: sent{"c": {"D /p/2"}}},
-	})
+	for _, inPlace := range []bool{false, true} {
+		t.Run(fmt.Sprintf("inPlace=%v", inPlace), func(t *testing.T) {
+			r := newRig(t, Config{})
+			r.face("c", FaceLocal)
+			prod := &syncProducer{f: r.f, inPlace: inPlace}
+			prod.id = r.f.AddFace(prod, FaceLocal)
+			r.f.AddRoute(name("/p"), prod.id, 0)
+			r.run([]step{
+				{at: 0, on: "c", pkt: interest("/p/1", 1), want: sent{"c": {"D /p/1"}}},
+				{at: 1 * ms, on: "c", pkt: interest("/p/2", 2), want: sent{"c": {"D /p/2"}}},
+			})
+		})
+	}
 }
 
 func TestFIBLongestPrefixMatch(t *testing.T) {

@@ -34,16 +34,18 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 	}
 	now := f.now()
 	// The FIB's last longest match, if it is the name's too, gives the
-	// hashes of the name's first components (compared, not hashed again)
-	// and, later, the nexthops.
+	// hash of the name's first components (compared, not hashed again)
+	// and, later, the nexthops. Then only the whole name's hash is made
+	// here; the other prefix hashes (hs) only for a table that needs them.
 	var hs []uint64
+	var h uint64
 	route := f.fib.t.lastMatch(it.Name)
 	if route != nil {
-		hs = f.hasher.prefixesAfter(it.Name, route.hs)
+		h = hashFrom(route.hs[len(route.name)], it.Name, len(route.name))
 	} else {
 		hs = f.prefixHashes(it.Name)
+		h = hs[len(it.Name)]
 	}
-	h := hs[len(it.Name)]
 	if f.dnl.size() > 0 && f.dnl.has(deadNonceKey(h, it.Nonce), now) { // (an empty list has nothing to expire)
 		f.onInterestLoop(in, p)
 		return
@@ -55,7 +57,7 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 	}
 	if e == nil { // not pending: the Content Store may answer
 		if f.cs.serves() {
-			if d := f.cs.find(it, hs, now); d != nil {
+			if d := f.cs.find(it, h, now); d != nil {
 				f.counters.CSHits++
 				f.sendData(downstream{face: in, mark: p.CongestionMark, it: it, token: p.PitToken}, d, 0)
 				return
@@ -71,6 +73,9 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 		if !e.timerBound {
 			e.timer.Init(f.sched, func() { f.onExpiryTimer(e) })
 			e.timerBound = true
+		}
+		if hs == nil && f.choice.needsHashes() {
+			hs = f.hasher.prefixesAfter(it.Name, route.hs)
 		}
 		e.strategy = f.choice.find(it.Name, hs).s
 		e.scope = sc

@@ -79,18 +79,29 @@ func nameHash(name ndn.Name) uint64 {
 }
 
 // hashPrefixes sets hs[i] (len(hs) is len(name)+1) to the hash of
-// name[:i] for every i above from, hs[from] being set already. The empty
-// name has a constant hash (emptyNameHash); a longer prefix's is the
-// hash before it with the last component folded in by 64x64->128-bit
-// multiplications (mum). A value of at most 8 bytes goes in one, beside
-// the component's type and length (in the upper halves of the two
-// words); a longer one after them, 16 bytes a time, the last 16 in
-// the last step. The value's last
-// bytes are read with overlapping loads, which, its length known, cover
-// every byte.
+// name[:i] for every i above from, hs[from] being set already.
 func hashPrefixes(hs []uint64, name ndn.Name, from int) {
-	x := hs[from]
-	hs = hs[1:]
+	foldComponents(hs[from], name, from, hs[1:])
+}
+
+// hashFrom returns the hash of name, whose first from components hash to
+// x (a table entry's name, found a prefix of it by content), folding in
+// only the rest: what hashPrefixes computes last, without the hashes
+// before it.
+func hashFrom(x uint64, name ndn.Name, from int) uint64 {
+	return foldComponents(x, name, from, nil)
+}
+
+// foldComponents returns the hash of name, whose first from components
+// hash to x, and, unless hs is nil, sets hs[i] to the hash of name[:i+1]
+// for every i from on. The empty name has a constant hash
+// (emptyNameHash); a longer prefix's is the hash before it with the last
+// component folded in by 64x64->128-bit multiplications (mum). A value of
+// at most 8 bytes goes in one, beside the component's type and length (in
+// the upper halves of the two words); a longer one after them, 16 bytes a
+// time, the last 16 in the last step. The value's last bytes are read
+// with overlapping loads, which, its length known, cover every byte.
+func foldComponents(x uint64, name ndn.Name, from int, hs []uint64) uint64 {
 	for i := from; i < len(name); i++ {
 		c := &name[i]
 		v := c.Val
@@ -117,8 +128,11 @@ func hashPrefixes(hs []uint64, name ndn.Name, from int) {
 			a, b = uint64(c.Typ)<<32, 0
 		}
 		x = mum(x^a^hashKey2, b^hashKey3)
-		hs[i] = x
+		if hs != nil {
+			hs[i] = x
+		}
 	}
+	return x
 }
 
 // The hash's constants: the empty name's hash and the keys mixed into

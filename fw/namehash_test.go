@@ -56,7 +56,8 @@ func TestNameHasherMatchesNameHash(t *testing.T) {
 
 // A name that starts with a table entry's name (lastMatch) takes the
 // entry's prefix hashes and hashes the rest: the same hashes as hashing it
-// all, whatever prefix is known, even the whole name or none of it.
+// all, whatever prefix is known, even the whole name or none of it; and
+// hashFrom, from the known prefix's hash, gives the whole name's.
 func TestPrefixesAfterAKnownPrefix(t *testing.T) {
 	h := newNameHasher()
 	for _, n := range []ndn.Name{
@@ -69,6 +70,9 @@ func TestPrefixesAfterAKnownPrefix(t *testing.T) {
 			known := hashesOf(n[:l])
 			if got := h.prefixesAfter(n, known); !slices.Equal(got, want) {
 				t.Errorf("%s after its first %d components: %v, want %v", n, l, got, want)
+			}
+			if got := hashFrom(known[l], n, l); got != want[len(n)] {
+				t.Errorf("%s: hashFrom its first %d components %x, want %x", n, l, got, want[len(n)])
 			}
 		}
 	}

@@ -302,8 +302,10 @@ func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now, life time
 type pit struct {
 	buckets []*PitEntry // len is a power of two
 	size    int
-	// cbp[l]: number of CanBePrefix entries whose name has l components.
+	// cbp[l]: number of CanBePrefix entries whose name has l components;
+	// nCBP: their sum.
 	cbp  []int
+	nCBP int
 	free []*PitEntry // recycled entries, at most maxFreePIT
 }
 
@@ -371,6 +373,7 @@ func (t *pit) insert(it *ndn.Interest, h uint64) *PitEntry {
 			t.cbp = append(t.cbp, 0)
 		}
 		t.cbp[len(e.name)]++
+		t.nCBP++
 	}
 	return e
 }
@@ -386,6 +389,7 @@ func (t *pit) remove(e *PitEntry) {
 	t.size--
 	if e.canBePrefix {
 		t.cbp[len(e.name)]--
+		t.nCBP--
 	}
 	// Drop references, keep the arrays. One record is the common case:
 	// cleared without a call to the runtime's memclr. Out-records hold no
@@ -411,13 +415,17 @@ func (t *pit) remove(e *PitEntry) {
 
 // matchData appends to dst the entries that Data named name satisfies: the
 // entries with exactly that name, and the CanBePrefix entries whose name is
-// a proper prefix of it. hs are name's prefix hashes.
-func (t *pit) matchData(name ndn.Name, hs []uint64, dst []*PitEntry) []*PitEntry {
-	h := hs[len(name)]
+// a proper prefix of it. h is name's hash, hs its prefix hashes, which
+// only CanBePrefix entries need: hs may be nil while there are none
+// (needsPrefixHashes).
+func (t *pit) matchData(name ndn.Name, h uint64, hs []uint64, dst []*PitEntry) []*PitEntry {
 	for e := *t.bucket(h); e != nil; e = e.next {
 		if e.hash == h && nameEqual(e.name, name) {
 			dst = append(dst, e)
 		}
+	}
+	if !t.needsPrefixHashes() {
+		return dst
 	}
 	for l := min(len(name)-1, len(t.cbp)-1); l >= 0; l-- {
 		if t.cbp[l] == 0 {
@@ -431,3 +439,7 @@ func (t *pit) matchData(name ndn.Name, hs []uint64, dst []*PitEntry) []*PitEntry
 	}
 	return dst
 }
+
+// needsPrefixHashes reports whether matchData needs a name's prefix hashes:
+// whether the table holds a CanBePrefix entry.
+func (t *pit) needsPrefixHashes() bool { return t.nCBP > 0 }

@@ -28,13 +28,18 @@ func newStrategyChoice() strategyChoice {
 	return strategyChoice{t: newNameTable[chosenStrategy]()}
 }
 
-// find returns the strategy for name. hs are name's prefix hashes.
+// find returns the strategy for name. hs are name's prefix hashes; they
+// may be nil if needsHashes reports false.
 func (c *strategyChoice) find(name ndn.Name, hs []uint64) chosenStrategy {
-	if len(c.t.lens) == 1 { // no entry longer than the root was ever added
+	if !c.needsHashes() {
 		return c.root.val
 	}
 	return c.t.longest(name, hs).val
 }
+
+// needsHashes reports whether find needs a name's prefix hashes: not while
+// no entry longer than the root was ever added.
+func (c *strategyChoice) needsHashes() bool { return len(c.t.lens) > 1 }
 
 // SetStrategy makes the namespace under prefix use a new instance of the
 // named strategy. PIT entries created before keep the instance they had.

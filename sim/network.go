@@ -85,7 +85,7 @@ func newProcessor(s sched.Scheduler, f *fw.Forwarder, rng *rand.Rand, jitter tim
 		if p.tap != nil {
 			p.tap(x.face, &x.pkt)
 		}
-		p.fw.Receive(x.face, x.pkt)
+		p.fw.ReceiveInPlace(x.face, &x.pkt)
 		p.q.Drop()
 	})
 	return p
@@ -104,7 +104,8 @@ func (p *processor) receive(face fw.FaceID, pkt *ndn.Packet) {
 	start := max(p.s.Now(), p.busy)
 	p.busy = start + time.Duration(p.rng.Int64N(int64(p.jitter)))
 	q := p.q.PushZero() // filled in place: no pending built and copied
-	q.face, q.pkt = face, *pkt
+	q.face = face
+	q.pkt = *pkt // (a tuple assignment would copy pkt twice, through a temporary)
 	p.lane.At(p.busy)
 }
 

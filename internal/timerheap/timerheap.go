@@ -58,6 +58,13 @@ func (a *entry) less(b *entry) bool {
 	return a.at < b.at || a.at == b.at && a.seq < b.seq
 }
 
+// before reports whether a is due before the key (at, seq): less, for a
+// caller that keeps the other entry in registers (less takes its
+// address).
+func (a *entry) before(at time.Duration, seq uint64) bool {
+	return a.at < at || a.at == at && a.seq < seq
+}
+
 // Heap is the queue of Timers with handles: a 4-ary min-heap in which
 // every Timer knows its position, so that it can be stopped. The zero
 // value is empty.
@@ -212,14 +219,14 @@ func (q *Queue) push(e entry) {
 func (q *Queue) insertSorted(e entry) {
 	const m = sortedBack - 1
 	b, lo, n := &q.back, q.lo, q.n
-	if n > 0 && b[(lo+(n-1)/2)&m].less(&e) {
+	if n > 0 && b[(lo+(n-1)/2)&m].before(e.at, e.seq) {
 		if lo == 0 {
 			q.relayout()
 			lo = q.lo
 		}
 		lo--
 		i := lo
-		for !b[(i+1)&m].less(&e) { // stops by lo+(n-1)/2+1 at the latest
+		for !b[(i+1)&m].before(e.at, e.seq) { // stops by lo+(n-1)/2+1 at the latest
 			b[i&m] = b[(i+1)&m]
 			i++
 		}
@@ -232,7 +239,7 @@ func (q *Queue) insertSorted(e entry) {
 		lo = q.lo
 	}
 	j := lo + n
-	for j > lo && b[(j-1)&m].less(&e) {
+	for j > lo && b[(j-1)&m].before(e.at, e.seq) {
 		b[j&m] = b[(j-1)&m]
 		j--
 	}
@@ -244,9 +251,21 @@ func (q *Queue) insertSorted(e entry) {
 // are free slots on both sides. The slots outside the window keep their
 // pointers: lanes' nodes and bare Timers, which the lanes and the free
 // list keep anyway.
+//
+// The events move by a loop, not by copy, which calls the runtime: with a
+// call in it, insertSorted (which relayout is inlined into) saved its
+// arguments on the stack at every insertion. The loop runs in the
+// direction that reads each slot before it is overwritten.
 func (q *Queue) relayout() {
-	lo := (sortedBack - q.n) / 2
-	copy(q.back[lo:lo+q.n], q.back[q.lo:q.lo+q.n])
+	const m = sortedBack - 1
+	lo, old := (sortedBack-q.n)/2, q.lo
+	i, end, step := 0, q.n, 1
+	if lo > old {
+		i, end, step = q.n-1, -1, -1
+	}
+	for ; i != end; i += step {
+		q.back[(lo+i)&m] = q.back[(old+i)&m]
+	}
 	q.lo = lo
 }
 
