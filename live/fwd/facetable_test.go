@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ndncc/ndncc/internal/ndntest"
+	"github.com/ndncc/ndncc/live/face"
 	"github.com/ndncc/ndncc/live/fwd/fwconf"
 	"github.com/ndncc/ndncc/ndn"
 )
@@ -122,4 +123,50 @@ func freeTCPPort(t *testing.T) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// TestArrivingFacesClosedWhenTheForwarderStops checks that a face made off
+// the loop (a listener's accepted connection, a dial's) does not outlive
+// the forwarder: one held on its way when the forwarder stops, whose
+// posted add never runs, is closed, and so is one that arrives after.
+// Otherwise the peer's face over that connection would stay up.
+func TestArrivingFacesClosedWhenTheForwarderStops(t *testing.T) {
+	cfg, err := fwconf.Parse([]byte("udp = \"\"\ntcp = \"\"\n"), "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Socket = ""
+	d, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newFace := func() (*face.Face, net.Conn) {
+		here, there := net.Pipe()
+		t.Cleanup(func() { here.Close(); there.Close() })
+		return face.NewTCP(d, here, "tcp4", face.OnDemand, nil), there
+	}
+	held, _ := newFace()
+	if !d.arriving.hold(held) {
+		t.Fatal("a face held before the forwarder ran was refused")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := d.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !held.Closed() {
+		t.Error("a face on its way when the forwarder stopped is not closed")
+	}
+	if d.arriving.take(held) {
+		t.Error("a face on its way when the forwarder stopped is still held: its posted add would add it")
+	}
+	late, peer := newFace()
+	d.Accepted(late)
+	if !late.Closed() {
+		t.Error("a face accepted after the forwarder stopped is not closed")
+	}
+	peer.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := peer.Read(make([]byte, 1)); err == nil {
+		t.Error("the peer of a face accepted after the forwarder stopped can still read")
+	}
 }

@@ -25,6 +25,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	nfd "github.com/named-data/ndnd/std/ndn/mgmt_2022"
@@ -66,6 +67,56 @@ type Forwarder struct {
 	// refusedFaces counts the listeners' new faces closed at once because
 	// the face table held MaxFaces.
 	refusedFaces uint64
+	// arriving are the faces made off the loop (a listener's, a dial's)
+	// on their way to the table.
+	arriving arrivals
+}
+
+// arrivals are faces made off the loop that a posted function will add to
+// the face table. A function posted as the loop ends may never run: the
+// faces it would have added are closed when the forwarder stops, so that
+// the peer sees the connection end rather than a face that stays up.
+type arrivals struct {
+	mu      sync.Mutex
+	faces   map[*face.Face]bool
+	stopped bool
+}
+
+// hold records f on its way; once the forwarder has stopped it closes f
+// instead and reports false.
+func (a *arrivals) hold(f *face.Face) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.stopped {
+		f.Close()
+		return false
+	}
+	if a.faces == nil {
+		a.faces = map[*face.Face]bool{}
+	}
+	a.faces[f] = true
+	return true
+}
+
+// take ends f's way (on the loop); it reports false if the forwarder
+// stopped and closed f meanwhile.
+func (a *arrivals) take(f *face.Face) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	held := a.faces[f]
+	delete(a.faces, f)
+	return held
+}
+
+// stop closes every face on its way and every one held from now on.
+func (a *arrivals) stop() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.stopped = true
+	for f := range a.faces {
+		f.Close()
+	}
+	a.faces = nil
 }
 
 // adoption is a configured face over a connection made elsewhere (Adopt).
@@ -237,6 +288,7 @@ func (d *Forwarder) Run(ctx context.Context) error {
 	for _, e := range d.faces {
 		e.f.Close()
 	}
+	d.arriving.stop()
 	if errors.Is(err, eventloop.ErrStopped) && ctx.Err() != nil {
 		return nil
 	}
@@ -352,7 +404,15 @@ func (d *Forwarder) TCPAddr() string {
 func (d *Forwarder) Now() time.Duration { return d.loop.Now() }
 
 // Accepted implements face.Host: a listener's new face joins the table.
-func (d *Forwarder) Accepted(f *face.Face) { d.loop.Post(func() { d.add(f, nil) }) }
+func (d *Forwarder) Accepted(f *face.Face) {
+	if d.arriving.hold(f) {
+		d.loop.Post(func() {
+			if d.arriving.take(f) {
+				d.add(f, nil)
+			}
+		})
+	}
+}
 
 // Deliver implements face.Host: the frames go to the forwarder on the
 // loop.
@@ -607,6 +667,9 @@ func (d *Forwarder) openStatic(ff *fwconf.Face, attempt int) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			f, err := face.DialTCP(ctx, d, ff.Scheme, ff.Address, face.Permanent, d.log)
+			if err == nil && !d.arriving.hold(f) {
+				return
+			}
 			d.loop.Post(func() {
 				if err != nil {
 					wait := min(time.Duration(attempt+1)*time.Second, time.Minute)
@@ -614,7 +677,9 @@ func (d *Forwarder) openStatic(ff *fwconf.Face, attempt int) {
 					d.loop.After(wait, func() { d.openStatic(ff, attempt+1) })
 					return
 				}
-				d.staticUp(f, ff)
+				if d.arriving.take(f) {
+					d.staticUp(f, ff)
+				}
 			})
 		}()
 	}
