@@ -393,32 +393,33 @@ so a stall of the machine may be the cause, which one run cannot tell. aimd-code
 53 times against 21. With marks the mean RTT is 4-6 ms higher live (78.0, 72.9 and 77.3 ms against
 73.2, 68.8 and 71.4): the live forwarders' real per-packet time, against the simulator's 0-200 µs
 draw, where CoDel keeps the queue short.`,
-	"seed001-vegas": `One run per variant, where paper 001 ran five: a run of the 17 takes about 105 minutes here
-(every variant fetches 100 MB), and ` + "`scripts/sim-vs-live.sh --more seed001-vegas`" + ` adds the next seed's run to
-this report. The 13 variants at 50 and 100 ms and AIMD and CUBIC at 200 ms ran on a quiet machine
-(load 0.4 at the start, 0.2 at the end; the links' timers at most 7.5-10.7 ms late), the four Vegas
-variants at 200 ms later, apart, and were merged in (load 0.4 to 1.3, beside another engineer's
-compiles at the lowest priority; timers at most 9.4-26.0 ms late). AIMD and CUBIC at 50 and 100 ms
-keep the simulator's times to 0.5% (57.0-57.5 s against 57.0-57.8): the path's rate bounds them.
-Every Vegas variant is slower live, 2.5 to 7 times: vegas-a5-b10 531.9 s against 76.4 at 50 ms and
-282.9 against 67.5 at 100 ms, vegas-a20-b30 152.8 against 58.3 at 50 ms, NDN-Vegas as Vegas (270.9
-and 157.4 s), with no loss either way. Live, the RTT sits about 2 ms over its least (52.8 against
-50.8 ms at 50 ms) where the simulator's sits 0.3-0.9 ms over it: the live forwarders' per-packet
-time. Paper 001's Vegas compares alpha and beta with expected - actual in segments per second, so
-the queue it aims for is alpha to beta times the base RTT in seconds, 0.25 to 0.5 segments for
-alpha 5 and beta 10 at 50 ms (about 0.2 to 0.4 ms at this rate): 2 ms of delay that is not queue
-holds its window near a quarter of the path's, and the larger pairs, which aim for more, lose less.
-At 200 ms every variant is slower live, and timeouts rather than Vegas's delay rule are why. AIMD
-is 3.6 times slower (305.4 s against 84.4) and CUBIC 1.26 times (221.1 against 175.5); AIMD timed
-out 123 times against 15, and 106 of those Data arrived after their timeout and before their
-retransmission (late_data: certainly spurious, 3 simulated). The four Vegas variants take 709.9,
-447.0, 493.7 and 517.0 s (vegas-a5-b10, -a10-b20, -a20-b30, NDN-Vegas) against 112.1 and 129.2 s
-simulated, with 135-278 timeouts against 7-9, of which 133-278 are late_data, each a window decrease
-(64-102). With a 200 ms RTT and little variance the RTO sits a few ms over the RTT, which the live
-jitter crosses, and each timeout that decreases the window costs rounds of 200 ms to grow back. So
-at 200 ms the live order of the variants is the order of their spurious timeouts, not of alpha and
-beta. Paper 001's own testbed had real forwarders too; docs/validation.md has Vegas at 200 ms
-through NFD (1139 s against 112 simulated).`,
+	"seed001-vegas": `Two runs per variant, where paper 001 ran five: a run of the 17 takes about 95 minutes here (every
+variant fetches 100 MB), and ` + "`scripts/sim-vs-live.sh --more seed001-vegas`" + ` adds the next seed's run to this
+report. Run 1's 13 variants at 50 and 100 ms and AIMD and CUBIC at 200 ms ran on a quiet machine (load
+0.4 at the start, 0.2 at the end), its four Vegas variants at 200 ms later, apart, and were merged in
+(load 0.4 to 1.3, beside another engineer's compiles at the lowest priority); run 2 ran whole (load
+2.3 at the start, beside such compiles for its first half, 0.4 at the end). The links' timers ran at
+most 7.5-26.0 ms late. AIMD and CUBIC at 50 and 100 ms keep the simulator's times to 0.5% in both
+runs (57.0-57.5 s against 57.0-57.8): the path's rate bounds them. Every Vegas variant is slower
+live, 2.5 to 7 times: vegas-a5-b10 543.3 s (531.9 and 554.7) against 77.1 at 50 ms and 302.7 against
+67.3 at 100 ms, vegas-a20-b30 160.8 against 58.3 at 50 ms, NDN-Vegas as Vegas (287.9 and 158.3 s),
+with no loss either way. Live, the RTT sits about 2 ms over its least (52.9 against 50.8 ms at 50
+ms) where the simulator's sits 0.1-0.7 ms over it: the live forwarders' per-packet time. Paper 001's
+Vegas compares alpha and beta with expected - actual in segments per second, so the queue it aims
+for is alpha to beta times the base RTT in seconds, 0.25 to 0.5 segments for alpha 5 and beta 10 at
+50 ms (about 0.2 to 0.4 ms at this rate): 2 ms of delay that is not queue holds its window near a
+quarter of the path's, and the larger pairs, which aim for more, lose less. At 200 ms every variant
+is slower live, and timeouts rather than Vegas's delay rule are why. AIMD takes 343.3 s (305.4 and
+381.2) against 84.4, with 123 and 181 timeouts against 15, of which 106 and 169 are late_data: the
+Data came after the timeout and before the retransmission, so the timeout was certainly spurious.
+The four Vegas variants take 954.9 s (709.9 and 1200.0; vegas-a5-b10), 474.8, 497.4 and 510.6
+(-a10-b20, -a20-b30, NDN-Vegas) against 119.7-123.5 simulated, with 117-278 timeouts per run against
+7-8, of which 115-278 are late_data, each a window decrease (49-102 per run). With a 200 ms RTT and
+little variance the RTO sits a few ms over the RTT, which the live jitter crosses, and each timeout
+that decreases the window costs rounds of 200 ms to grow back, the more the later in a run it falls:
+vegas-a5-b10's two runs differ by 490 s with 135 and 117 timeouts. So at 200 ms the live order of the variants is the order of their
+spurious timeouts, not of alpha and beta. Paper 001's own testbed had real forwarders too;
+docs/validation.md has Vegas at 200 ms through NFD (1139 s against 112 simulated).`,
 	"seed003-aimd": `Five runs per variant, as paper 003 made, at load 4.0 at the start and 0.4 at the end, the
 links' timers 0.49 ms late on average and 22-25 ms at most. The three rows keep the simulator's
 order in every run (fixed-50 23.87-23.88 s, aimd 31.71-32.23, aimd-hole 34.51-35.36; simulated
