@@ -397,7 +397,7 @@ draw, where CoDel keeps the queue short.`,
 variant fetches 100 MB), and ` + "`scripts/sim-vs-live.sh --more seed001-vegas`" + ` adds the next seed's run to this
 report. Run 1's 13 variants at 50 and 100 ms and AIMD and CUBIC at 200 ms ran on a quiet machine (load
 0.4 at the start, 0.2 at the end), its four Vegas variants at 200 ms later, apart, and were merged in
-(load 0.4 to 1.3, beside another engineer's compiles at the lowest priority); run 2 ran whole (load
+(load 0.4 to 1.3, beside compiles and test runs at the lowest priority); run 2 ran whole (load
 2.3 at the start, 0.4 at the end), beside compiles and test runs at the lowest priority for much of
 it, its 200 ms variants included. The links' timers ran at
 most 7.5-26.0 ms late. AIMD and CUBIC at 50 and 100 ms keep the simulator's times to 0.5% in both
