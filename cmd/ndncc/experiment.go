@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -265,13 +264,12 @@ reports (--live) are merged the same way; all parts must then have them, from th
 				if err != nil {
 					return &exitError{2, fmt.Errorf("merge: %w", err)}
 				}
-				var r experiment.Report
-				err = json.NewDecoder(f).Decode(&r)
+				r, err := experiment.DecodeReport(f)
 				f.Close()
 				if err != nil {
 					return &exitError{2, fmt.Errorf("merge: %s: %w", path, err)}
 				}
-				parts = append(parts, &r)
+				parts = append(parts, r)
 			}
 			rep, err := experiment.Merge(parts)
 			if err != nil {
