@@ -27,8 +27,7 @@ func NewBestRoute(a Actions) Strategy {
 }
 
 // AfterReceiveInterest implements Strategy.
-func (s *bestRoute) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, nexthops []NextHop) {
-	it := p.Interest
+func (s *bestRoute) AfterReceiveInterest(e *PitEntry, in FaceID, it *ndn.Interest, nexthops []NextHop) {
 	now := s.a.Now()
 	switch s.retx.DecidePerEntry(e, now) {
 	case RetxSuppress:
@@ -64,7 +63,7 @@ func (s *bestRoute) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, n
 }
 
 // AfterReceiveData implements Strategy.
-func (s *bestRoute) AfterReceiveData(*PitEntry, FaceID, ndn.Packet) {}
+func (s *bestRoute) AfterReceiveData(*PitEntry, FaceID, *ndn.Data, uint64) {}
 
 // AfterReceiveNack implements Strategy.
 func (s *bestRoute) AfterReceiveNack(e *PitEntry, _ FaceID, _ ndn.Packet) {

@@ -60,7 +60,7 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 	// f.downstreams), to send each face one copy.
 	gather := len(matches) > 1
 	for _, e := range matches {
-		e.strategy.AfterReceiveData(e, in, *p)
+		e.strategy.AfterReceiveData(e, in, d, p.CongestionMark)
 		if !e.live {
 			continue
 		}

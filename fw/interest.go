@@ -93,7 +93,7 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 	if e.scope != scopeNone {
 		nexthops = f.scopeNexthops(e, in, nexthops)
 	}
-	e.strategy.AfterReceiveInterest(e, in, *p, nexthops)
+	e.strategy.AfterReceiveInterest(e, in, it, nexthops)
 }
 
 // onInterestLoop answers a looping Interest with Nack Duplicate, as NFD
