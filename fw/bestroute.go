@@ -28,8 +28,8 @@ func NewBestRoute(a Actions) Strategy {
 
 // AfterReceiveInterest implements Strategy.
 func (s *bestRoute) AfterReceiveInterest(e *PitEntry, in FaceID, it *ndn.Interest, nexthops []NextHop) {
-	now := s.a.Now()
-	switch s.retx.DecidePerEntry(e, now) {
+	decision, now := s.retx.decideAt(e, s.a)
+	switch decision {
 	case RetxSuppress:
 		s.a.Suppressed(e)
 	case RetxNew:

@@ -74,10 +74,10 @@ type chooser func(cands []NextHop) FaceID
 // slice for the candidates.
 func forwardMultipath(a Actions, retx RetxSuppression, e *PitEntry, in FaceID, it *ndn.Interest,
 	nexthops []NextHop, buf *[]NextHop, choose chooser) {
-	now := a.Now()
+	decision, now := retx.decideAt(e, a)
 	cands := (*buf)[:0]
 	defer func() { *buf = cands[:0] }()
-	switch retx.DecidePerEntry(e, now) {
+	switch decision {
 	case RetxSuppress:
 		a.Suppressed(e)
 	case RetxNew:
