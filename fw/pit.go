@@ -51,7 +51,7 @@ func (o *OutRecord) pending(now time.Duration) bool {
 type PitEntry struct {
 	name ndn.Name
 	hash uint64
-	next *PitEntry // next entry in the same hash bucket
+	next *PitEntry // next entry in the same hash bucket (in the free list once recycled)
 
 	in  []InRecord
 	out []OutRecord
@@ -306,7 +306,10 @@ type pit struct {
 	// nCBP: their sum.
 	cbp  []int
 	nCBP int
-	free []*PitEntry // recycled entries, at most maxFreePIT
+	// free is a stack of recycled entries linked through their next
+	// field, nfree of them, at most maxFreePIT.
+	free  *PitEntry
+	nfree int
 }
 
 const maxFreePIT = 1024
@@ -353,9 +356,10 @@ func (t *pit) find(it *ndn.Interest, h uint64) *PitEntry {
 // recycled entry keeps its bound timer; a new one has none yet.
 func (t *pit) insert(it *ndn.Interest, h uint64) *PitEntry {
 	var e *PitEntry
-	if n := len(t.free); n > 0 {
-		e = t.free[n-1]
-		t.free = t.free[:n-1]
+	if t.free != nil {
+		e = t.free
+		t.free = e.next
+		t.nfree--
 	} else {
 		e = &PitEntry{}
 		e.in, e.out = e.in1[:0], e.out1[:0]
@@ -404,12 +408,14 @@ func (t *pit) remove(e *PitEntry) {
 		e.in1[0] = InRecord{}
 	}
 	e.unindexIn()
-	e.name, e.next, e.strategy = nil, nil, nil
+	e.name, e.strategy = nil, nil
 	e.in, e.out = e.in[:0], e.out[:0]
 	e.canBePrefix, e.mustBeFresh, e.hash, e.live, e.scope = false, false, 0, false, scopeNone
 	e.expiry, e.retxInterval = 0, 0
-	if len(t.free) < maxFreePIT {
-		t.free = append(t.free, e)
+	e.next = nil
+	if t.nfree < maxFreePIT {
+		e.next, t.free = t.free, e
+		t.nfree++
 	}
 }
 
