@@ -123,10 +123,9 @@ func (f *Forwarder) sendInterest(e *PitEntry, out FaceID, it *ndn.Interest) bool
 		f.counters.HopLimitDrops++
 		return false
 	}
-	if o := e.OutRecord(out); o == nil || o.Nack != ndn.NackNone {
+	if !e.insertOutRecord(out, it, f.now(), f.lifetime(it)) {
 		fc.pending++ // a new outstanding Interest (see PendingInterests)
 	}
-	e.insertOutRecord(out, it, f.now(), f.lifetime(it))
 	f.counters.OutInterests++
 	fc.counters.OutInterests++
 	p := ndn.Packet{Interest: it}

@@ -270,24 +270,27 @@ func (e *PitEntry) dropFace(face FaceID) (orphaned bool) {
 }
 
 // insertOutRecord adds or renews the out-record of face for Interest it,
-// which lives for life (its lifetime, capped).
-func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now, life time.Duration) *OutRecord {
+// which lives for life (its lifetime, capped). It reports whether the
+// upstream was awaiting a reply already: it had an out-record without a
+// Nack.
+func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now, life time.Duration) (awaiting bool) {
 	if len(e.out) == 0 && cap(e.out) > 0 { // the first upstream (most entries' only one)
 		e.out = e.out[:1]
-		o := &e.out[0]
-		*o = OutRecord{Face: face, Nonce: it.Nonce, LastSent: now, Expiry: now + life}
-		return o
+		e.out[0] = OutRecord{Face: face, Nonce: it.Nonce, LastSent: now, Expiry: now + life}
+		return false
 	}
 	o := e.OutRecord(face)
 	if o == nil {
 		e.out = append(e.out, OutRecord{Face: face})
 		o = &e.out[len(e.out)-1]
+	} else {
+		awaiting = o.Nack == ndn.NackNone
 	}
 	o.Nonce = it.Nonce
 	o.LastSent = now
 	o.Expiry = now + life
 	o.Nack, o.NackMark = ndn.NackNone, 0
-	return o
+	return awaiting
 }
 
 // pit is the Pending Interest Table. Entries are keyed by the hash of their
