@@ -168,16 +168,18 @@ func (f *Forwarder) onExpiryTimer(e *PitEntry) {
 // Set); a wake-up that finds the timer disarmed does nothing.
 func (f *Forwarder) finalize(e *PitEntry, satisfied bool, freshness time.Duration) {
 	e.timer.Stop()
-	if len(e.in) == 1 { // the common case, without a loop
-		f.faces[e.in[0].Face].inRecords--
+	// (the slices in locals: read once, not again after each store)
+	faces, in, out := f.faces, e.in, e.out
+	if len(in) == 1 { // the common case, without a loop
+		faces[in[0].Face].inRecords--
 	} else {
-		for i := range e.in {
-			f.faces[e.in[i].Face].inRecords--
+		for i := range in {
+			faces[in[i].Face].inRecords--
 		}
 	}
-	for i := range e.out { // their Interests are no longer outstanding (see PendingInterests)
-		if e.out[i].Nack == ndn.NackNone {
-			f.faces[e.out[i].Face].pending--
+	for i := range out { // their Interests are no longer outstanding (see PendingInterests)
+		if out[i].Nack == ndn.NackNone {
+			faces[out[i].Face].pending--
 		}
 	}
 	if !satisfied || (e.mustBeFresh && freshness < f.dnl.lifetime) {
