@@ -179,8 +179,11 @@ func (e *PitEntry) duplicateNonce(nonce uint32, face FaceID) bool {
 func (e *PitEntry) insertInRecord(face FaceID, it *ndn.Interest, mark uint64, token []byte, now, life time.Duration) (added bool) {
 	if len(e.in) == 0 && cap(e.in) > 0 { // a new entry's first record (most entries' only one)
 		e.in = e.in[:1]
+		// Every field, one by one: a composite literal would be built on
+		// the stack and copied.
 		r := &e.in[0]
-		*r = InRecord{Face: face, Nonce: it.Nonce, Expiry: now + life, LastRenewed: now, Interest: it, Mark: mark, PitToken: token}
+		r.Face, r.Nonce, r.Expiry, r.LastRenewed = face, it.Nonce, now+life, now
+		r.Interest, r.Mark, r.PitToken = it, mark, token
 		e.expiry = r.Expiry
 		return true
 	}
