@@ -59,7 +59,7 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 		if f.cs.serves() {
 			if d := f.cs.find(it, h, now); d != nil {
 				f.counters.CSHits++
-				f.sendData(downstream{face: in, mark: p.CongestionMark, it: it, token: p.PitToken}, d, 0)
+				f.sendData(&InRecord{Face: in, Interest: it, PitToken: p.PitToken}, p.CongestionMark, d, 0)
 				return
 			}
 			f.counters.CSMisses++
