@@ -418,10 +418,11 @@ func (t *pit) remove(e *PitEntry) {
 	e.in, e.out = e.in[:0], e.out[:0]
 	e.canBePrefix, e.mustBeFresh, e.hash, e.live, e.scope = false, false, 0, false, scopeNone
 	e.expiry, e.retxInterval = 0, 0
-	e.next = nil
 	if t.nfree < maxFreePIT {
 		e.next, t.free = t.free, e
 		t.nfree++
+	} else {
+		e.next = nil
 	}
 }
 
