@@ -10,27 +10,27 @@ import (
 // the Actions directly.
 type funcStrategy struct {
 	a          Actions
-	onInterest func(a Actions, e *PitEntry, in FaceID, p ndn.Packet, nh []NextHop)
+	onInterest func(a Actions, e *PitEntry, in FaceID, it *ndn.Interest, nh []NextHop)
 }
 
-func (s *funcStrategy) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, nh []NextHop) {
-	s.onInterest(s.a, e, in, p, nh)
+func (s *funcStrategy) AfterReceiveInterest(e *PitEntry, in FaceID, it *ndn.Interest, nh []NextHop) {
+	s.onInterest(s.a, e, in, it, nh)
 }
-func (s *funcStrategy) AfterReceiveData(*PitEntry, FaceID, ndn.Packet) {}
-func (s *funcStrategy) AfterReceiveNack(*PitEntry, FaceID, ndn.Packet) {}
-func (s *funcStrategy) OnInterestUnsatisfied(*PitEntry)                {}
+func (s *funcStrategy) AfterReceiveData(*PitEntry, FaceID, *ndn.Data, uint64) {}
+func (s *funcStrategy) AfterReceiveNack(*PitEntry, FaceID, ndn.Packet)        {}
+func (s *funcStrategy) OnInterestUnsatisfied(*PitEntry)                       {}
 
 func TestActions(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
-		onInterest func(a Actions, e *PitEntry, in FaceID, p ndn.Packet, nh []NextHop)
+		onInterest func(a Actions, e *PitEntry, in FaceID, it *ndn.Interest, nh []NextHop)
 		steps      []step
 		counters   Counters
 	}{{
 		name: "SendNack to one downstream keeps the entry for the others",
-		onInterest: func(a Actions, e *PitEntry, in FaceID, p ndn.Packet, nh []NextHop) {
+		onInterest: func(a Actions, e *PitEntry, in FaceID, it *ndn.Interest, nh []NextHop) {
 			if len(e.InRecords()) == 1 {
-				a.SendInterest(e, nh[0].Face, p.Interest)
+				a.SendInterest(e, nh[0].Face, it)
 				return
 			}
 			a.SendNack(e, in, ndn.NackCongestion, 0)
@@ -45,9 +45,9 @@ func TestActions(t *testing.T) {
 		counters: Counters{InInterests: 2, OutInterests: 1, OutNacks: 1, UnsatisfiedExpiries: 1, DeadNonces: 1},
 	}, {
 		name: "SendNack to the last downstream finalizes the entry; later actions do nothing",
-		onInterest: func(a Actions, e *PitEntry, in FaceID, p ndn.Packet, nh []NextHop) {
+		onInterest: func(a Actions, e *PitEntry, in FaceID, it *ndn.Interest, nh []NextHop) {
 			a.SendNack(e, in, ndn.NackNoRoute, 4)
-			a.SendInterest(e, nh[0].Face, p.Interest)
+			a.SendInterest(e, nh[0].Face, it)
 			a.SendNackToAll(e, ndn.NackNoRoute, 0)
 			a.Suppressed(e)
 			a.Reject(e)
@@ -58,8 +58,8 @@ func TestActions(t *testing.T) {
 		counters: Counters{InInterests: 1, OutNacks: 1, MarksForwarded: 1},
 	}, {
 		name: "Reject drops the entry silently; its nonces become dead",
-		onInterest: func(a Actions, e *PitEntry, in FaceID, p ndn.Packet, nh []NextHop) {
-			a.SendInterest(e, nh[0].Face, p.Interest)
+		onInterest: func(a Actions, e *PitEntry, in FaceID, it *ndn.Interest, nh []NextHop) {
+			a.SendInterest(e, nh[0].Face, it)
 			a.Reject(e)
 		},
 		steps: []step{

@@ -27,10 +27,9 @@ func NewBestRoute(a Actions) Strategy {
 }
 
 // AfterReceiveInterest implements Strategy.
-func (s *bestRoute) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, nexthops []NextHop) {
-	it := p.Interest
-	now := s.a.Now()
-	switch s.retx.DecidePerEntry(e, now) {
+func (s *bestRoute) AfterReceiveInterest(e *PitEntry, in FaceID, it *ndn.Interest, nexthops []NextHop) {
+	decision, now := s.retx.decideAt(e, s.a)
+	switch decision {
 	case RetxSuppress:
 		s.a.Suppressed(e)
 	case RetxNew:
@@ -64,7 +63,7 @@ func (s *bestRoute) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, n
 }
 
 // AfterReceiveData implements Strategy.
-func (s *bestRoute) AfterReceiveData(*PitEntry, FaceID, ndn.Packet) {}
+func (s *bestRoute) AfterReceiveData(*PitEntry, FaceID, *ndn.Data, uint64) {}
 
 // AfterReceiveNack implements Strategy.
 func (s *bestRoute) AfterReceiveNack(e *PitEntry, _ FaceID, _ ndn.Packet) {

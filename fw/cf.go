@@ -34,8 +34,8 @@ func NewCF(a Actions) Strategy {
 }
 
 // AfterReceiveInterest implements Strategy.
-func (s *cf) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, nexthops []NextHop) {
-	forwardMultipath(s.a, s.retx, e, in, p, nexthops, &s.cands, s.pick)
+func (s *cf) AfterReceiveInterest(e *PitEntry, in FaceID, it *ndn.Interest, nexthops []NextHop) {
+	forwardMultipath(s.a, s.retx, e, in, it, nexthops, &s.cands, s.pick)
 }
 
 // cfWeight is the weight of a face with n pending Interests.
@@ -54,7 +54,7 @@ func (s *cf) choose(cands []NextHop) FaceID {
 }
 
 // AfterReceiveData implements Strategy.
-func (s *cf) AfterReceiveData(*PitEntry, FaceID, ndn.Packet) {}
+func (s *cf) AfterReceiveData(*PitEntry, FaceID, *ndn.Data, uint64) {}
 
 // AfterReceiveNack implements Strategy.
 func (s *cf) AfterReceiveNack(e *PitEntry, _ FaceID, _ ndn.Packet) {

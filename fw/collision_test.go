@@ -172,7 +172,8 @@ func TestCSCanBePrefixLatestOnly(t *testing.T) {
 // A removed entry is recycled as good as new: it keeps no reference (to
 // an Interest, a PitToken, a name, a strategy), every field is zero but
 // the record arrays (empty) and the bound timer, and the records it gets
-// when it is used again are those a new entry would get.
+// when it is used again are those a new entry would get. (A recycled
+// entry's next links the free list, of which e is here the only one.)
 func TestPITRecycledEntryIsClean(t *testing.T) {
 	p := newPIT()
 	it := interest("/a/b", 1, canBePrefix, mustBeFresh).Interest

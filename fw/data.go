@@ -6,16 +6,6 @@ import (
 	"github.com/ndncc/ndncc/ndn"
 )
 
-// downstream is a face a Data goes to, with the CongestionMark it carries,
-// the Interest of that downstream it answers (kept for loss Nacks, see
-// EnableLossNacks) and the PitToken that Interest came with.
-type downstream struct {
-	face  FaceID
-	mark  uint64
-	it    *ndn.Interest
-	token []byte
-}
-
 // onData is the incoming-Data pipeline: scope control (a /localhost Data
 // from a network face is dropped), PIT matching (unsolicited Data is
 // dropped), caching, strategy notification, then one copy of the Data to
@@ -56,11 +46,12 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 		f.cs.insert(d, hs, now)
 	}
 	// One entry's in-records are one per face: each is sent as it is
-	// found. Several entries' downstreams are gathered first (in
-	// f.downstreams), to send each face one copy.
+	// found. Several entries' in-records are gathered first (copies, in
+	// f.downstreams, whose Mark is the one to send), to send each face one
+	// copy.
 	gather := len(matches) > 1
 	for _, e := range matches {
-		e.strategy.AfterReceiveData(e, in, *p)
+		e.strategy.AfterReceiveData(e, in, d, p.CongestionMark)
 		if !e.live {
 			continue
 		}
@@ -68,8 +59,9 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 		f.finalize(e, true, d.Freshness)
 	}
 	if gather {
-		for _, x := range f.downstreams {
-			f.sendData(x, d, in)
+		for i := range f.downstreams {
+			r := &f.downstreams[i]
+			f.sendData(r, r.Mark, d, in)
 		}
 		f.downstreams = f.downstreams[:0]
 	}
@@ -83,50 +75,57 @@ func (f *Forwarder) answer(e *PitEntry, in FaceID, p *ndn.Packet, now time.Durat
 	for i := range e.in {
 		r := &e.in[i]
 		if r.Expiry > now && r.Face != in {
-			x := downstream{face: r.Face, mark: max(p.CongestionMark, r.Mark), it: r.Interest, token: r.PitToken}
+			mark := max(p.CongestionMark, r.Mark)
 			if gather {
-				f.downstreams = addDownstream(f.downstreams, x)
+				f.downstreams = addDownstream(f.downstreams, r, mark)
 			} else {
-				f.sendData(x, p.Data, in)
+				f.sendData(r, mark, p.Data, in)
 			}
 		}
 	}
 }
 
-// addDownstream adds x to ds once per face, keeping the largest mark.
-func addDownstream(ds []downstream, x downstream) []downstream {
+// addDownstream adds a copy of in-record r, with Mark mark, to ds once
+// per face, keeping the largest mark.
+func addDownstream(ds []InRecord, r *InRecord, mark uint64) []InRecord {
 	for i := range ds {
-		if ds[i].face == x.face {
-			ds[i].mark = max(ds[i].mark, x.mark)
+		if ds[i].Face == r.Face {
+			ds[i].Mark = max(ds[i].Mark, mark)
 			return ds
 		}
 	}
-	return append(ds, x)
+	ds = append(ds, *r)
+	ds[len(ds)-1].Mark = mark
+	return ds
 }
 
 // sendData is the outgoing-Data pipeline: Data d, which arrived on face
-// from (0 for the Content Store), answers downstream x.
-func (f *Forwarder) sendData(x downstream, d *ndn.Data, from FaceID) {
-	if !f.faceUp(x.face) {
+// from (0 for the Content Store), answers the downstream of in-record r
+// (its face, its Interest, its PitToken) with CongestionMark mark. The
+// record is passed by address, not copied; it is read after the face's
+// Send too, which cannot change it (what Send hands this forwarder waits
+// until the current packet is done).
+func (f *Forwarder) sendData(r *InRecord, mark uint64, d *ndn.Data, from FaceID) {
+	if !f.faceUp(r.Face) {
 		return
 	}
-	fc := &f.faces[x.face]
+	fc := &f.faces[r.Face]
 	if fc.kind != FaceLocal && scopeOf(d.Name) == scopeLocalhost {
 		f.counters.ScopeDataDrops++ // /localhost Data never leaves the node
 		return
 	}
-	p := ndn.Packet{Data: d, CongestionMark: x.mark, PitToken: x.token}
+	p := ndn.Packet{Data: d, CongestionMark: mark, PitToken: r.PitToken}
 	if fc.localFields {
 		p.IncomingFaceID = uint64(from)
 	}
 	fc.out.Send(p)
-	fc = &f.faces[x.face]       // (Send may have added a face)
-	if r := fc.sent; r != nil { // remembered for a loss Nack (lossnack.go)
-		r.add(d, x.it)
+	fc = &f.faces[r.Face]       // (Send may have added a face)
+	if s := fc.sent; s != nil { // remembered for a loss Nack (lossnack.go)
+		s.add(d, r.Interest)
 	}
 	f.counters.OutData++
 	fc.counters.OutData++
-	if x.mark > 0 {
+	if mark > 0 {
 		f.counters.MarksForwarded++
 	}
 }

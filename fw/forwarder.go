@@ -83,8 +83,8 @@ type Forwarder struct {
 	guard reentry.Guard[work]
 
 	// per-packet scratch space
-	downstreams []downstream
-	scoped      []NextHop // the nexthops scope control leaves (scope.go)
+	downstreams []InRecord // several PIT entries' downstreams, gathered by onData
+	scoped      []NextHop  // the nexthops scope control leaves (scope.go)
 }
 
 // work is what the forwarder's guard runs: a packet received on face, a

@@ -554,13 +554,13 @@ type countingStrategy struct {
 	interests, data, nacks, unsatisfied, marks int
 }
 
-func (s *countingStrategy) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, nh []NextHop) {
+func (s *countingStrategy) AfterReceiveInterest(e *PitEntry, in FaceID, it *ndn.Interest, nh []NextHop) {
 	s.interests++
-	s.a.SendInterest(e, nh[0].Face, p.Interest)
+	s.a.SendInterest(e, nh[0].Face, it)
 }
-func (s *countingStrategy) AfterReceiveData(e *PitEntry, in FaceID, p ndn.Packet) {
+func (s *countingStrategy) AfterReceiveData(e *PitEntry, in FaceID, d *ndn.Data, mark uint64) {
 	s.data++
-	if p.CongestionMark > 0 {
+	if mark > 0 {
 		s.marks++
 	}
 }

@@ -59,7 +59,7 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 		if f.cs.serves() {
 			if d := f.cs.find(it, h, now); d != nil {
 				f.counters.CSHits++
-				f.sendData(downstream{face: in, mark: p.CongestionMark, it: it, token: p.PitToken}, d, 0)
+				f.sendData(&InRecord{Face: in, Interest: it, PitToken: p.PitToken}, p.CongestionMark, d, 0)
 				return
 			}
 			f.counters.CSMisses++
@@ -93,7 +93,7 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 	if e.scope != scopeNone {
 		nexthops = f.scopeNexthops(e, in, nexthops)
 	}
-	e.strategy.AfterReceiveInterest(e, in, *p, nexthops)
+	e.strategy.AfterReceiveInterest(e, in, it, nexthops)
 }
 
 // onInterestLoop answers a looping Interest with Nack Duplicate, as NFD
@@ -123,10 +123,9 @@ func (f *Forwarder) sendInterest(e *PitEntry, out FaceID, it *ndn.Interest) bool
 		f.counters.HopLimitDrops++
 		return false
 	}
-	if o := e.OutRecord(out); o == nil || o.Nack != ndn.NackNone {
+	if !e.insertOutRecord(out, it, f.now(), f.lifetime(it)) {
 		fc.pending++ // a new outstanding Interest (see PendingInterests)
 	}
-	e.insertOutRecord(out, it, f.now(), f.lifetime(it))
 	f.counters.OutInterests++
 	fc.counters.OutInterests++
 	p := ndn.Packet{Interest: it}
@@ -169,16 +168,18 @@ func (f *Forwarder) onExpiryTimer(e *PitEntry) {
 // Set); a wake-up that finds the timer disarmed does nothing.
 func (f *Forwarder) finalize(e *PitEntry, satisfied bool, freshness time.Duration) {
 	e.timer.Stop()
-	if len(e.in) == 1 { // the common case, without a loop
-		f.faces[e.in[0].Face].inRecords--
+	// (the slices in locals: read once, not again after each store)
+	faces, in, out := f.faces, e.in, e.out
+	if len(in) == 1 { // the common case, without a loop
+		faces[in[0].Face].inRecords--
 	} else {
-		for i := range e.in {
-			f.faces[e.in[i].Face].inRecords--
+		for i := range in {
+			faces[in[i].Face].inRecords--
 		}
 	}
-	for i := range e.out { // their Interests are no longer outstanding (see PendingInterests)
-		if e.out[i].Nack == ndn.NackNone {
-			f.faces[e.out[i].Face].pending--
+	for i := range out { // their Interests are no longer outstanding (see PendingInterests)
+		if out[i].Nack == ndn.NackNone {
+			faces[out[i].Face].pending--
 		}
 	}
 	if !satisfied || (e.mustBeFresh && freshness < f.dnl.lifetime) {

@@ -20,7 +20,7 @@ func NewMulticast(a Actions) Strategy {
 }
 
 // AfterReceiveInterest implements Strategy.
-func (s *multicast) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, nexthops []NextHop) {
+func (s *multicast) AfterReceiveInterest(e *PitEntry, in FaceID, it *ndn.Interest, nexthops []NextHop) {
 	now := s.a.Now()
 	var sent, suppressed bool
 	for _, nh := range nexthops {
@@ -32,7 +32,7 @@ func (s *multicast) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, n
 			suppressed = true
 			continue
 		}
-		if s.a.SendInterest(e, nh.Face, p.Interest) {
+		if s.a.SendInterest(e, nh.Face, it) {
 			sent = true
 			if d == RetxForward {
 				s.retx.IncrementUpstream(e, nh.Face)
@@ -49,7 +49,7 @@ func (s *multicast) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, n
 }
 
 // AfterReceiveData implements Strategy.
-func (s *multicast) AfterReceiveData(*PitEntry, FaceID, ndn.Packet) {}
+func (s *multicast) AfterReceiveData(*PitEntry, FaceID, *ndn.Data, uint64) {}
 
 // AfterReceiveNack implements Strategy.
 func (s *multicast) AfterReceiveNack(e *PitEntry, _ FaceID, _ ndn.Packet) {

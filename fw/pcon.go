@@ -210,14 +210,14 @@ type pconEntry struct {
 }
 
 // AfterReceiveInterest implements Strategy.
-func (s *pcon) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, nexthops []NextHop) {
+func (s *pcon) AfterReceiveInterest(e *PitEntry, in FaceID, it *ndn.Interest, nexthops []NextHop) {
 	s.cur = nil
 	if len(nexthops) > 0 {
 		if prefix, h, _, ok := s.a.fibEntry(e.Name()); ok {
 			s.cur = s.entry(prefix, h, nexthops)
 		}
 	}
-	forwardMultipath(s.a, s.retx, e, in, p, nexthops, &s.cands, s.pick)
+	forwardMultipath(s.a, s.retx, e, in, it, nexthops, &s.cands, s.pick)
 	s.cur = nil
 }
 
@@ -263,13 +263,13 @@ func (s *pcon) choose(cands []NextHop) FaceID {
 }
 
 // AfterReceiveData implements Strategy.
-func (s *pcon) AfterReceiveData(e *PitEntry, in FaceID, p ndn.Packet) {
+func (s *pcon) AfterReceiveData(e *PitEntry, in FaceID, _ *ndn.Data, mark uint64) {
 	ent := s.lookup(e.Name())
 	if ent == nil {
 		return
 	}
 	now := s.a.Now()
-	if p.CongestionMark > 0 {
+	if mark > 0 {
 		s.signal(ent, in, now)
 		return
 	}

@@ -29,8 +29,8 @@ func NewPI(a Actions) Strategy {
 }
 
 // AfterReceiveInterest implements Strategy.
-func (s *pi) AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, nexthops []NextHop) {
-	forwardMultipath(s.a, s.retx, e, in, p, nexthops, &s.cands, s.choose)
+func (s *pi) AfterReceiveInterest(e *PitEntry, in FaceID, it *ndn.Interest, nexthops []NextHop) {
+	forwardMultipath(s.a, s.retx, e, in, it, nexthops, &s.cands, s.choose)
 }
 
 // choose returns the candidate with the fewest pending Interests; the
@@ -46,7 +46,7 @@ func (s *pi) choose(cands []NextHop) FaceID {
 }
 
 // AfterReceiveData implements Strategy.
-func (s *pi) AfterReceiveData(*PitEntry, FaceID, ndn.Packet) {}
+func (s *pi) AfterReceiveData(*PitEntry, FaceID, *ndn.Data, uint64) {}
 
 // AfterReceiveNack implements Strategy.
 func (s *pi) AfterReceiveNack(e *PitEntry, _ FaceID, _ ndn.Packet) {
@@ -72,12 +72,12 @@ type chooser func(cands []NextHop) FaceID
 //
 // Eligible means up and not the downstream in. buf is the caller's scratch
 // slice for the candidates.
-func forwardMultipath(a Actions, retx RetxSuppression, e *PitEntry, in FaceID, p ndn.Packet,
+func forwardMultipath(a Actions, retx RetxSuppression, e *PitEntry, in FaceID, it *ndn.Interest,
 	nexthops []NextHop, buf *[]NextHop, choose chooser) {
-	now := a.Now()
+	decision, now := retx.decideAt(e, a)
 	cands := (*buf)[:0]
 	defer func() { *buf = cands[:0] }()
-	switch retx.DecidePerEntry(e, now) {
+	switch decision {
 	case RetxSuppress:
 		a.Suppressed(e)
 	case RetxNew:
@@ -90,7 +90,7 @@ func forwardMultipath(a Actions, retx RetxSuppression, e *PitEntry, in FaceID, p
 			a.SendNackToAll(e, ndn.NackNoRoute, 0)
 			return
 		}
-		a.SendInterest(e, choose(cands), p.Interest)
+		a.SendInterest(e, choose(cands), it)
 	case RetxForward:
 		var oldest FaceID
 		var oldestAt time.Duration
@@ -107,9 +107,9 @@ func forwardMultipath(a Actions, retx RetxSuppression, e *PitEntry, in FaceID, p
 		}
 		switch {
 		case len(cands) > 0:
-			a.SendInterest(e, choose(cands), p.Interest)
+			a.SendInterest(e, choose(cands), it)
 		case oldest != 0:
-			a.SendInterest(e, oldest, p.Interest)
+			a.SendInterest(e, oldest, it)
 		}
 	}
 }

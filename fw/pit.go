@@ -51,7 +51,7 @@ func (o *OutRecord) pending(now time.Duration) bool {
 type PitEntry struct {
 	name ndn.Name
 	hash uint64
-	next *PitEntry // next entry in the same hash bucket
+	next *PitEntry // next entry in the same hash bucket (in the free list once recycled)
 
 	in  []InRecord
 	out []OutRecord
@@ -179,8 +179,11 @@ func (e *PitEntry) duplicateNonce(nonce uint32, face FaceID) bool {
 func (e *PitEntry) insertInRecord(face FaceID, it *ndn.Interest, mark uint64, token []byte, now, life time.Duration) (added bool) {
 	if len(e.in) == 0 && cap(e.in) > 0 { // a new entry's first record (most entries' only one)
 		e.in = e.in[:1]
+		// Every field, one by one: a composite literal would be built on
+		// the stack and copied.
 		r := &e.in[0]
-		*r = InRecord{Face: face, Nonce: it.Nonce, Expiry: now + life, LastRenewed: now, Interest: it, Mark: mark, PitToken: token}
+		r.Face, r.Nonce, r.Expiry, r.LastRenewed = face, it.Nonce, now+life, now
+		r.Interest, r.Mark, r.PitToken = it, mark, token
 		e.expiry = r.Expiry
 		return true
 	}
@@ -270,24 +273,27 @@ func (e *PitEntry) dropFace(face FaceID) (orphaned bool) {
 }
 
 // insertOutRecord adds or renews the out-record of face for Interest it,
-// which lives for life (its lifetime, capped).
-func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now, life time.Duration) *OutRecord {
+// which lives for life (its lifetime, capped). It reports whether the
+// upstream was awaiting a reply already: it had an out-record without a
+// Nack.
+func (e *PitEntry) insertOutRecord(face FaceID, it *ndn.Interest, now, life time.Duration) (awaiting bool) {
 	if len(e.out) == 0 && cap(e.out) > 0 { // the first upstream (most entries' only one)
 		e.out = e.out[:1]
-		o := &e.out[0]
-		*o = OutRecord{Face: face, Nonce: it.Nonce, LastSent: now, Expiry: now + life}
-		return o
+		e.out[0] = OutRecord{Face: face, Nonce: it.Nonce, LastSent: now, Expiry: now + life}
+		return false
 	}
 	o := e.OutRecord(face)
 	if o == nil {
 		e.out = append(e.out, OutRecord{Face: face})
 		o = &e.out[len(e.out)-1]
+	} else {
+		awaiting = o.Nack == ndn.NackNone
 	}
 	o.Nonce = it.Nonce
 	o.LastSent = now
 	o.Expiry = now + life
 	o.Nack, o.NackMark = ndn.NackNone, 0
-	return o
+	return awaiting
 }
 
 // pit is the Pending Interest Table. Entries are keyed by the hash of their
@@ -306,7 +312,10 @@ type pit struct {
 	// nCBP: their sum.
 	cbp  []int
 	nCBP int
-	free []*PitEntry // recycled entries, at most maxFreePIT
+	// free is a stack of recycled entries linked through their next
+	// field, nfree of them, at most maxFreePIT.
+	free  *PitEntry
+	nfree int
 }
 
 const maxFreePIT = 1024
@@ -353,9 +362,10 @@ func (t *pit) find(it *ndn.Interest, h uint64) *PitEntry {
 // recycled entry keeps its bound timer; a new one has none yet.
 func (t *pit) insert(it *ndn.Interest, h uint64) *PitEntry {
 	var e *PitEntry
-	if n := len(t.free); n > 0 {
-		e = t.free[n-1]
-		t.free = t.free[:n-1]
+	if t.free != nil {
+		e = t.free
+		t.free = e.next
+		t.nfree--
 	} else {
 		e = &PitEntry{}
 		e.in, e.out = e.in1[:0], e.out1[:0]
@@ -404,12 +414,15 @@ func (t *pit) remove(e *PitEntry) {
 		e.in1[0] = InRecord{}
 	}
 	e.unindexIn()
-	e.name, e.next, e.strategy = nil, nil, nil
+	e.name, e.strategy = nil, nil
 	e.in, e.out = e.in[:0], e.out[:0]
 	e.canBePrefix, e.mustBeFresh, e.hash, e.live, e.scope = false, false, 0, false, scopeNone
 	e.expiry, e.retxInterval = 0, 0
-	if len(t.free) < maxFreePIT {
-		t.free = append(t.free, e)
+	if t.nfree < maxFreePIT {
+		e.next, t.free = t.free, e
+		t.nfree++
+	} else {
+		e.next = nil
 	}
 }
 

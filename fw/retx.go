@@ -57,6 +57,23 @@ func (r RetxSuppression) DecidePerEntry(e *PitEntry, now time.Duration) RetxDeci
 	return r.decideSent(e, now)
 }
 
+// decideAt is DecidePerEntry at the time a reads, which it reads only for
+// an entry sent upstream before: one sent nowhere yet is new whatever the
+// time, and the clock is an interface call. It returns the time it read
+// (0 if none).
+func (r RetxSuppression) decideAt(e *PitEntry, a Actions) (RetxDecision, time.Duration) {
+	if len(e.out) == 0 { // a new entry: the common case, inlined
+		return RetxNew, 0
+	}
+	return r.decideSentAt(e, a)
+}
+
+// decideSentAt is decideAt for an entry sent upstream before.
+func (r RetxSuppression) decideSentAt(e *PitEntry, a Actions) (RetxDecision, time.Duration) {
+	now := a.Now()
+	return r.decideSent(e, now), now
+}
+
 // decideSent is DecidePerEntry for an entry sent upstream before.
 func (r RetxSuppression) decideSent(e *PitEntry, now time.Duration) RetxDecision {
 	if !e.HasPendingOutRecords(now) {

@@ -33,18 +33,25 @@ const (
 )
 
 // scopeOf returns the scope class of name, from its first component
-// only: a constant cost per packet.
+// only: a constant cost per packet. The value is looked at first: for
+// most names its length alone rules both scopes out.
 func scopeOf(name ndn.Name) scope {
-	if len(name) == 0 || name[0].Typ != enc.TypeGenericNameComponent {
+	if len(name) == 0 {
 		return scopeNone
 	}
+	var s scope
 	switch string(name[0].Val) {
 	case "localhost":
-		return scopeLocalhost
+		s = scopeLocalhost
 	case "localhop":
-		return scopeLocalhop
+		s = scopeLocalhop
+	default:
+		return scopeNone
 	}
-	return scopeNone
+	if name[0].Typ != enc.TypeGenericNameComponent {
+		return scopeNone
+	}
+	return s
 }
 
 // isLocal reports whether face id is up and local.

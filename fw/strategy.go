@@ -11,18 +11,23 @@ import (
 // style of NFD's forwarding strategies. The forwarder calls it from its
 // pipelines; the strategy acts through the Actions it was constructed
 // with. The *PitEntry passed in is valid only during the call.
+//
+// An Interest or Data is passed as the packet itself and what of its link
+// fields a strategy reads (the Data's CongestionMark), not as an
+// ndn.Packet: a Packet is eight words, which an interface call copies
+// twice, and its address would make every packet handed to Receive escape
+// to the heap. The rest of the link fields are in e's in-records.
 type Strategy interface {
-	// AfterReceiveInterest is called when Interest p arrived on face in,
+	// AfterReceiveInterest is called when Interest it arrived on face in,
 	// was not a loop, was not answered from the Content Store, and has
 	// been recorded as an in-record of e. nexthops are the FIB nexthops of
 	// the longest matching prefix, lowest cost first (nil without a
 	// route); the strategy must not modify them.
-	AfterReceiveInterest(e *PitEntry, in FaceID, p ndn.Packet, nexthops []NextHop)
-	// AfterReceiveData is called when Data p arrived on face in and
-	// satisfies e, before the forwarder sends it to e's downstreams (every
-	// unexpired in-record except face in). p carries the Data's
-	// CongestionMark.
-	AfterReceiveData(e *PitEntry, in FaceID, p ndn.Packet)
+	AfterReceiveInterest(e *PitEntry, in FaceID, it *ndn.Interest, nexthops []NextHop)
+	// AfterReceiveData is called when Data d arrived on face in with
+	// CongestionMark mark and satisfies e, before the forwarder sends it to
+	// e's downstreams (every unexpired in-record except face in).
+	AfterReceiveData(e *PitEntry, in FaceID, d *ndn.Data, mark uint64)
 	// AfterReceiveNack is called when Nack p arrived on face in for the
 	// Interest e last sent there; the out-record of in already holds the
 	// Nack's reason and mark.
