@@ -117,12 +117,14 @@ func (l Lateness) Mean() time.Duration {
 	return l.Total / time.Duration(l.Wakes)
 }
 
-// observe records a wake due at due that runs at now.
+// observe records a wake due at due that runs at now. A wake on time (every
+// one in virtual time) only counts.
 func (l *Lateness) observe(due, now time.Duration) {
-	late := max(now-due, 0)
 	l.Wakes++
-	l.Total += late
-	l.Max = max(l.Max, late)
+	if late := now - due; late > 0 {
+		l.Total += late
+		l.Max = max(l.Max, late)
+	}
 }
 
 // Channel is one direction of a link as a model: an output queue with its
@@ -448,7 +450,7 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 		c.txSize, c.txTime = it.Size, SerializationTime(it.Size, c.params.Bandwidth)
 	}
 	tx := c.txTime
-	if c.params.Bandwidth > 0 && now-start > tx {
+	if now-start > tx && c.params.Bandwidth > 0 { // late (in real time only)
 		c.stats.Lateness.Overruns++
 	}
 	done := start + tx
