@@ -464,7 +464,10 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 	if c.params.Jitter > 0 {
 		arrive = max(c.jittered(done), c.ctl.notBefore)
 	}
-	f.ext, f.arrive = it.Ext, arrive
+	f.arrive = arrive
+	if it.Ext != nil { // an NDN frame leaves f.ext nil, as PushZero gave it
+		f.ext = it.Ext
+	}
 	c.arrivals.At(arrive)
 }
 
