@@ -304,8 +304,12 @@ func (c *Channel) Queue() aqm.Queue { return c.queue }
 
 // Send implements ndn.Face: the packet joins the output queue.
 func (c *Channel) Send(p ndn.Packet) {
-	it := &c.sending // filled field by field: a literal is built apart and copied
-	it.Pkt, it.Ext, it.Enqueued = p, nil, 0
+	// Filled field by field (a literal is built apart and copied), and
+	// only where it changes: Send alone fills this item, so its Ext stays
+	// nil, and the queue stamps Enqueued (Enqueue on its copy, Pass in
+	// place).
+	it := &c.sending
+	it.Pkt = p
 	it.Size = c.sizer.PacketSize(&it.Pkt) + c.params.HeaderOverhead
 	c.enqueue(it)
 }
