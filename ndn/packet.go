@@ -12,8 +12,8 @@
 package ndn
 
 import (
+	"reflect"
 	"time"
-	"unsafe"
 
 	enc "github.com/named-data/ndnd/std/encoding"
 )
@@ -149,11 +149,9 @@ type Batch[T Interest | Data] struct{ free []T }
 // runtime's size classes, which the packets fill but for less than one.
 const batchBytes = 4096
 
-// batchLen is the number of packets of a Batch's allocation. It is
-// small enough to be inlined, and New with it.
+// batchLen is the number of packets of a Batch's allocation.
 func batchLen[T Interest | Data]() int {
-	var p T
-	return max(1, batchBytes/int(unsafe.Sizeof(p)))
+	return max(1, batchBytes/int(reflect.TypeFor[T]().Size()))
 }
 
 // New returns a zeroed packet of the batch.
