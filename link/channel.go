@@ -304,11 +304,7 @@ func (c *Channel) Queue() aqm.Queue { return c.queue }
 
 // Send implements ndn.Face: the packet joins the output queue.
 func (c *Channel) Send(p ndn.Packet) {
-	// Filled field by field (a literal is built apart and copied), and
-	// only where it changes: Send alone fills this item, so its Ext stays
-	// nil, and the queue stamps Enqueued (Enqueue on its copy, Pass in
-	// place).
-	it := &c.sending
+	it := &c.sending // only Send fills it: Ext stays nil; the queue stamps Enqueued
 	it.Pkt = p
 	it.Size = c.sizer.PacketSize(&it.Pkt) + c.params.HeaderOverhead
 	c.enqueue(it)
