@@ -124,10 +124,11 @@ func (i *Interest) SetSegment(prefix Name, seg uint64) {
 	v := enc.Nat(seg)
 	n := v.EncodingLength()
 	v.EncodeInto(i.seg[:n])
-	// The prefix's components are stored one by one: append(name,
-	// prefix...) is a call of the runtime (typedslicecopy, with its bulk
-	// write barrier), several times the cost of a few stores.
+	// The prefix's components are stored one by one: append or copy is a
+	// call of the runtime (typedslicecopy, with its bulk write barrier),
+	// several times the cost of a few stores.
 	name = name[:len(prefix)+1]
+	//lint:ignore S1001 see above
 	for k, c := range prefix {
 		name[k] = c
 	}
