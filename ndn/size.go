@@ -284,14 +284,15 @@ func sigValueLen(sig Signature) int {
 }
 
 // nameLen is n.EncodingLength(), the length of n's components as ndnd
-// encodes them, summed in one loop: a component whose type number is
-// below 253 and whose value is shorter than 256 bytes (every one a
-// simulation makes) has a header of two bytes, one for its type and one
-// for its length, without ndnd's general sizing of both numbers.
+// encodes them, summed in one loop: a component whose type number and
+// value length are both below 253 (every one a simulation makes) has a
+// header of two bytes, one for its type and one for its length, without
+// ndnd's general sizing of both numbers. One comparison tells: the two
+// numbers or'ed together are below 253 only if both are.
 func nameLen(n Name) int {
 	total := 0
 	for _, c := range n {
-		if l := len(c.Val); c.Typ <= 0xfc && l <= 0xff {
+		if l := len(c.Val); uint64(c.Typ)|uint64(l) <= 0xfc {
 			total += 2 + l
 		} else {
 			total += c.EncodingLength()
