@@ -117,12 +117,14 @@ func (l Lateness) Mean() time.Duration {
 	return l.Total / time.Duration(l.Wakes)
 }
 
-// observe records a wake due at due that runs at now.
+// observe records a wake due at due that runs at now. A wake on time (every
+// one in virtual time) only counts.
 func (l *Lateness) observe(due, now time.Duration) {
-	late := max(now-due, 0)
 	l.Wakes++
-	l.Total += late
-	l.Max = max(l.Max, late)
+	if late := now - due; late > 0 {
+		l.Total += late
+		l.Max = max(l.Max, late)
+	}
 }
 
 // Channel is one direction of a link as a model: an output queue with its
@@ -302,8 +304,8 @@ func (c *Channel) Queue() aqm.Queue { return c.queue }
 
 // Send implements ndn.Face: the packet joins the output queue.
 func (c *Channel) Send(p ndn.Packet) {
-	it := &c.sending // filled field by field: a literal is built apart and copied
-	it.Pkt, it.Ext, it.Enqueued = p, nil, 0
+	it := &c.sending // only Send fills it: Ext stays nil; the queue stamps Enqueued
+	it.Pkt = p
 	it.Size = c.sizer.PacketSize(&it.Pkt) + c.params.HeaderOverhead
 	c.enqueue(it)
 }
@@ -448,7 +450,7 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 		c.txSize, c.txTime = it.Size, SerializationTime(it.Size, c.params.Bandwidth)
 	}
 	tx := c.txTime
-	if c.params.Bandwidth > 0 && now-start > tx {
+	if now-start > tx && c.params.Bandwidth > 0 { // late (in real time only)
 		c.stats.Lateness.Overruns++
 	}
 	done := start + tx
@@ -462,7 +464,10 @@ func (c *Channel) transmit(it *aqm.Item, free, now time.Duration) {
 	if c.params.Jitter > 0 {
 		arrive = max(c.jittered(done), c.ctl.notBefore)
 	}
-	f.ext, f.arrive = it.Ext, arrive
+	f.arrive = arrive
+	if it.Ext != nil { // an NDN frame leaves f.ext nil, as PushZero gave it
+		f.ext = it.Ext
+	}
 	c.arrivals.At(arrive)
 }
 

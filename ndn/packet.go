@@ -124,7 +124,16 @@ func (i *Interest) SetSegment(prefix Name, seg uint64) {
 	v := enc.Nat(seg)
 	n := v.EncodingLength()
 	v.EncodeInto(i.seg[:n])
-	i.Name = append(append(name, prefix...), Component{Typ: enc.TypeSegmentNameComponent, Val: i.seg[:n]})
+	// The prefix's components are stored one by one: append or copy is a
+	// call of the runtime (typedslicecopy, with its bulk write barrier),
+	// several times the cost of a few stores.
+	name = name[:len(prefix)+1]
+	//lint:ignore S1001 see above
+	for k, c := range prefix {
+		name[k] = c
+	}
+	name[len(prefix)] = Component{Typ: enc.TypeSegmentNameComponent, Val: i.seg[:n]}
+	i.Name = name
 }
 
 // Batch hands out zeroed Interests or Data allocated about 4 KiB at a time

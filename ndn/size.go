@@ -92,7 +92,7 @@ func (s *Sizer) interestSize(i *Interest) int {
 		}
 	}
 	k := interestShape{
-		nameLen:     i.Name.EncodingLength(),
+		nameLen:     nameLen(i.Name),
 		canBePrefix: i.CanBePrefix,
 		mustBeFresh: i.MustBeFresh,
 		hasHopLimit: i.HasHopLimit,
@@ -137,7 +137,7 @@ func (s *Sizer) DataSize(d *Data) int {
 		return d.size
 	}
 	k := dataShape{
-		nameLen:    d.Name.EncodingLength(),
+		nameLen:    nameLen(d.Name),
 		contentLen: contentLen(d),
 		keyLocLen:  -1,
 		sigType:    d.Sig.Type,
@@ -154,7 +154,7 @@ func (s *Sizer) DataSize(d *Data) int {
 	if d.Sig.Type != SigNone {
 		k.valueLen = sigValueLen(d.Sig)
 		if d.Sig.KeyLocator != nil {
-			k.keyLocLen = d.Sig.KeyLocator.EncodingLength()
+			k.keyLocLen = nameLen(d.Sig.KeyLocator)
 		}
 	}
 	if s.lastDataLen > 0 && k.equal(&s.lastData) {
@@ -281,6 +281,24 @@ func sigValueLen(sig Signature) int {
 		return sig.ValueLen
 	}
 	return len(sig.Value)
+}
+
+// nameLen is n.EncodingLength(), the length of n's components as ndnd
+// encodes them, summed in one loop: a component whose type number and
+// value length are both below 253 (every one a simulation makes) has a
+// header of two bytes, one for its type and one for its length, without
+// ndnd's general sizing of both numbers. One comparison tells: the two
+// numbers or'ed together are below 253 only if both are.
+func nameLen(n Name) int {
+	total := 0
+	for _, c := range n {
+		if l := len(c.Val); uint64(c.Typ)|uint64(l) <= 0xfc {
+			total += 2 + l
+		} else {
+			total += c.EncodingLength()
+		}
+	}
+	return total
 }
 
 // natLen is the length of v encoded as an NDN non-negative integer.

@@ -322,3 +322,27 @@ func TestDataShapeEqual(t *testing.T) {
 		}
 	}
 }
+
+// nameLen is ndnd's Name.EncodingLength for components of every size of
+// type number and value length.
+func TestNameLenIsEncodingLength(t *testing.T) {
+	types := []enc.TLNum{1, 8, 0x32, 0xfc, 0xfd, 0xff, 0x100, 0xffff, 0x10000}
+	lens := []int{0, 1, 8, 0xfc, 0xfd, 0xff, 0x100, 0xffff, 0x10000}
+	var all Name
+	for _, typ := range types {
+		for _, l := range lens {
+			c := enc.Component{Typ: typ, Val: make([]byte, l)}
+			n := Name{enc.NewGenericComponent("a"), c}
+			if got, want := nameLen(n), n.EncodingLength(); got != want {
+				t.Errorf("type %#x, value of %d bytes: nameLen %d, EncodingLength %d", typ, l, got, want)
+			}
+			all = append(all, c)
+		}
+	}
+	if got, want := nameLen(all), all.EncodingLength(); got != want {
+		t.Errorf("all components: nameLen %d, EncodingLength %d", got, want)
+	}
+	if nameLen(nil) != 0 {
+		t.Error("nameLen of no name is not 0")
+	}
+}

@@ -20,7 +20,7 @@ import (
 // says what that changes: the order of work at one instant only).
 type appFace struct {
 	s       *Scheduler
-	deliver func(ndn.Packet)
+	app     application // set once the application is made
 	fw      *fw.Forwarder
 	id      fw.FaceID // the application's face on fw
 	sending bool      // the application is inside toForwarder.Send
@@ -31,8 +31,16 @@ type appFace struct {
 	tap func(*ndn.Packet)
 }
 
-func newAppFace(s *Scheduler, f *fw.Forwarder, deliver func(ndn.Packet)) *appFace {
-	a := &appFace{s: s, deliver: deliver, fw: f}
+// application is what an appFace hands the forwarder's packets to: a
+// consumer's pipeline, a traffic application or a producer, called through
+// the interface (a closure around its OnPacket would be one call more per
+// packet).
+type application interface{ OnPacket(ndn.Packet) }
+
+// newAppFace returns the face of an application on forwarder f; the
+// caller sets its app before any packet flows.
+func newAppFace(s *Scheduler, f *fw.Forwarder) *appFace {
+	a := &appFace{s: s, fw: f}
 	a.fn = a.pop
 	return a
 }
@@ -40,7 +48,7 @@ func newAppFace(s *Scheduler, f *fw.Forwarder, deliver func(ndn.Packet)) *appFac
 // Send implements ndn.Face for the forwarder: p goes to the application.
 func (a *appFace) Send(p ndn.Packet) {
 	if !a.sending {
-		a.deliver(p)
+		a.app.OnPacket(p)
 		return
 	}
 	a.q.Push(p)
@@ -48,7 +56,7 @@ func (a *appFace) Send(p ndn.Packet) {
 }
 
 func (a *appFace) pop() {
-	a.deliver(*a.q.Front()) // dropped after, as in reentry.Guard
+	a.app.OnPacket(*a.q.Front()) // dropped after, as in reentry.Guard
 	a.q.Drop()
 }
 

@@ -69,13 +69,13 @@ func (n *Network) addApp(c scenario.Consumer, seed uint64, startJitter time.Dura
 		cfg.Tracer = n.ndnsim.app(c.Node, node.apps)
 	}
 	node.apps++
-	var t *consumer.Traffic
-	face := newAppFace(n.Sched, node.FW, func(pkt ndn.Packet) { t.OnPacket(pkt) })
+	face := newAppFace(n.Sched, node.FW)
 	n.addAppFace(node, face)
-	t, err = consumer.NewTraffic(cfg, n.Sched, toForwarder{face})
+	t, err := consumer.NewTraffic(cfg, n.Sched, toForwarder{face})
 	if err != nil {
 		return fmt.Errorf("%s: consumer %s: %w", c.Pos, c.ID, err)
 	}
+	face.app = t
 	af.T = t
 	n.Apps = append(n.Apps, af)
 	n.consumers = append(n.consumers, flowRef{app: af})

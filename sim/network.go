@@ -528,18 +528,18 @@ func (n *Network) addProducer(p scenario.Producer) error {
 	if err != nil {
 		return fmt.Errorf("%s: producer signature: %w", p.Pos, err)
 	}
-	var prod *producer.Producer
-	face := newAppFace(n.Sched, node.FW, func(pkt ndn.Packet) { prod.OnPacket(pkt) })
+	face := newAppFace(n.Sched, node.FW)
 	n.addAppFace(node, face)
 	fwFace := toForwarder{face}
 	base, _ := ndn.ParseName(p.Prefix) // validated by the scenario
-	prod, err = producer.New(producer.Config{
+	prod, err := producer.New(producer.Config{
 		Prefix: prefix, Size: p.FileSize, SegmentSize: p.SegmentSize,
 		Freshness: p.Freshness, Signature: sig, Data: &n.data, Base: base,
 	}, fwFace)
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Pos, err)
 	}
+	face.app = prod
 	n.Producers = append(n.Producers, prod)
 	node.FW.AddRoute(base, face.id, 0)
 	for _, r := range n.routes.Announce(p) {
@@ -665,14 +665,14 @@ func (n *Network) addConsumer(c scenario.Consumer, seed uint64, startJitter time
 		fl.tracer = n.trace.flow(c.ID)
 		cfg.Tracer = fl.tracer
 	}
-	var pl *consumer.Pipeline
-	face := newAppFace(n.Sched, node.FW, func(pkt ndn.Packet) { pl.OnPacket(pkt) })
+	face := newAppFace(n.Sched, node.FW)
 	n.addAppFace(node, face)
 	fwFace := toForwarder{face}
-	pl, err = consumer.New(cfg, n.Sched, fwFace)
+	pl, err := consumer.New(cfg, n.Sched, fwFace)
 	if err != nil {
 		return fmt.Errorf("%s: consumer %s: %w", c.Pos, c.ID, err)
 	}
+	face.app = pl
 	fl.P = pl
 	n.Flows = append(n.Flows, fl)
 	n.consumers = append(n.consumers, flowRef{flow: fl})

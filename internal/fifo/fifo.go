@@ -80,10 +80,13 @@ func (q *Queue[T]) DropLast() {
 	q.buf[(q.head+q.n)&(len(q.buf)-1)] = zero
 }
 
+// grow doubles the buffer of a full queue: its values, from head to the
+// end of the buffer and then from its start, go in order to the start of
+// the new one. Two copies, not a loop, keep it small enough for Push and
+// PushZero to take it inline (and be inlined themselves where they are
+// called).
 func (q *Queue[T]) grow() {
 	buf := make([]T, max(4, 2*len(q.buf)))
-	for i := 0; i < q.n; i++ {
-		buf[i] = q.buf[(q.head+i)&(len(q.buf)-1)]
-	}
+	copy(buf[copy(buf, q.buf[q.head:]):], q.buf[:q.head])
 	q.buf, q.head = buf, 0
 }

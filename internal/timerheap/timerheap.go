@@ -151,8 +151,11 @@ type Queue struct {
 	back  [sortedBack]entry
 	lo, n int
 	seq   uint64
-	free  []*Timer // bare callbacks' Timers, to reuse
-	heap  bool     // the events are items, a heap; otherwise back's
+	// now is the queue's clock (SetNow): a Lane's event for an earlier
+	// time is queued for now.
+	now  time.Duration
+	free []*Timer // bare callbacks' Timers, to reuse
+	heap bool     // the events are items, a heap; otherwise back's
 }
 
 // The sizes at which a Queue turns from a sorted array into a heap, and
@@ -171,6 +174,14 @@ func (q *Queue) Len() int {
 	}
 	return q.n
 }
+
+// Now is the queue's clock: the time SetNow set last, 0 at first.
+func (q *Queue) Now() time.Duration { return q.now }
+
+// SetNow sets the queue's clock. Its owner (a scheduler) keeps it at the
+// current time, so that a Lane takes its time and its place in the push
+// order from the queue alone (Lane.At).
+func (q *Queue) SetNow(t time.Duration) { q.now = t }
 
 // Reserve takes the next position in the push order without queueing
 // anything, as Heap.Reserve does.
@@ -421,22 +432,20 @@ func (l *Lane) Len() int {
 	return 1 + l.n
 }
 
-// Push queues the lane's callback for time at, taking the next place in
-// the queue's push order. at must not be earlier than the lane's latest
-// pending event; an earlier one is queued as a bare callback instead, so
-// the order stays right.
-func (l *Lane) Push(at time.Duration) {
-	l.PushSeq(at, l.q.Reserve())
-}
-
-// PushSeq is Push with a place in the push order taken earlier with
-// Reserve (and later than that of the lane's pending events).
-func (l *Lane) PushSeq(at time.Duration, seq uint64) {
-	k := laneKey{at, seq}
+// At queues the lane's callback for time at (the queue's Now, if at is
+// earlier), taking the next place in the queue's push order: a
+// scheduler's lane (sched.Lane) is the Lane itself, with no call of its
+// own between the caller and the queue. An event due before the lane's
+// latest pending one is queued as a bare callback instead, so the order
+// stays right.
+func (l *Lane) At(at time.Duration) {
+	q := l.q
+	k := laneKey{max(at, q.now), q.seq}
+	q.seq++
 	switch {
 	case !l.queued: // the lane's earliest event: into the queue
 		l.queued, l.last = true, k
-		if q := l.q; !q.heap && q.n < sortedMax {
+		if !q.heap && q.n < sortedMax {
 			q.insertSorted(entry{k.at, k.seq, &l.node}) // push, without the call
 		} else {
 			q.push(entry{k.at, k.seq, &l.node})
@@ -450,7 +459,7 @@ func (l *Lane) PushSeq(at time.Duration, seq uint64) {
 	}
 }
 
-// pushSlow is PushSeq of a lane with pending events when k is earlier
+// pushSlow is At of a lane with pending events when k is earlier
 // than the latest of them or the ring is full.
 func (l *Lane) pushSlow(k laneKey) {
 	switch {

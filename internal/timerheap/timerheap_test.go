@@ -54,11 +54,11 @@ func TestQueueOrderByTimeThenPush(t *testing.T) {
 	lane := q.NewLane(func() { got = append(got, "lane") })
 	add(30, "c")
 	add(10, "a1")
-	lane.Push(10)
+	lane.At(10)
 	late := q.Reserve() // a place in the order between the lane's and a3
 	add(10, "a3")
 	q.PushFuncSeq(10, late, func() { got = append(got, "reserved") })
-	lane.Push(20)
+	lane.At(20)
 	add(5, "first")
 	if lane.Len() != 2 || q.Len() != 6 {
 		t.Fatalf("lane holds %d events, the queue %d: want 2 and 6 (the lane's earliest)", lane.Len(), q.Len())
@@ -172,7 +172,7 @@ func TestSortedAndHeapFormsKeepOrder(t *testing.T) {
 			if i := rng.IntN(len(lanes) + 2); i < len(lanes) {
 				at = max(at, laneLast[i])
 				laneLast[i] = at
-				lanes[i].Push(at)
+				lanes[i].At(at)
 			} else {
 				h.PushFunc(at, func() { ran = append(ran, 1) })
 			}

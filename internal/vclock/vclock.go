@@ -32,10 +32,11 @@ import (
 //     zero time, the most common event) in a FIFO beside the heaps: they
 //     cost no sifting at all.
 type Scheduler struct {
-	now    time.Duration   // the current time
-	next   uint64          // the next place in the push order
-	events timerheap.Queue // At events and lanes
-	timers timerheap.Heap  // After timers, NewTimer timers out of order
+	// events holds the At events and the lanes, and keeps the current
+	// time and the next place in the push order (its clock, SetNow, and
+	// Reserve): a lane (timerheap.Lane) queues its events from them alone.
+	events timerheap.Queue
+	timers timerheap.Heap // After timers, NewTimer timers out of order
 	// deadlines are NewTimer timers' runs in (time, place) order; stale
 	// counts those among them that were stopped.
 	deadlines fifo.Queue[deadline]
@@ -79,10 +80,11 @@ var (
 	_ sched.AtScheduler    = (*Scheduler)(nil)
 	_ sched.TimerScheduler = (*Scheduler)(nil)
 	_ sched.LaneScheduler  = (*Scheduler)(nil)
+	_ sched.Lane           = (*timerheap.Lane)(nil)
 )
 
 // Now returns the current virtual time.
-func (s *Scheduler) Now() time.Duration { return s.now }
+func (s *Scheduler) Now() time.Duration { return s.events.Now() }
 
 // Events returns the number of events run so far.
 func (s *Scheduler) Events() uint64 { return s.fired }
@@ -102,15 +104,11 @@ func (s *Scheduler) laneBacklog() int {
 }
 
 // reserve takes the next place in the push order.
-func (s *Scheduler) reserve() uint64 {
-	q := s.next
-	s.next++
-	return q
-}
+func (s *Scheduler) reserve() uint64 { return s.events.Reserve() }
 
 // After implements sched.Scheduler.
 func (s *Scheduler) After(d time.Duration, fn func()) sched.Timer {
-	t := &timerheap.Timer{At: s.now + max(d, 0), Fn: fn}
+	t := &timerheap.Timer{At: s.Now() + max(d, 0), Fn: fn}
 	seq := s.reserve()
 	s.timers.PushSeq(t, seq)
 	s.lower(t.At, seq)
@@ -121,7 +119,7 @@ func (s *Scheduler) After(d time.Duration, fn func()) sched.Timer {
 // handle, so that nothing is allocated: it is the simulator's per-packet
 // path. It implements sched.AtScheduler.
 func (s *Scheduler) At(t time.Duration, fn func()) {
-	if t <= s.now {
+	if t <= s.Now() {
 		s.ready.Push(readyEvent{seq: s.reserve(), fn: fn})
 		return
 	}
@@ -165,7 +163,7 @@ func (t *Timer) Reset(at time.Duration) {
 		t.Stop()
 	}
 	s := t.s
-	at, seq := max(at, s.now), s.reserve()
+	at, seq := max(at, s.Now()), s.reserve()
 	if n := s.deadlines.Len(); n == 0 || at >= s.deadlines.PeekLast().at {
 		s.deadlines.Push(deadline{at, seq, t})
 		t.queued, t.seq = true, seq
@@ -217,24 +215,13 @@ func (s *Scheduler) pruneDeadlines() {
 	}
 }
 
-// Lane is a lane of a Scheduler (NewLane).
-type Lane struct {
-	l *timerheap.Lane
-	s *Scheduler
-}
-
-// NewLane returns an empty lane whose events run fn. It implements
-// sched.LaneScheduler.
+// NewLane returns an empty lane whose events run fn: a lane of the events
+// queue, whose At takes the time and the place in the push order from the
+// queue's clock (now, if t is earlier). It implements sched.LaneScheduler.
 func (s *Scheduler) NewLane(fn func()) sched.Lane {
-	l := &Lane{l: s.events.NewLane(fn), s: s}
-	s.laneList = append(s.laneList, l.l)
+	l := s.events.NewLane(fn)
+	s.laneList = append(s.laneList, l)
 	return l
-}
-
-// At runs the lane's callback at time t (now, if t is earlier). It
-// implements sched.Lane.
-func (l *Lane) At(t time.Duration) {
-	l.l.PushSeq(max(t, l.s.now), l.s.reserve())
 }
 
 // Step runs the earliest event. It reports false when no event is queued.
@@ -281,8 +268,8 @@ func (s *Scheduler) stepAny(limit time.Duration) bool {
 	if s.ready.Len() > 0 {
 		// Nothing queued is earlier than now; an event due now goes
 		// first only if it was scheduled before.
-		if r := s.ready.Peek(); src == none || at > s.now || seq > r.seq {
-			if s.now > limit {
+		if r := s.ready.Peek(); src == none || at > s.Now() || seq > r.seq {
+			if s.Now() > limit {
 				return false
 			}
 			s.ready.Pop()
@@ -306,7 +293,7 @@ func (s *Scheduler) stepAny(limit time.Duration) bool {
 		s.pruneDeadlines()
 		fn = d.t.Fn
 	}
-	s.now = at
+	s.events.SetNow(at)
 	s.fired++
 	fn()
 	return true
@@ -366,7 +353,7 @@ func (s *Scheduler) run(limit time.Duration, pending *int) {
 				return
 			}
 			fn := s.events.PopFn()
-			s.now = at
+			s.events.SetNow(at)
 			s.fired++
 			fn()
 		} else if !s.stepAny(limit) {
@@ -385,5 +372,5 @@ func (s *Scheduler) run(limit time.Duration, pending *int) {
 // (never back).
 func (s *Scheduler) AdvanceTo(t time.Duration) {
 	s.RunUntil(t, nil)
-	s.now = max(s.now, t)
+	s.events.SetNow(max(s.Now(), t))
 }
