@@ -129,8 +129,10 @@ func foldComponents(x uint64, name ndn.Name, from int, hs []uint64) uint64 {
 }
 
 // shortWords returns two words that hold a component of type typ whose
-// value v has at most 8 bytes: its first and its last (up to) four bytes,
-// the low 32 bits of typ above the first and the length above the last.
+// value v has at most 8 bytes: its first and its last four bytes (for a
+// value of 2 or 3 bytes its first and last two in the first word, for one
+// byte that byte), the low 32 bits of typ above the first and the length
+// above the last.
 // They are what the hash folds in, and, with the type, tell the component
 // from any other (wordsPrefix): every byte of v is in them, and the
 // length.
@@ -139,8 +141,10 @@ func shortWords(typ uint64, v []byte) (a, b uint64) {
 	switch {
 	case n >= 4:
 		return uint64(binary.LittleEndian.Uint32(v)) | typ<<32, uint64(binary.LittleEndian.Uint32(v[n-4:])) | uint64(n)<<32
-	case n > 0:
-		return uint64(v[0])<<16 | uint64(v[n>>1])<<8 | uint64(v[n-1]) | typ<<32, uint64(n) << 32
+	case n >= 2:
+		return uint64(binary.LittleEndian.Uint16(v)) | uint64(binary.LittleEndian.Uint16(v[n-2:]))<<16 | typ<<32, uint64(n) << 32
+	case n == 1:
+		return uint64(v[0]) | typ<<32, 1 << 32
 	}
 	return typ << 32, 0
 }

@@ -188,12 +188,12 @@ func TestNameEqualAndPrefix(t *testing.T) {
 
 // wordsPrefix, the tables' last-match test, tells a prefix by its
 // components' words exactly as isPrefix does by their bytes: for names
-// that differ in one byte of a component of any length up to 10, in its
+// that differ in one byte of a component of any length up to 24, in its
 // length, in its type, or in a type above 32 bits (which the words hold
 // only the low bits of), and for prefixes longer than the name.
 func TestWordsPrefixIsPrefix(t *testing.T) {
 	var names []ndn.Name
-	for size := range 11 {
+	for size := range 25 {
 		v := bytes.Repeat([]byte{'x'}, size)
 		names = append(names, ndn.Name{enc.NewGenericComponent("a"), enc.NewGenericBytesComponent(slices.Clone(v))})
 		names = append(names, ndn.Name{enc.NewGenericComponent("a"), enc.NewBytesComponent(enc.TypeSegmentNameComponent, slices.Clone(v))})
