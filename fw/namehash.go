@@ -97,18 +97,19 @@ func hashFrom(x uint64, name ndn.Name, from int) uint64 {
 // for every i from on. The empty name has a constant hash
 // (emptyNameHash); a longer prefix's is the hash before it with the last
 // component folded in by 64x64->128-bit multiplications (mum). A value of
-// at most 8 bytes goes in one, beside the component's type and length (in
-// the upper halves of the two words); a longer one after them, 16 bytes a
-// time, the last 16 in the last step. The value's last bytes are read
-// with overlapping loads, which, its length known, cover every byte.
+// at most 8 bytes goes in one, as its two words (shortWords); a longer
+// one after its type and length, 16 bytes a time, the last 16 in the
+// last step. The value's last bytes are read with overlapping loads,
+// which, its length known, cover every byte.
 func foldComponents(x uint64, name ndn.Name, from int, hs []uint64) uint64 {
 	for i := from; i < len(name); i++ {
 		c := &name[i]
 		v := c.Val
 		n := len(v)
 		var a, b uint64
-		switch {
-		case n > 8:
+		if n <= 8 {
+			a, b = shortWords(uint64(c.Typ), v)
+		} else {
 			x = mum(x^uint64(c.Typ)^hashKey0, uint64(n)^hashKey1)
 			for len(v) > 16 {
 				x = mum(x^binary.LittleEndian.Uint64(v)^hashKey2, binary.LittleEndian.Uint64(v[8:])^hashKey3)
@@ -118,14 +119,6 @@ func foldComponents(x uint64, name ndn.Name, from int, hs []uint64) uint64 {
 				v = c.Val[n-16:]
 			}
 			a, b = binary.LittleEndian.Uint64(v), binary.LittleEndian.Uint64(v[len(v)-8:])
-		case n >= 4:
-			a = uint64(binary.LittleEndian.Uint32(v)) | uint64(c.Typ)<<32
-			b = uint64(binary.LittleEndian.Uint32(v[n-4:])) | uint64(n)<<32
-		case n > 0:
-			a = uint64(v[0])<<16 | uint64(v[n>>1])<<8 | uint64(v[n-1]) | uint64(c.Typ)<<32
-			b = uint64(n) << 32
-		default:
-			a, b = uint64(c.Typ)<<32, 0
 		}
 		x = mum(x^a^hashKey2, b^hashKey3)
 		if hs != nil {
@@ -133,6 +126,65 @@ func foldComponents(x uint64, name ndn.Name, from int, hs []uint64) uint64 {
 		}
 	}
 	return x
+}
+
+// shortWords returns two words that hold a component of type typ whose
+// value v has at most 8 bytes: its first and its last four bytes (for a
+// value of 2 or 3 bytes its first and last two in the first word, for one
+// byte that byte), the low 32 bits of typ above the first and the length
+// above the last.
+// They are what the hash folds in, and, with the type, tell the component
+// from any other (wordsPrefix): every byte of v is in them, and the
+// length.
+func shortWords(typ uint64, v []byte) (a, b uint64) {
+	n := len(v)
+	switch {
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32(v)) | typ<<32, uint64(binary.LittleEndian.Uint32(v[n-4:])) | uint64(n)<<32
+	case n >= 2:
+		return uint64(binary.LittleEndian.Uint16(v)) | uint64(binary.LittleEndian.Uint16(v[n-2:]))<<16 | typ<<32, uint64(n) << 32
+	case n == 1:
+		return uint64(v[0]) | typ<<32, 1 << 32
+	}
+	return typ << 32, 0
+}
+
+// nameWords returns the shortWords of each component of name, a pair of
+// zeros for a component of more than 8 bytes.
+func nameWords(name ndn.Name) [][2]uint64 {
+	ws := make([][2]uint64, len(name))
+	for i := range name {
+		if len(name[i].Val) <= 8 {
+			ws[i][0], ws[i][1] = shortWords(uint64(name[i].Typ), name[i].Val)
+		}
+	}
+	return ws
+}
+
+// wordsPrefix reports whether p, whose components' words are ws
+// (nameWords), is a prefix of name (or equal to it). A component of at
+// most 8 bytes is compared by its type and its words, computed as the
+// hash computes them, instead of a call to compare its bytes.
+func wordsPrefix(p ndn.Name, ws [][2]uint64, name ndn.Name) bool {
+	if len(p) > len(name) || len(ws) != len(p) {
+		return false
+	}
+	for i := range p {
+		c := &name[i]
+		if c.Typ != p[i].Typ {
+			return false
+		}
+		if len(c.Val) <= 8 {
+			// (b holds the length: a pair of zeros, for a longer
+			// component of p, never matches)
+			if a, b := shortWords(uint64(c.Typ), c.Val); a != ws[i][0] || b != ws[i][1] {
+				return false
+			}
+		} else if !bytes.Equal(c.Val, p[i].Val) {
+			return false
+		}
+	}
+	return true
 }
 
 // The hash's constants: the empty name's hash and the keys mixed into

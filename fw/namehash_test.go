@@ -186,6 +186,40 @@ func TestNameEqualAndPrefix(t *testing.T) {
 	}
 }
 
+// wordsPrefix, the tables' last-match test, tells a prefix by its
+// components' words exactly as isPrefix does by their bytes: for names
+// that differ in one byte of a component of any length up to 24, in its
+// length, in its type, or in a type above 32 bits (which the words hold
+// only the low bits of), and for prefixes longer than the name.
+func TestWordsPrefixIsPrefix(t *testing.T) {
+	var names []ndn.Name
+	for size := range 25 {
+		v := bytes.Repeat([]byte{'x'}, size)
+		names = append(names, ndn.Name{enc.NewGenericComponent("a"), enc.NewGenericBytesComponent(slices.Clone(v))})
+		names = append(names, ndn.Name{enc.NewGenericComponent("a"), enc.NewBytesComponent(enc.TypeSegmentNameComponent, slices.Clone(v))})
+		names = append(names, ndn.Name{enc.NewGenericComponent("a"), enc.NewBytesComponent(enc.TLNum(1<<32|8), slices.Clone(v))})
+		for i := range size {
+			w := slices.Clone(v)
+			w[i] = 'y'
+			names = append(names, ndn.Name{enc.NewGenericComponent("a"), enc.NewGenericBytesComponent(w)})
+		}
+	}
+	names = append(names, name("/a"), name("/"), name("/b/xx"))
+	var withTail []ndn.Name
+	for _, n := range names {
+		withTail = append(withTail, append(slices.Clone(n), enc.NewGenericComponent("tail")))
+	}
+	names = append(names, withTail...)
+	for _, p := range names {
+		ws := nameWords(p)
+		for _, n := range names {
+			if got, want := wordsPrefix(p, ws, n), isPrefix(p, n); got != want {
+				t.Errorf("wordsPrefix(%s, %s) = %v, isPrefix %v", p, n, got, want)
+			}
+		}
+	}
+}
+
 // BenchmarkNameHasher hashes the names a forwarder sees on a transfer:
 // Interests and Data of consecutive segments of one object, alternately.
 func BenchmarkNameHasher(b *testing.B) {

@@ -23,9 +23,12 @@ type nameNode[V any] struct {
 	// hs are name's prefix hashes (nameHasher.prefixes): a name that
 	// starts with this entry's, found so (lastMatch), hashes from there on
 	// (nameHasher.prefixesAfter).
-	hs   []uint64
-	val  V
-	next *nameNode[V] // next entry with the same hash
+	hs []uint64
+	// words are name's components' words (nameWords), which lastMatch
+	// compares a name's first components with.
+	words [][2]uint64
+	val   V
+	next  *nameNode[V] // next entry with the same hash
 }
 
 func newNameTable[V any]() nameTable[V] {
@@ -52,6 +55,7 @@ func (t *nameTable[V]) put(name ndn.Name, h uint64) *nameNode[V] {
 	n := &nameNode[V]{name: name.Clone(), next: t.m[h]}
 	var hasher nameHasher
 	n.hs = hasher.prefixes(n.name) // a slice of its own (hasher has none yet)
+	n.words = nameWords(n.name)
 	t.m[h] = n
 	for len(t.lens) <= len(name) {
 		t.lens = append(t.lens, 0)
@@ -94,7 +98,7 @@ func (t *nameTable[V]) longest(name ndn.Name, hs []uint64) *nameNode[V] {
 // name's longest match, what longest would return), or nil. It needs no
 // hash of name.
 func (t *nameTable[V]) lastMatch(name ndn.Name) *nameNode[V] {
-	if n := t.last; n != nil && len(n.name) <= len(name) && nameEqual(n.name, name[:len(n.name)]) {
+	if n := t.last; n != nil && wordsPrefix(n.name, n.words, name) {
 		return n
 	}
 	return nil
