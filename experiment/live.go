@@ -171,7 +171,7 @@ func (r *Report) writeLiveNotes(w io.Writer) {
 	default:
 		fwd = ", every node a " + r.Live.Forwarder + " process"
 	}
-	fmt.Fprintf(w, "\nlive: the same runs in real time (ndncc emu%s), %d run(s) per variant, one after another; \"late\" counts frames\n", fwd, r.Live.Runs)
+	fmt.Fprintf(w, "\nlive: the same runs in real time (ndncc emu%s), %d run(s) per variant (one emulator runs them one after another; runs made apart are merged); \"late\" counts frames\n", fwd, r.Live.Runs)
 	fmt.Fprintf(w, "that left an emulated link over a serialisation time after their turn (the machine was short of CPU).\n")
 	for _, v := range r.Live.Variants {
 		if v.NotRun != "" {

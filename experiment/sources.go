@@ -143,7 +143,7 @@ func seed001Inputs() []Input {
 		in("AIMD/CUBIC init-cwnd, init-ssthresh", "1, 200", "chosen, because paper 001 states none and these are papers 000 and 003's; ndncatchunks 24.07 would start at 2 with no threshold"),
 		in("CUBIC fast-conv", "true", "chosen, because paper 001 states nothing and RFC 9438 recommends it; ndncatchunks 24.07 defaults to false"),
 		in("hystart", "false", "reference stack: ndncatchunks has no HyStart"),
-		in("runs", "the report's 3 (the paper ran 5)", "seed 001, line 125: `for 5 times`; the report runs every experiment 3 times"),
+		in("runs", "5 per variant", "seed 001, line 125: `for 5 times`"),
 	}
 }
 

@@ -393,34 +393,37 @@ so a stall of the machine may be the cause, which one run cannot tell. aimd-code
 53 times against 21. With marks the mean RTT is 4-6 ms higher live (78.0, 72.9 and 77.3 ms against
 73.2, 68.8 and 71.4): the live forwarders' real per-packet time, against the simulator's 0-200 µs
 draw, where CoDel keeps the queue short.`,
-	"seed001-vegas": `Two runs per variant, where paper 001 ran five: a run of the 17 takes about 95 minutes here (every
-variant fetches 100 MB), and ` + "`scripts/sim-vs-live.sh --more seed001-vegas`" + ` adds the next seed's run to this
-report. Run 1's 13 variants at 50 and 100 ms and AIMD and CUBIC at 200 ms ran on a quiet machine (load
-0.4 at the start, 0.2 at the end), its four Vegas variants at 200 ms later, apart, and were merged in
-(load 0.4 to 1.3, beside compiles and test runs at the lowest priority); run 2 ran whole (load
-2.3 at the start, 0.4 at the end), beside compiles and test runs at the lowest priority for much of
-it, its 200 ms variants included. The links' timers ran at
-most 7.5-26.0 ms late. AIMD and CUBIC at 50 and 100 ms keep the simulator's times to 0.5% in both
-runs (57.0-57.5 s against 57.0-57.8): the path's rate bounds them. Every Vegas variant is slower
-live, 2.5 to 7 times: vegas-a5-b10 543.3 s (531.9 and 554.7) against 77.1 at 50 ms and 302.7 against
-67.3 at 100 ms, vegas-a20-b30 160.8 against 58.3 at 50 ms, NDN-Vegas as Vegas (287.9 and 158.3 s),
-with no loss either way. Live, the RTT sits about 2 ms over its least (52.9 against 50.8 ms at 50
-ms) where the simulator's sits 0.1-0.7 ms over it: the live forwarders' per-packet time. Paper 001's
-Vegas compares alpha and beta with expected - actual in segments per second, so the queue it aims
-for is alpha to beta times the base RTT in seconds, 0.25 to 0.5 segments for alpha 5 and beta 10 at
-50 ms (about 0.2 to 0.4 ms at this rate): 2 ms of delay that is not queue holds its window near a
-quarter of the path's, and the larger pairs, which aim for more, lose less. At 200 ms every variant
-is slower live, and timeouts rather than Vegas's delay rule are why. AIMD takes 343.3 s (305.4 and
-381.2) against 84.4, with 123 and 181 timeouts against 15, of which 106 and 169 are late_data: the
-Data came after the timeout and before the retransmission, so the timeout was certainly spurious.
-The four Vegas variants take 954.9 s (709.9 and 1200.0; vegas-a5-b10), 474.8, 497.4 and 510.6
-(-a10-b20, -a20-b30, NDN-Vegas) against 119.7-123.5 simulated, with 117-278 timeouts per run against
-7-8, of which 115-278 are late_data, each a window decrease (49-102 per run). With a 200 ms RTT and
-little variance the RTO sits a few ms over the RTT, which the live jitter crosses, and each timeout
-that decreases the window costs rounds of 200 ms to grow back, the more the later in a run it falls:
-vegas-a5-b10's two runs differ by 490 s with 135 and 117 timeouts. So at 200 ms the live order of the variants is the order of their
-spurious timeouts, not of alpha and beta. Paper 001's own testbed had real forwarders too;
-docs/validation.md has Vegas at 200 ms through NFD (1139 s against 112 simulated).`,
+	"seed001-vegas": `Five runs per variant, as paper 001 made. Run 1's 13 variants at 50 and 100 ms and AIMD and CUBIC at
+200 ms ran on a quiet machine (load 0.4 at the start, 0.2 at the end), its four Vegas variants at 200
+ms later, apart, and were merged in (load 0.4 to 1.3, beside compiles and test runs at the lowest
+priority); run 2 ran whole (load 2.3 at the start, 0.4 at the end), beside compiles and test runs at
+the lowest priority for much of it; runs 3, 4 and 5 ran at the same time, three emulators side by
+side (load 0.5 at the start, 0.5-1.9 at the end), beside compiles and instruction counts at the lowest
+priority (` + "`scripts/sim-vs-live.sh --more seed001-vegas`" + ` adds one run; runs made apart are merged with
+` + "`ndncc experiment merge`" + `). The links' timers ran at most 22.5-33.6 ms late per run. The runs made side by side
+are not slower than the others: vegas-a5-b10 at 50 ms took 482.3-497.4 s in them against 531.9 and
+554.7 alone. AIMD and CUBIC at 50 and 100 ms keep the simulator's times to 0.6% in every run (57.0-57.7
+s against 57.0-57.8): the path's rate bounds them. Every Vegas variant is slower live, 2.5 to 7 times,
+with no loss either way: at 50 ms vegas-a5-b10 511.1 s (482.3-554.7) against 77.5, -a10-b20 270.9
+against 58.8, -a20-b30 162.5 against 58.3, NDN-Vegas 293.7 against 58.8; at 100 ms vegas-a5-b10 295.6
+against 67.3, -a10-b20 165.6 and NDN-Vegas 156.0 against 63.9. Live, the RTT sits about 2 ms over its
+least (52.8-53.0 against 50.9-51.4 ms at 50 ms) where the simulator's sits 0.1-0.7 ms over it: the
+live forwarders' per-packet time. Paper 001's Vegas compares alpha and beta with expected - actual in
+segments per second, so the queue it aims for is alpha to beta times the base RTT in seconds, 0.25 to
+0.5 segments for alpha 5 and beta 10 at 50 ms (about 0.2 to 0.4 ms at this rate): 2 ms of delay that
+is not queue holds its window near a quarter of the path's, and the larger pairs, which aim for more,
+lose less. At 200 ms every variant is slower live, and timeouts rather than Vegas's delay rule are
+why. AIMD takes 365.2 s (305.4-411.4) against 86.5, with 123-199 timeouts per run against 12-15, of
+which 106-183 are late_data: the Data came after the timeout and before the retransmission, so the
+timeout was certainly spurious. The four Vegas variants take 832.8 s (567.3-1200.0; vegas-a5-b10),
+457.7, 484.9 and 503.9 (-a10-b20, -a20-b30, NDN-Vegas) against 111.7-137.9 simulated, with 101-309
+timeouts per run against 7-32, of which 85-285 are late_data, each a window decrease (46-105 per run).
+With a 200 ms RTT and little variance the RTO sits a few ms over the RTT, which the live jitter
+crosses, and each timeout that decreases the window costs rounds of 200 ms to grow back, the more the
+later in a run it falls: vegas-a5-b10's runs span 567.3-1200.0 s with 101-135 timeouts. So at 200 ms
+the live order of the variants is the order of their spurious timeouts, not of alpha and beta. CUBIC
+at 200 ms is the closest, 237.2 s (209.1-276.3) against 176.4. Paper 001's own testbed had real
+forwarders too; docs/validation.md has Vegas at 200 ms through NFD (1139 s against 112 simulated).`,
 	"seed003-aimd": `Five runs per variant, as paper 003 made, at load 4.0 at the start and 0.4 at the end, the
 links' timers 0.49 ms late on average and 22-25 ms at most. The three rows keep the simulator's
 order in every run (fixed-50 23.87-23.88 s, aimd 31.71-32.23, aimd-hole 34.51-35.36; simulated
