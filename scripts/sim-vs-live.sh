@@ -83,9 +83,12 @@ for name in "${names[@]}"; do
   case $name in
   # Paper 003 ran each case 5 times.
   seed003-fixed | seed003-aimd) run "$name" 5 ;;
-  # seed001-vegas's 17 variants fetch 100 MB each: about 105 minutes live,
-  # where Vegas runs several times slower than simulated (docs/reproduction.md).
-  # Paper 001 ran each case 5 times: --more adds a run at a time.
+  # Paper 001 ran each case 5 times. Its 17 variants fetch 100 MB each:
+  # about 95 minutes a run live, where Vegas runs several times slower
+  # than simulated (docs/reproduction.md), so about 8 hours for the five;
+  # --more adds one run at a time instead, and ndncc experiment merge
+  # combines runs made apart (docs/sharding.md).
+  seed001-vegas) run "$name" 5 ;;
   *) run "$name" 1 ;;
   esac
 done
