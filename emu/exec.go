@@ -26,7 +26,9 @@ const killGrace = 2 * time.Second
 // a watchdog — a shell in a group of its own, reading a pipe only the
 // emulator writes — kills the program's whole group once that pipe
 // closes, which the kernel does when the emulator is killed (SIGKILL
-// included). At a normal end kill stops the group and then the watchdog.
+// included). The command itself waits behind a gate until the watchdog is
+// in place, so that no child it starts can outlive an emulator killed in
+// between. At a normal end kill stops the group and then the watchdog.
 type proc struct {
 	e      Exec
 	cmd    *exec.Cmd
@@ -45,7 +47,17 @@ type proc struct {
 // set to nd's socket); its end is recorded in res, and done closed.
 func (r *run) startProc(e Exec, nd *node) *proc {
 	p := &proc{e: e, done: make(chan struct{}), res: ExecResult{Node: e.Node, Command: e.Command, ExitCode: -1}}
-	p.cmd = exec.Command("/bin/sh", "-c", e.Command)
+	// The shell runs the command only once the gate opens, after the
+	// watchdog is in place: a program killed with the emulator before
+	// then has started nothing that could outlive it.
+	gate, open, err := os.Pipe()
+	if err != nil {
+		p.res.Error = "did not start: " + err.Error()
+		close(p.done)
+		return p
+	}
+	p.cmd = exec.Command("/bin/sh", "-c", gateScript, e.Command)
+	p.cmd.ExtraFiles = []*os.File{gate} // the shell's fd 3
 	p.cmd.Env = append(os.Environ(), ExecEnv+"="+nd.transport())
 	p.cmd.Stdout, p.cmd.Stderr = r.opt.Stdout, r.opt.Stderr
 	if e.output != nil { // a program flow's or producer's: its summary is read
@@ -57,12 +69,17 @@ func (r *run) startProc(e Exec, nd *node) *proc {
 	p.cmd.SysProcAttr = groupAttr()
 	p.cmd.WaitDelay = killGrace // output a leftover child holds open
 	start := time.Now()
-	if err := startCmd(p.cmd); err != nil {
+	err = startCmd(p.cmd)
+	gate.Close()
+	if err != nil {
+		open.Close()
 		p.res.Error = "did not start: " + err.Error()
 		close(p.done)
 		return p
 	}
 	p.startWatchdog()
+	open.Write([]byte{'\n'}) // (without a watchdog, Pdeathsig still holds)
+	open.Close()
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
@@ -127,6 +144,12 @@ func (p *proc) kill() {
 	syscall.Kill(-pgid, syscall.SIGKILL)
 	waitGroupGone(pgid, time.Second)
 }
+
+// gateScript runs the command ($0) once a line arrives on fd 3, the gate
+// the emulator opens after starting the watchdog; if the gate closes
+// without one (the emulator died first), the shell exits and runs
+// nothing.
+const gateScript = `IFS= read -r _ <&3 || exit 125; exec 3<&-; eval "$0"`
 
 // watchdogScript waits until its standard input closes (the emulator
 // closed it, or died), then kills process group $0 — the program's
