@@ -79,6 +79,9 @@ func startProc(t *testing.T, args ...string) *proc {
 	p := &proc{cmd: exec.Command(os.Args[0], args...), done: make(chan struct{})}
 	p.cmd.Env = append(os.Environ(), runMainEnv+"=1")
 	p.cmd.Stderr = &p.stderr
+	// A child it leaves behind holding its standard error must not hang
+	// the test's cleanup: Wait gives up on the copy after this long.
+	p.cmd.WaitDelay = 20 * time.Second // (past the 10 s the tests wait for it)
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
