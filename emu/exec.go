@@ -43,8 +43,9 @@ type proc struct {
 	stopOnce sync.Once
 }
 
-// startProc starts e's program on nd (/bin/sh -c COMMAND, with ExecEnv
-// set to nd's socket); its end is recorded in res, and done closed.
+// startProc starts e's program on nd (/bin/sh, which runs COMMAND behind
+// gateScript, with ExecEnv set to nd's socket); its end is recorded in
+// res, and done closed.
 func (r *run) startProc(e Exec, nd *node) *proc {
 	p := &proc{e: e, done: make(chan struct{}), res: ExecResult{Node: e.Node, Command: e.Command, ExitCode: -1}}
 	// The shell runs the command only once the gate opens, after the
