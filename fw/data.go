@@ -25,14 +25,15 @@ func (f *Forwarder) onData(in FaceID, p *ndn.Packet) {
 	now := f.now()
 	// The name's prefix hashes only for the tables that need them: the
 	// Content Store when it caches, the PIT when it holds CanBePrefix
-	// entries. Otherwise only the whole name's hash.
+	// entries. Otherwise only the whole name's hash, which the Data keeps
+	// for the next forwarder (a simulated Data crosses them all).
 	var hs []uint64
 	var h uint64
 	if f.cs.admits() || f.pit.needsPrefixHashes() {
 		hs = f.prefixHashes(d.Name)
 		h = hs[len(d.Name)]
 	} else {
-		h = hashFrom(emptyNameHash, d.Name, 0)
+		h = d.NameHash()
 	}
 	// the matches in an array on the stack: no stores through the write
 	// barrier's check, nothing to clear after (one or two matches, mostly)

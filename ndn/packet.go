@@ -3,10 +3,11 @@
 // spec_2022 codec that gives every packet its exact wire size and, in the
 // live runtime, its bytes.
 //
-// Names are ndnd's enc.Name. The structs here are plain values that the
-// protocol core passes around; the simulator never encodes them (it asks
-// for their wire size, which is computed once per packet shape by really
-// encoding a packet of that shape with ndnd), the live runtime does.
+// Names are ndnd's enc.Name; NameHash is the hash a forwarder's tables key
+// them by, which a Data keeps once made. The structs here are plain values
+// that the protocol core passes around; the simulator never encodes them
+// (it asks for their wire size, which is computed once per packet shape by
+// really encoding a packet of that shape with ndnd), the live runtime does.
 //
 // This package imports only ndnd's std packages and the standard library.
 package ndn
@@ -138,7 +139,7 @@ func (i *Interest) SetSegment(prefix Name, seg uint64) {
 
 // Batch hands out zeroed Interests or Data allocated about 4 KiB at a time
 // (batchBytes): one allocation instead of one per packet (21 Interests,
-// 17 Data), for senders that make many
+// 16 Data), for senders that make many
 // (a simulation's consumers and producers, which share one of each). The
 // garbage collector keeps a batch while any of its packets is referenced,
 // so its packets should live about as long as each other, as those sent
@@ -205,7 +206,8 @@ type Data struct {
 	// encoded (live runtime); forwarders send it on unchanged.
 	Wire []byte
 
-	size int // cached encoded size, see Sizer.DataSize
+	size int          // cached encoded size, see Sizer.DataSize
+	hash nameHashMemo // see NameHash
 	// covered is the part of Wire the signature covers, as ndnd's decoder
 	// found it (decoded Data only): VerifyDigest needs no second parse.
 	covered enc.Wire
