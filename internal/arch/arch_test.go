@@ -20,7 +20,7 @@ var core = []string{"cc", "rtt", "consumer", "producer", "fw", "aqm", "link", "m
 	"internal/lazytimer", "internal/reentry"}
 
 // runtimes bind the core to time and I/O; the core never depends on them.
-var runtimes = []string{"sim/...", "live/...", "emu/...", "experiment/...", "report/...", "cmd/...",
+var runtimes = []string{"sim/...", "live/...", "emu/...", "experiment/...", "report/...", "cmd/...", "internal/cli", "internal/cli",
 	"internal/vclock", "internal/timerheap", "internal/atomicfile", "internal/browsertest", "internal/realtimetest"}
 
 // rules lists, for every ndncc package (path below the module), the ndncc
@@ -57,7 +57,7 @@ var rules = map[string][]string{
 	"internal/reentry":   append([]string{"tcp", "cc", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "ndn", "sched"}, runtimes...),
 	// The timer queue of both runtimes: only the FIFO (its lanes).
 	"internal/timerheap":  append([]string{"tcp", "cc", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "ndn", "sched", "mgmt", "internal/lazytimer", "internal/reentry"}, runtimes...),
-	"internal/vclock":     append([]string{"tcp", "cc", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "ndn"}, runtimes[:6]...),
+	"internal/vclock":     append([]string{"tcp", "cc", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "ndn"}, runtimes[:7]...),
 	"internal/atomicfile": {"..."},
 	// The multi-buffer SHA-256 the readers verify digests with: a leaf.
 	"internal/sha256batch":  {"..."},
@@ -69,15 +69,15 @@ var rules = map[string][]string{
 
 	"topology": append([]string{"tcp", "cc", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "ndn", "sched"}, runtimes...),
 	"scenario": append([]string{"tcp", "consumer/...", "producer/...", "fw/...", "aqm", "link/..."}, runtimes...),
-	"sim":      {"live/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
-	"live":     {"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	"sim":      {"live/...", "emu/...", "experiment/...", "report/...", "cmd/...", "internal/cli"},
+	"live":     {"sim/...", "emu/...", "experiment/...", "report/...", "cmd/...", "internal/cli"},
 	// live/eventloop is the live runtime's clock and event loop that the
 	// daemon, the applications and the emulator run on: it knows no
 	// packets, faces nor protocol. (The core's rows forbid it through
 	// "live/...": the core sees it only as a sched.Scheduler.)
 	"live/eventloop": {"tcp", "cc", "rtt", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "mgmt", "ndn",
 		"topology", "scenario", "live", "live/face", "live/fwd/...", "live/ndndtest",
-		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/...", "internal/cli"},
 	"live/ndndtest": {"..."},
 	// live/face is the NDNLPv2 face of the forwarder and the applications:
 	// transports, listeners, the link service, a forwarder's face's send
@@ -85,23 +85,25 @@ var rules = map[string][]string{
 	// layer and the event loop, never the forwarder (live/fwd wires them)
 	// nor the applications (live uses it).
 	"live/face": {"live", "live/fwd/...", "live/ndndtest", "fw/...", "consumer/...", "producer/...", "scenario",
-		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/...", "internal/cli"},
 	// live/fwd is `ndncc fw`: the fw core on live/eventloop's loop with
 	// live/face's faces, never the applications (live: fetch, serve).
-	"live/fwd": {"live", "live/ndndtest", "sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+	"live/fwd": {"live", "live/ndndtest", "sim/...", "emu/...", "experiment/...", "report/...", "cmd/...", "internal/cli"},
 	// live/fwd/fwconf is `ndncc fw`'s configuration: a scenario's keys
 	// (decoded with scenario.Keys) and plain values, no forwarder, faces
 	// nor loop, so that a file is checked before anything starts.
 	"live/fwd/fwconf": {"tcp", "cc", "rtt", "consumer/...", "producer/...", "fw/...", "aqm", "link/...", "mgmt", "sched",
 		"live", "live/eventloop", "live/face", "live/fwd", "live/ndndtest",
-		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/..."},
+		"sim/...", "emu/...", "experiment/...", "report/...", "cmd/...", "internal/cli"},
 	// emu is `ndncc emu`: live/fwd's forwarders, live's applications and
 	// sim's routes, options and results, wired in real time.
-	"emu":        {"live/ndndtest", "experiment/...", "report/...", "cmd/..."},
-	"experiment": {"live/...", "emu/...", "report/...", "cmd/..."},
-	"report":     {"live/...", "emu/...", "cmd/..."},
+	"emu":        {"live/ndndtest", "experiment/...", "report/...", "cmd/...", "internal/cli"},
+	"experiment": {"live/...", "emu/...", "report/...", "cmd/...", "internal/cli"},
+	"report":     {"live/...", "emu/...", "cmd/...", "internal/cli"},
 	"examples":   {"..."},
-	"cmd/ndncc":  {},
+	// internal/cli is the command line, cmd/ndncc the program that runs it.
+	"internal/cli": {"cmd/..."},
+	"cmd/ndncc":    {},
 }
 
 // forbiddenImports are standard packages the core must not import itself:

@@ -5,7 +5,7 @@
 // is loaded, so `go test ./...` skips them; they run when the environment
 // sets NDNCC_REALTIME=1, one package at a time (.ci/run's real-time step):
 //
-//	NDNCC_REALTIME=1 go test -p 1 ./live/... ./emu ./cmd/ndncc
+//	NDNCC_REALTIME=1 go test -p 1 ./live/... ./emu ./internal/cli
 //
 // It is a test helper: only _test.go files may import it.
 package realtimetest
