@@ -25,7 +25,7 @@ trap cleanup EXIT
 
 build_tools() {
 	echo "== building ndncc"
-	(cd "$repo" && go build -o "$work/ndncc" ./cmd/ndncc)
+	(cd "$repo" && go build -pgo=cmd/ndncc/ndncc.pgo -o "$work/ndncc" ./cmd/ndncc)
 	ndnd=${NDND_BIN:-}
 	if [ -z "$ndnd" ]; then
 		echo "== building ndnd (set NDND_BIN to skip)"

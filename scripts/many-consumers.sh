@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 n=${1:-10000}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-go build -o "$dir/ndncc" ./cmd/ndncc
+go build -pgo=cmd/ndncc/ndncc.pgo -o "$dir/ndncc" ./cmd/ndncc
 {
 	printf 'name = "many-consumers"\nduration = "300s"\n[topology]\nfile = "%s/examples/linear.conf"\n' "$PWD"
 	printf '[[producer]]\nnode = "producer1"\nprefix = "/many/f0"\nfile-size = "10KB"\nsignature = "digest"\n'

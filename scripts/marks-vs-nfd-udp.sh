@@ -52,7 +52,7 @@ if [ "$inner" = 0 ]; then
 	ndncc=${NDNCC_BIN:-}
 	if [ -z "$ndncc" ]; then
 		echo "== building ndncc"
-		(cd "$repo" && mkdir -p "$work/bin" && go build -o "$work/bin/ndncc" ./cmd/ndncc)
+		(cd "$repo" && mkdir -p "$work/bin" && go build -pgo=cmd/ndncc/ndncc.pgo -o "$work/bin/ndncc" ./cmd/ndncc)
 		ndncc=$work/bin/ndncc
 	fi
 	head -c "$((size_mb * 1000 * 1000))" /dev/urandom >"$work/object.bin"

@@ -73,7 +73,7 @@ trap cleanup EXIT
 ndncc=${NDNCC_BIN:-}
 if [ -z "$ndncc" ]; then
 	echo "== building ndncc"
-	(cd "$repo" && go build -o "$work/bin/ndncc" ./cmd/ndncc)
+	(cd "$repo" && go build -pgo=cmd/ndncc/ndncc.pgo -o "$work/bin/ndncc" ./cmd/ndncc)
 	ndncc=$work/bin/ndncc
 fi
 # ndn-cxx's keychain goes in a HOME of its own (after the build, which

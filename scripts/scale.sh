@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 [ -x /usr/bin/time ] || { echo "scale.sh: needs /usr/bin/time (Debian: apt-get install time)" >&2; exit 2; }
 command -v jq >/dev/null || { echo "scale.sh: needs jq (Debian: apt-get install jq)" >&2; exit 2; }
 
-go build -o "$tmp/ndncc" ./cmd/ndncc
+go build -pgo=cmd/ndncc/ndncc.pgo -o "$tmp/ndncc" ./cmd/ndncc
 mkdir -p "$out"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 start=$(date -u +%Y-%m-%dT%H:%MZ)

@@ -41,7 +41,7 @@ cd "$(dirname "$0")/.."
 dir=docs/sim-vs-live
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/ndncc" ./cmd/ndncc
+go build -pgo=cmd/ndncc/ndncc.pgo -o "$tmp/ndncc" ./cmd/ndncc
 mkdir -p "$dir"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 # top FIELD FILE prints a number field of a stored report's top level.

@@ -133,7 +133,7 @@ sed 's/^/    /' "$work/job.sh"
 echo "merge command: $merge"
 
 say "building ndncc"
-go build -o "$work/bin/ndncc" ./cmd/ndncc
+go build -pgo=cmd/ndncc/ndncc.pgo -o "$work/bin/ndncc" ./cmd/ndncc
 export PATH=$work/bin:$PATH
 mkdir -p "$work/jobs"
 cd "$work/jobs"

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(mktemp -d)/ndncc
 trap 'rm -rf "$(dirname "$bin")"' EXIT
-go build -o "$bin" ./cmd/ndncc
+go build -pgo=cmd/ndncc/ndncc.pgo -o "$bin" ./cmd/ndncc
 md=$(mktemp)
 live=()
 for f in docs/tournament/tournament-live.json docs/tournament/tournament-live-*.json; do

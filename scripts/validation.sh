@@ -32,7 +32,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ndncc=${NDNCC_BIN:-}
 if [ -z "$ndncc" ]; then
-  go build -o "$tmp/ndncc" ./cmd/ndncc
+  go build -pgo=cmd/ndncc/ndncc.pgo -o "$tmp/ndncc" ./cmd/ndncc
   ndncc=$tmp/ndncc
 fi
 mkdir -p "$dir"

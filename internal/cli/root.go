@@ -1,9 +1,5 @@
-// Package cli is the ndncc command line (package main in cmd/ndncc only
-// calls Main): its commands, their flags and what they print. It lives
-// apart from the main package so that its tests build without the
-// program's profile (cmd/ndncc/default.pgo), which Go applies to the main
-// package's build and its test alone: applied to a test, it would compile
-// every dependency a second time.
+// Package cli is the ndncc command line: its commands, their flags and
+// what they print. Package main in cmd/ndncc only calls Main.
 package cli
 
 import (
