@@ -1,8 +1,11 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"image/color"
+	"image/png"
+	"io"
 	"os"
 
 	"gonum.org/v1/plot"
@@ -172,7 +175,7 @@ func (f *figure) save(base string, formats []string) ([]string, error) {
 		path := base + "." + format
 		var cw vg.CanvasWriterTo
 		if format == "png" {
-			cw = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figureWidth, f.height()), vgimg.UseDPI(pngDPI))}
+			cw = pngCanvas{vgimg.NewWith(vgimg.UseWH(figureWidth, f.height()), vgimg.UseDPI(pngDPI))}
 		} else {
 			var err error
 			if cw, err = draw.NewFormattedCanvas(figureWidth, f.height(), format); err != nil {
@@ -209,6 +212,36 @@ func writeTo(path string, w vg.CanvasWriterTo) error {
 		return fmt.Errorf("write plot %s: %w", path, err)
 	}
 	return nil
+}
+
+// pngCanvas is a raster canvas written as a PNG at the fastest deflate
+// level (vgimg.PngCanvas uses the default one). A figure is mostly large
+// areas of one colour, which that level compresses nearly as well: the
+// ten points of a sweep's report wrote 5% more PNG bytes, and the command
+// took 6.3 s instead of 7.6 (most of it drawing and encoding PNGs).
+type pngCanvas struct{ *vgimg.Canvas }
+
+// WriteTo implements vg.CanvasWriterTo.
+func (c pngCanvas) WriteTo(w io.Writer) (int64, error) {
+	cw := &countingWriter{w: w}
+	b := bufio.NewWriter(cw) // the encoder writes each chunk's parts apart
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(b, c.Image()); err != nil {
+		return cw.n, err
+	}
+	err := b.Flush()
+	return cw.n, err
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // checkFormats validates image formats; nil means PNG and SVG.

@@ -117,7 +117,7 @@ func FindingsSweepChart(base string, points []experiment.FindingsPoint, titles [
 	for _, format := range []string{"png", "svg"} {
 		var cw vg.CanvasWriterTo
 		if format == "png" {
-			cw = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(pngDPI/2))}
+			cw = pngCanvas{vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(pngDPI/2))}
 		} else {
 			if cw, err = draw.NewFormattedCanvas(width, height, format); err != nil {
 				return out, fmt.Errorf("findings sweep chart: %w", err)
