@@ -88,13 +88,14 @@ func mum(a, b uint64) uint64 {
 	return hi ^ lo
 }
 
-// nameHashMemo is a packet's name hash, computed once for all the
-// forwarders a simulated packet crosses. It is tied to the name it was
+// nameHashMemo is a Data's name hash, computed once for all the
+// forwarders a simulated Data crosses. It is tied to the name it was
 // computed for, by that name's first component's address and its length
 // (the reference keeps the name's array alive, so the address is never
-// another name's): a packet given another name (SetSegment, an assignment
-// to its Name) hashes the new one. Like the packet's cached size, it
-// assumes that a sent packet's name is not changed in place.
+// another name's): a Data given another name (an assignment to its Name,
+// a decoder that reuses the struct) hashes the new one. Like the Data's
+// cached size, it assumes that a sent packet's name is not changed in
+// place.
 type nameHashMemo struct {
 	first *Component
 	n     int
