@@ -225,7 +225,7 @@ func TestPITMatchDataNeedsPrefixHashesOnlyForCanBePrefix(t *testing.T) {
 	h := newNameHasher()
 	it := func(n string, opts ...func(*ndn.Interest)) *ndn.Interest { return interest(n, 1, opts...).Interest }
 	d := name("/a/b/c")
-	full := nameHash(d)
+	full := ndn.NameHash(d)
 	exact := p.insert(it("/a/b/c"), full)
 	if p.needsPrefixHashes() {
 		t.Fatal("needsPrefixHashes with no CanBePrefix entry")
@@ -233,7 +233,7 @@ func TestPITMatchDataNeedsPrefixHashesOnlyForCanBePrefix(t *testing.T) {
 	if got := p.matchData(d, full, nil, nil); !slices.Equal(got, []*PitEntry{exact}) {
 		t.Fatalf("matchData without prefix hashes = %v, want the exact entry", got)
 	}
-	prefix := p.insert(it("/a", canBePrefix), nameHash(name("/a")))
+	prefix := p.insert(it("/a", canBePrefix), ndn.NameHash(name("/a")))
 	if !p.needsPrefixHashes() {
 		t.Fatal("no needsPrefixHashes with a CanBePrefix entry")
 	}

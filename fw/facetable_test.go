@@ -59,7 +59,7 @@ func TestRemoveFaceCleansThePIT(t *testing.T) {
 	r.f.Receive(c2, interest("/b/2", 4))
 	r.sent()
 	r.f.RemoveFace(p2)
-	e := r.f.pit.find(&ndn.Interest{Name: name("/b/2")}, nameHash(name("/b/2")))
+	e := r.f.pit.find(&ndn.Interest{Name: name("/b/2")}, ndn.NameHash(name("/b/2")))
 	if e == nil || len(e.OutRecords()) != 0 || len(e.InRecords()) != 1 {
 		t.Fatalf("entry /b/2 after removing its upstream: %+v", e)
 	}

@@ -66,7 +66,7 @@ func (b *fib) removeFace(face FaceID) {
 		}
 	})
 	for _, name := range empty {
-		b.t.del(name, nameHash(name))
+		b.t.del(name, ndn.NameHash(name))
 	}
 }
 
@@ -100,10 +100,10 @@ func (f *Forwarder) FIB() []FIBEntry {
 // AddRoute adds face as a nexthop for prefix with the given cost, or
 // changes the cost if it is one already.
 func (f *Forwarder) AddRoute(prefix ndn.Name, face FaceID, cost uint64) {
-	f.fib.add(prefix, nameHash(prefix), face, cost)
+	f.fib.add(prefix, ndn.NameHash(prefix), face, cost)
 }
 
 // RemoveRoute removes face from the nexthops of prefix.
 func (f *Forwarder) RemoveRoute(prefix ndn.Name, face FaceID) {
-	f.fib.remove(prefix, nameHash(prefix), face)
+	f.fib.remove(prefix, ndn.NameHash(prefix), face)
 }

@@ -41,7 +41,7 @@ func (f *Forwarder) onInterest(in FaceID, p *ndn.Packet) {
 	var h uint64
 	route := f.fib.t.lastMatch(it.Name)
 	if route != nil {
-		h = hashFrom(route.hs[len(route.name)], it.Name, len(route.name))
+		h = ndn.ExtendNameHash(route.hs[len(route.name)], it.Name, len(route.name), nil)
 	} else {
 		hs = f.prefixHashes(it.Name)
 		h = hs[len(it.Name)]

@@ -22,7 +22,7 @@ func longName(n, size int) ndn.Name {
 	return out
 }
 
-// Long names get the hashes nameHash gives each of their prefixes,
+// Long names get the hashes ndn.NameHash gives each of their prefixes,
 // whether the name shares a prefix with the previous one or not.
 func TestNameHasherLongNames(t *testing.T) {
 	h := newNameHasher()
@@ -34,7 +34,7 @@ func TestNameHasherLongNames(t *testing.T) {
 		longName(40, 200),
 	} {
 		if got, want := slices.Clone(h.prefixes(n)), hashesOf(n); !slices.Equal(got, want) {
-			t.Errorf("%d components: hashes differ from nameHash's", len(n))
+			t.Errorf("%d components: hashes differ from ndn.NameHash's", len(n))
 		}
 	}
 }

@@ -7,14 +7,14 @@ import (
 )
 
 // nameHasher computes the hashes (ndn.NameHash) of every prefix of a name
-// without allocating, for the per-packet pipelines: hs[i] is nameHash of the
-// name's first i components. The PIT, the CS, the FIB and the
+// without allocating, for the per-packet pipelines: hs[i] is the hash of
+// the name's first i components. The PIT, the CS, the FIB and the
 // strategy-choice table all key by these hashes and resolve collisions
 // with nameEqual; control operations (AddRoute, SetStrategy) hash with
-// nameHash.
+// ndn.NameHash.
 //
 // A prefix's hash is its shorter prefix's hash with one more component
-// mixed in (hashPrefixes), so a name's hashes cost one pass over its
+// mixed in (ndn.ExtendNameHash), so a name's hashes cost one pass over its
 // components, whatever its length, and nothing is kept between names: a
 // name is known by its content only.
 type nameHasher struct {
@@ -33,7 +33,7 @@ func (h *nameHasher) prefixes(name ndn.Name) []uint64 {
 	}
 	hs := h.hs[:len(name)+1]
 	hs[0] = ndn.EmptyNameHash
-	hashPrefixes(hs, name, 0)
+	ndn.ExtendNameHash(hs[0], name, 0, hs[1:])
 	return hs
 }
 
@@ -52,7 +52,7 @@ func (h *nameHasher) prefixesAfter(name ndn.Name, known []uint64) []uint64 {
 	for i, x := range known {
 		hs[i] = x
 	}
-	hashPrefixes(hs, name, len(known)-1)
+	ndn.ExtendNameHash(hs[len(known)-1], name, len(known)-1, hs[1:])
 	return hs
 }
 
@@ -60,24 +60,6 @@ func (h *nameHasher) prefixesAfter(name ndn.Name, known []uint64) []uint64 {
 func (h *nameHasher) full(name ndn.Name) uint64 {
 	hs := h.prefixes(name)
 	return hs[len(hs)-1]
-}
-
-// nameHash returns the hash of name (ndn.NameHash), the key of its
-// entries in the forwarder's tables.
-func nameHash(name ndn.Name) uint64 { return ndn.NameHash(name) }
-
-// hashPrefixes sets hs[i] (len(hs) is len(name)+1) to the hash of
-// name[:i] for every i above from, hs[from] being set already.
-func hashPrefixes(hs []uint64, name ndn.Name, from int) {
-	ndn.ExtendNameHash(hs[from], name, from, hs[1:])
-}
-
-// hashFrom returns the hash of name, whose first from components hash to
-// x (a table entry's name, found a prefix of it by content), folding in
-// only the rest: what hashPrefixes computes last, without the hashes
-// before it.
-func hashFrom(x uint64, name ndn.Name, from int) uint64 {
-	return ndn.ExtendNameHash(x, name, from, nil)
 }
 
 // nameWords returns the ndn.ComponentWords of each component of name, a pair of

@@ -10,17 +10,17 @@ import (
 	"github.com/ndncc/ndncc/ndn"
 )
 
-// hashesOf returns nameHash of every prefix of n, shortest first.
+// hashesOf returns ndn.NameHash of every prefix of n, shortest first.
 func hashesOf(n ndn.Name) []uint64 {
 	hs := make([]uint64, len(n)+1)
 	for i := range hs {
-		hs[i] = nameHash(n[:i])
+		hs[i] = ndn.NameHash(n[:i])
 	}
 	return hs
 }
 
 // The PIT, CS and FIB key the per-packet path's lookups by nameHasher's
-// prefix hashes and the control operations' by nameHash: they must agree,
+// prefix hashes and the control operations' by ndn.NameHash: they must agree,
 // whatever the name before.
 func TestNameHasherMatchesNameHash(t *testing.T) {
 	h := newNameHasher()
@@ -46,10 +46,10 @@ func TestNameHasherMatchesNameHash(t *testing.T) {
 	} {
 		got := slices.Clone(h.prefixes(n))
 		if want := hashesOf(n); !slices.Equal(got, want) {
-			t.Errorf("%s: prefixes %v, nameHash of each prefix %v", n, got, want)
+			t.Errorf("%s: prefixes %v, ndn.NameHash of each prefix %v", n, got, want)
 		}
-		if h.full(n) != nameHash(n) {
-			t.Errorf("%s: full %x, nameHash %x", n, h.full(n), nameHash(n))
+		if h.full(n) != ndn.NameHash(n) {
+			t.Errorf("%s: full %x, ndn.NameHash %x", n, h.full(n), ndn.NameHash(n))
 		}
 	}
 }
@@ -57,7 +57,7 @@ func TestNameHasherMatchesNameHash(t *testing.T) {
 // A name that starts with a table entry's name (lastMatch) takes the
 // entry's prefix hashes and hashes the rest: the same hashes as hashing it
 // all, whatever prefix is known, even the whole name or none of it; and
-// hashFrom, from the known prefix's hash, gives the whole name's.
+// ndn.ExtendNameHash, from the known prefix's hash, gives the whole name's.
 func TestPrefixesAfterAKnownPrefix(t *testing.T) {
 	h := newNameHasher()
 	for _, n := range []ndn.Name{
@@ -71,8 +71,8 @@ func TestPrefixesAfterAKnownPrefix(t *testing.T) {
 			if got := h.prefixesAfter(n, known); !slices.Equal(got, want) {
 				t.Errorf("%s after its first %d components: %v, want %v", n, l, got, want)
 			}
-			if got := hashFrom(known[l], n, l); got != want[len(n)] {
-				t.Errorf("%s: hashFrom its first %d components %x, want %x", n, l, got, want[len(n)])
+			if got := ndn.ExtendNameHash(known[l], n, l, nil); got != want[len(n)] {
+				t.Errorf("%s: ndn.ExtendNameHash from its first %d components %x, want %x", n, l, got, want[len(n)])
 			}
 		}
 	}
@@ -83,7 +83,7 @@ func TestPrefixesAfterAKnownPrefix(t *testing.T) {
 func TestNameTableLastMatch(t *testing.T) {
 	tb := newNameTable[int]()
 	route := name("/a/b")
-	tb.put(route, nameHash(route)).val = 1
+	tb.put(route, ndn.NameHash(route)).val = 1
 	n := name("/a/b/c/d")
 	if tb.lastMatch(n) != nil {
 		t.Fatal("a match before any lookup")
@@ -99,7 +99,7 @@ func TestNameTableLastMatch(t *testing.T) {
 		t.Error("lastMatch finds an entry that is not a prefix")
 	}
 	longer := name("/a/b/c")
-	tb.put(longer, nameHash(longer)).val = 2
+	tb.put(longer, ndn.NameHash(longer)).val = 2
 	if tb.lastMatch(n) != nil {
 		t.Error("lastMatch finds an entry after a longer one was added")
 	}
@@ -134,7 +134,7 @@ func TestNameHashTellsNamesApart(t *testing.T) {
 	}
 	seen := map[uint64]ndn.Name{}
 	for _, n := range names {
-		h := nameHash(n)
+		h := ndn.NameHash(n)
 		if m, ok := seen[h]; ok {
 			t.Errorf("%s and %s hash alike (%x)", m, n, h)
 		}
@@ -151,7 +151,7 @@ func TestNameHashSpreadsSegments(t *testing.T) {
 	var load [buckets]int
 	seen := map[uint64]bool{}
 	for seg := range uint64(names) {
-		h := nameHash(ndn.NewSegmentInterest(prefix, seg).Name)
+		h := ndn.NameHash(ndn.NewSegmentInterest(prefix, seg).Name)
 		if seen[h] {
 			t.Fatalf("segment %d: a hash seen before", seg)
 		}
@@ -283,7 +283,7 @@ func TestNamesAreKnownByContent(t *testing.T) {
 		}
 		hs := slices.Clone(h.prefixes(n))
 		if want := hashesOf(n); !slices.Equal(hs, want) {
-			t.Errorf("%s: hashes %v, nameHash of each prefix %v", n, hs, want)
+			t.Errorf("%s: hashes %v, ndn.NameHash of each prefix %v", n, hs, want)
 		}
 		if e := table.longest(n, hs); e == nil || e.val != want {
 			t.Errorf("%s: longest match %v, want %s", n, e, want)

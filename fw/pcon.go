@@ -426,7 +426,7 @@ func (s *pcon) faceRemoved(id FaceID) {
 		ent.sync(rest, s.p.ProbeShare)
 	})
 	for _, name := range empty {
-		s.t.del(name, nameHash(name))
+		s.t.del(name, ndn.NameHash(name))
 	}
 }
 

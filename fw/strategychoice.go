@@ -48,7 +48,7 @@ func (f *Forwarder) SetStrategy(prefix ndn.Name, strategy string) error {
 	if !ok {
 		return fmt.Errorf("fw %s: set strategy for %s: unknown strategy %q", f.name, prefix, strategy)
 	}
-	n := f.choice.t.put(prefix, nameHash(prefix))
+	n := f.choice.t.put(prefix, ndn.NameHash(prefix))
 	n.val = chosenStrategy{name: strategy, s: ctor(Actions{f})}
 	if len(prefix) == 0 {
 		f.choice.root = n
@@ -63,7 +63,7 @@ func (f *Forwarder) UnsetStrategy(prefix ndn.Name) error {
 	if len(prefix) == 0 {
 		return fmt.Errorf("fw %s: unset strategy: the root prefix always has a strategy", f.name)
 	}
-	f.choice.t.del(prefix, nameHash(prefix))
+	f.choice.t.del(prefix, ndn.NameHash(prefix))
 	return nil
 }
 
