@@ -58,7 +58,7 @@ func (nd *Node) Out(neighbour string) (*Channel, bool) {
 // time uniform in [0, jitter). It is the run-to-run variation the seeds'
 // testbeds had; with jitter 0 packets are handled on arrival.
 type processor struct {
-	s      sched.Scheduler
+	s      *Scheduler
 	fw     *fw.Forwarder // the node's
 	rng    *rand.Rand    // draws the processing times
 	jitter time.Duration
@@ -75,7 +75,7 @@ type pending struct {
 	pkt  ndn.Packet
 }
 
-func newProcessor(s sched.Scheduler, f *fw.Forwarder, rng *rand.Rand, jitter time.Duration) *processor {
+func newProcessor(s *Scheduler, f *fw.Forwarder, rng *rand.Rand, jitter time.Duration) *processor {
 	p := &processor{s: s, fw: f, rng: rng, jitter: jitter}
 	// The lane's callback hands the forwarder the packet whose processing
 	// ends now. It is written here, not as a method: a method value (p.run)

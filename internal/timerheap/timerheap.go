@@ -17,6 +17,7 @@
 package timerheap
 
 import (
+	"math"
 	"slices"
 	"time"
 )
@@ -338,20 +339,30 @@ func (q *Queue) Pop() (fn func(), at time.Duration, seq uint64) {
 	return q.PopFn(), at, seq
 }
 
-// PopFn is Pop for a caller that knows the earliest event's key (Peek):
-// it returns only the callback. A sorted queue's event (the common case)
-// costs one call.
-func (q *Queue) PopFn() func() {
+// PopBefore removes the earliest event if it runs before the key (at,
+// seq) and is due by limit, sets the queue's clock to its time, and
+// returns its callback. Otherwise it returns nil and changes nothing. It
+// is a scheduler's common step in one call: Peek, PopFn and SetNow
+// together, reading the earliest event once.
+func (q *Queue) PopBefore(at time.Duration, seq uint64, limit time.Duration) func() {
 	n := q.n
 	if n == 0 { // empty, or a heap (n is 0 in the heap form)
 		if q.heap && len(q.items) > 0 {
-			return q.popHeap(len(q.items))
+			if e := &q.items[0]; e.before(at, seq) && e.at <= limit {
+				q.now = e.at
+				return q.popHeap(len(q.items))
+			}
 		}
 		return nil
 	}
+	e := &q.back[(q.lo+n-1)&(sortedBack-1)]
+	if !e.before(at, seq) || e.at > limit {
+		return nil
+	}
+	q.now = e.at
 	// The slot keeps its pointer: a lane's node or a bare Timer, which
 	// the lane or the free list keeps anyway.
-	t := q.back[(q.lo+n-1)&(sortedBack-1)].t
+	t := e.t
 	q.n = n - 1
 	if l := t.lane; l != nil {
 		if l.n > 0 { // the lane's next event takes its place
@@ -362,6 +373,15 @@ func (q *Queue) PopFn() func() {
 		l.queued = false
 	}
 	return q.done(t)
+}
+
+// PopFn is Pop for a caller that knows the earliest event's key (Peek):
+// it returns only the callback. It leaves the queue's clock as it was.
+func (q *Queue) PopFn() func() {
+	now := q.now
+	fn := q.PopBefore(math.MaxInt64, math.MaxUint64, math.MaxInt64) // (no event has the last place in the push order)
+	q.now = now
+	return fn
 }
 
 // popHeap is PopFn of the n items of the heap form.

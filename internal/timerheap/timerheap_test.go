@@ -194,6 +194,60 @@ func TestSortedAndHeapFormsKeepOrder(t *testing.T) {
 	}
 }
 
+// PopBefore pops the earliest event only if it runs before the bound
+// (time, push order) and is due by the limit, and then sets the clock to
+// its time; otherwise it leaves the queue as it was. Both forms: a few
+// events (sorted) and many (heap).
+func TestPopBefore(t *testing.T) {
+	for _, n := range []int{3, sortedMax + 10} {
+		var q Queue
+		ran := -1
+		for i := range n {
+			at := time.Duration(10 * (i + 1))
+			q.PushFunc(at, func() { ran = i })
+		}
+		// the earliest is (10, push order 0)
+		cases := []struct {
+			name    string
+			at      time.Duration
+			seq     uint64
+			limit   time.Duration
+			popped  bool
+			wantNow time.Duration
+		}{
+			{"bound earlier", 5, 0, 100, false, 0},
+			{"bound at the same time, earlier push", 10, 0, 100, false, 0},
+			{"limit before it", 20, 0, 9, false, 0},
+			{"bound at the same time, later push", 10, 1, 10, true, 10},
+		}
+		for _, c := range cases {
+			before := q.Len()
+			fn := q.PopBefore(c.at, c.seq, c.limit)
+			if (fn != nil) != c.popped {
+				t.Fatalf("%d events, %s: popped %v, want %v", n, c.name, fn != nil, c.popped)
+			}
+			if !c.popped {
+				if q.Len() != before || q.Now() != 0 {
+					t.Fatalf("%d events, %s: length %d (was %d), clock %v: the queue changed", n, c.name, q.Len(), before, q.Now())
+				}
+				continue
+			}
+			fn()
+			if ran != 0 || q.Len() != before-1 || q.Now() != c.wantNow {
+				t.Fatalf("%d events, %s: ran %d, length %d (was %d), clock %v; want event 0, one fewer, clock %v",
+					n, c.name, ran, q.Len(), before, q.Now(), c.wantNow)
+			}
+		}
+		if at, _, ok := q.Peek(); !ok || at != 20 {
+			t.Fatalf("%d events: next event at %v (%v), want 20", n, at, ok)
+		}
+	}
+	var empty Queue
+	if empty.PopBefore(100, 100, 100) != nil {
+		t.Fatal("PopBefore of an empty queue returned a callback")
+	}
+}
+
 // BenchmarkEvent is one event of a steady simulation: a bare callback
 // popped and another pushed, in a queue holding about a hundred events
 // (the linear scenario's size). It allocates nothing.

@@ -345,15 +345,14 @@ func (s *Scheduler) RunWhile(limit time.Duration, pending *int) {
 // RunUntil).
 func (s *Scheduler) run(limit time.Duration, pending *int) {
 	for {
-		// The common case, run here without a call: the events heap's
-		// earliest comes before the timers' and the deadlines' bound,
-		// and no At event is due now.
-		if at, seq, ok := s.events.Peek(); ok && s.ready.Len() == 0 && before(at, seq, s.later.at, s.later.seq) {
-			if at > limit {
-				return
-			}
-			fn := s.events.PopFn()
-			s.events.SetNow(at)
+		// The common case, in one call (PopBefore): no At event is due
+		// now, and the events queue's earliest comes before the timers'
+		// and the deadlines' bound and is due by limit.
+		var fn func()
+		if s.ready.Len() == 0 {
+			fn = s.events.PopBefore(s.later.at, s.later.seq, limit)
+		}
+		if fn != nil {
 			s.fired++
 			fn()
 		} else if !s.stepAny(limit) {
