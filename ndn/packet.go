@@ -191,9 +191,19 @@ type Signature struct {
 
 // Data is an NDN Data packet.
 type Data struct {
-	Name         Name
-	ContentType  uint64 // 0 = BLOB
-	Freshness    time.Duration
+	// The fields a forwarder reads at every hop come first, in the first
+	// 64 bytes (one cache line): the name, the wire encoding's presence
+	// and the cached size (a link sizes the packet), the freshness (the
+	// PIT's dead-nonce rule), then the name's hash.
+	Name Name
+	// Wire, when non-nil, is the packet exactly as it was received or
+	// encoded (live runtime); forwarders send it on unchanged.
+	Wire      []byte
+	size      int // cached encoded size, see Sizer.DataSize
+	Freshness time.Duration
+	hash      nameHashMemo // see NameHash
+
+	ContentType  uint64    // 0 = BLOB
 	FinalBlockID Component // meaningful when HasFinalBlock
 	HasFinal     bool
 	// Content holds the payload in the live runtime. In the simulator it
@@ -202,12 +212,6 @@ type Data struct {
 	ContentLen int
 	Sig        Signature
 
-	// Wire, when non-nil, is the packet exactly as it was received or
-	// encoded (live runtime); forwarders send it on unchanged.
-	Wire []byte
-
-	size int          // cached encoded size, see Sizer.DataSize
-	hash nameHashMemo // see NameHash
 	// covered is the part of Wire the signature covers, as ndnd's decoder
 	// found it (decoded Data only): VerifyDigest needs no second parse.
 	covered enc.Wire
