@@ -109,6 +109,23 @@ func (p *processor) receive(face fw.FaceID, pkt *ndn.Packet) {
 	p.lane.At(p.busy)
 }
 
+// deliverer returns the callback that hands the processor the frames a
+// link delivers on face. It is a method value, whose code is one function
+// for every link (a closure written at each call site would be one
+// function per site): the link's indirect call to it then always has the
+// same target, which a processor predicts.
+func (p *processor) deliverer(face fw.FaceID) func(*link.Frame) {
+	return (&delivery{p, face}).deliver
+}
+
+// delivery is a link's way into a processor (deliverer).
+type delivery struct {
+	p    *processor
+	face fw.FaceID
+}
+
+func (d *delivery) deliver(f *link.Frame) { d.p.receive(d.face, &f.Pkt) }
+
 // Flow is one consumer fetching from one producer.
 type Flow struct {
 	ID       string
@@ -331,8 +348,8 @@ func (n *Network) buildLinks(sc *scenario.Scenario, seed uint64) error {
 				return fmt.Errorf("%s: link %s: %w", sc.File, l, err)
 			}
 		} else {
-			exit[0].OnDeliver(func(f *link.Frame) { b.cpu.receive(fb, &f.Pkt) })
-			exit[1].OnDeliver(func(f *link.Frame) { a.cpu.receive(fa, &f.Pkt) })
+			exit[0].OnDeliver(b.cpu.deliverer(fb))
+			exit[1].OnDeliver(a.cpu.deliverer(fa))
 		}
 		from0, from1 := l.A, l.B
 		ch[0].OnDeliverExt(func(e any) {
