@@ -191,10 +191,10 @@ type Signature struct {
 
 // Data is an NDN Data packet.
 type Data struct {
-	// The fields a forwarder reads at every hop come first, in the first
-	// 64 bytes (one cache line): the name, the wire encoding's presence
-	// and the cached size (a link sizes the packet), the freshness (the
-	// PIT's dead-nonce rule), then the name's hash.
+	// The fields a forwarder reads at every hop come first: the name,
+	// the wire encoding's presence and the cached size (a link sizes the
+	// packet) and the freshness (the PIT's dead-nonce rule) fill the
+	// first 64 bytes, one cache line; the name's hash starts the next.
 	Name Name
 	// Wire, when non-nil, is the packet exactly as it was received or
 	// encoded (live runtime); forwarders send it on unchanged.
