@@ -55,9 +55,12 @@ type build struct{ bin, dir string }
 
 // sample is one build's figures in one round.
 type sample struct {
-	cpu  time.Duration // user and system CPU time of the whole process
-	nsOp float64       // the benchmark's ns/op
+	cpuMS float64 // user and system CPU time of the whole process, ms
+	nsOp  float64 // the benchmark's ns/op
 }
+
+func (s sample) cpu() float64  { return s.cpuMS }
+func (s sample) wall() float64 { return s.nsOp }
 
 func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("sidebyside", flag.ContinueOnError)
@@ -75,16 +78,16 @@ func run(args []string, out io.Writer) error {
 		return fmt.Errorf("-rounds %d, -n %d, -cpu %d: want rounds and n at least 1, cpu at least 0", *rounds, *n, *cpu)
 	}
 	old, cur := build{fs.Arg(0), fs.Arg(1)}, build{fs.Arg(2), fs.Arg(3)}
-	args = []string{"-test.run", "^$", "-test.bench", *bench, "-test.cpu", "1", "-test.benchtime", strconv.Itoa(*n) + "x"}
+	benchArgs := []string{"-test.run", "^$", "-test.bench", *bench, "-test.cpu", "1", "-test.benchtime", strconv.Itoa(*n) + "x"}
 	var olds, news []sample
 	fmt.Fprintf(out, "%5s %12s %12s %9s %14s %14s %9s\n", "round", "old CPU ms", "new CPU ms", "old/new", "old ns/op", "new ns/op", "old/new")
 	for i := range *rounds {
-		o, c, err := round(old, cur, args, *cpu, i%2 == 1)
+		o, c, err := round(old, cur, benchArgs, *cpu, i%2 == 1)
 		if err != nil {
 			return fmt.Errorf("round %d: %w", i+1, err)
 		}
 		olds, news = append(olds, o), append(news, c)
-		fmt.Fprintf(out, "%5d %12.1f %12.1f %9.3f %14.0f %14.0f %9.3f\n", i+1, ms(o.cpu), ms(c.cpu), ratio(ms(o.cpu), ms(c.cpu)),
+		fmt.Fprintf(out, "%5d %12.1f %12.1f %9.3f %14.0f %14.0f %9.3f\n", i+1, o.cpuMS, c.cpuMS, ratio(o.cpuMS, c.cpuMS),
 			o.nsOp, c.nsOp, ratio(o.nsOp, c.nsOp))
 	}
 	report(out, olds, news)
@@ -112,7 +115,8 @@ func round(old, cur build, args []string, cpu int, newFirst bool) (sample, sampl
 		if err != nil {
 			return sample{}, sample{}, fmt.Errorf("%s: %w", sides[i].bin, err)
 		}
-		res[i] = sample{cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), nsOp: ns}
+		cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		res[i] = sample{cpuMS: float64(cpu) / float64(time.Millisecond), nsOp: ns}
 	}
 	if newFirst {
 		return res[1], res[0], nil
@@ -179,36 +183,28 @@ func nsPerOp(out []byte) (float64, error) {
 func report(out io.Writer, olds, news []sample) {
 	fmt.Fprintf(out, "\n%-14s %21s %21s\n", "", "CPU time old/new", "ns/op old/new")
 	for i := 0; i+5 <= len(olds); i += 5 {
+		o, n := olds[i:i+5], news[i:i+5]
 		fmt.Fprintf(out, "%-14s %21.3f %21.3f\n", fmt.Sprintf("rounds %d-%d", i+1, i+5),
-			ratio(median(cpus(olds[i:i+5])), median(cpus(news[i:i+5]))),
-			ratio(median(nsOps(olds[i:i+5])), median(nsOps(news[i:i+5]))))
+			ratio(median(column(o, sample.cpu)), median(column(n, sample.cpu))),
+			ratio(median(column(o, sample.wall)), median(column(n, sample.wall))))
 	}
 	var rc, rn []float64
 	for i := range olds {
-		rc = append(rc, ratio(ms(olds[i].cpu), ms(news[i].cpu)))
+		rc = append(rc, ratio(olds[i].cpuMS, news[i].cpuMS))
 		rn = append(rn, ratio(olds[i].nsOp, news[i].nsOp))
 	}
 	fmt.Fprintf(out, "%-14s %21.3f %21.3f\n", "all, median", median(rc), median(rn))
 	fmt.Fprintf(out, "(sets: the median of five runs of each build; all: the median of the rounds' ratios)\n")
 }
 
-func cpus(s []sample) []float64 {
+// column returns one figure (f) of each sample.
+func column(s []sample, f func(sample) float64) []float64 {
 	v := make([]float64, len(s))
 	for i := range s {
-		v[i] = ms(s[i].cpu)
+		v[i] = f(s[i])
 	}
 	return v
 }
-
-func nsOps(s []sample) []float64 {
-	v := make([]float64, len(s))
-	for i := range s {
-		v[i] = s[i].nsOp
-	}
-	return v
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // ratio is a/b, 0 when b is 0.
 func ratio(a, b float64) float64 {

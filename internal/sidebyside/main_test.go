@@ -4,7 +4,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestNsPerOp(t *testing.T) {
@@ -69,11 +68,10 @@ func TestRunRejectsBadArguments(t *testing.T) {
 // The report's sets are the ratio of the medians of five runs of each
 // build; its last line is the median of the rounds' ratios.
 func TestReport(t *testing.T) {
-	ms := func(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
 	var olds, news []sample
 	for _, r := range []struct{ o, n float64 }{{100, 90}, {120, 100}, {80, 100}, {110, 100}, {105, 100}, {200, 100}} {
-		olds = append(olds, sample{cpu: ms(r.o), nsOp: 2 * r.o})
-		news = append(news, sample{cpu: ms(r.n), nsOp: 2 * r.n})
+		olds = append(olds, sample{cpuMS: r.o, nsOp: 2 * r.o})
+		news = append(news, sample{cpuMS: r.n, nsOp: 2 * r.n})
 	}
 	var b strings.Builder
 	report(&b, olds, news)

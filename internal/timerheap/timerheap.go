@@ -152,8 +152,8 @@ type Queue struct {
 	back  [sortedBack]entry
 	lo, n int
 	seq   uint64
-	// now is the queue's clock (SetNow): a Lane's event for an earlier
-	// time is queued for now.
+	// now is the queue's clock (SetNow, PopBefore): a Lane's event for an
+	// earlier time is queued for now.
 	now  time.Duration
 	free []*Timer // bare callbacks' Timers, to reuse
 	heap bool     // the events are items, a heap; otherwise back's
@@ -176,7 +176,8 @@ func (q *Queue) Len() int {
 	return q.n
 }
 
-// Now is the queue's clock: the time SetNow set last, 0 at first.
+// Now is the queue's clock: the time SetNow or PopBefore set last, 0 at
+// first.
 func (q *Queue) Now() time.Duration { return q.now }
 
 // SetNow sets the queue's clock. Its owner (a scheduler) keeps it at the
