@@ -26,6 +26,9 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + 
 // in place of the scenario's consumer: it gets the producer's bytes,
 // exits 0, and the run reports it by node.
 func TestExecNdndCatGetsTheFile(t *testing.T) {
+	// ndnd cat gives a segment three retries and then exits: on a loaded
+	// machine the emulated links run late and it can run out of them.
+	realtimetest.Require(t)
 	const size = 256 << 10
 	sc := linear(t, "producer[0].file-size="+strconv.Itoa(size))
 	out := filepath.Join(t.TempDir(), "got")

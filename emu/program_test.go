@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ndncc/ndncc/internal/realtimetest"
 	"github.com/ndncc/ndncc/live/ndndtest"
 	"github.com/ndncc/ndncc/sim"
 )
@@ -185,6 +186,10 @@ func TestIsFetchTool(t *testing.T) {
 // time) with what cat does not print absent, and the bytes it wrote are
 // the producer's.
 func TestProgramFlows(t *testing.T) {
+	// ndnd cat gives a segment three retries and then exits: on a loaded
+	// machine (a `go test ./...` compiling beside it, once) the emulated
+	// links run late and it runs out of them ("retries exhausted").
+	realtimetest.Require(t)
 	bin := ndndtest.Binary(t)
 	sc := linear(t, "producer[0].file-size=1048576", "producer[0].signature=digest")
 	sc.Producers[0].Program, sc.Producers[0].Args = bin, []string{"put", "/example/file"}

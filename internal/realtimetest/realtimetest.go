@@ -1,7 +1,9 @@
 // Package realtimetest gates the tests that depend on real time: tests that
 // assert rates, ratios or timing measured on the wall clock (emulated links,
 // live transfers against a deadline, emulator runs compared with the
-// simulator, processes started and timed). Such tests fail when the machine
+// simulator, processes started and timed), and those whose outcome rides
+// on a foreign tool's fixed retry budget over emulated links (ndnd cat
+// gives a segment three retries). Such tests fail when the machine
 // is loaded, so `go test ./...` skips them; they run when the environment
 // sets NDNCC_REALTIME=1, one package at a time (.ci/run's real-time step):
 //
